@@ -1,0 +1,135 @@
+/**
+ * The client's public shapes: what the CLI and the TUI see of a connected server.
+ * The TUI and the CLI depend on these types and on `McpClient`; never on transports.
+ */
+import type {
+  CallToolResult,
+  DiscoverResult,
+  Era,
+  Implementation,
+  InputRequiredResult,
+  JsonObject,
+  JsonRpcMessage,
+  ListenFilter,
+  RequestId,
+  ServerCapabilities,
+  Tool,
+} from '../protocol/types.js';
+import type { LogLevel } from '../protocol/constants.js';
+
+/** Where the server is. */
+export type Target =
+  | { kind: 'http'; url: string; headers: Record<string, string> }
+  | { kind: 'stdio'; command: string; args: string[]; env: Record<string, string>; cwd?: string };
+
+export interface ClientOptions {
+  /** Per-request timeout in ms (default 30000). */
+  timeoutMs?: number;
+  /** Skip era detection. */
+  era?: Era;
+  /** Force a protocol version (modern or legacy). */
+  protocolVersion?: string;
+  /** Sent as `io.modelcontextprotocol/logLevel` (modern) or `logging/setLevel` (legacy). */
+  logLevel?: LogLevel;
+  /** Timeout in ms for the stdio `server/discover` probe before falling back to legacy (default 5000 or timeoutMs if smaller). */
+  probeTimeoutMs?: number;
+  /** Called for every message on the wire (for `--trace` and the TUI wire pane). */
+  onWire?: (e: WireEvent) => void;
+  /** Called for each line the spawned server writes on stderr. */
+  onStderr?: (line: string) => void;
+  /** Called for warnings worth telling the user (dropped tools, ignored garbage lines…). */
+  onWarning?: (message: string) => void;
+}
+
+/** One message, or one HTTP exchange detail, seen on the wire. Secrets are redacted by the producer. */
+export interface WireEvent {
+  /** ms since epoch */
+  time: number;
+  direction: 'out' | 'in';
+  /** A JSON-RPC message, when the bytes parsed as one. */
+  message?: JsonRpcMessage;
+  /** Raw text when it did not parse (non-JSON stdout line, broken SSE data) or HTTP status/headers line. */
+  raw?: string;
+  /** HTTP status and headers for HTTP exchanges (redacted). */
+  http?: { method?: string; url?: string; status?: number; headers: Record<string, string> };
+  /** Size in bytes of the message as framed on the wire. */
+  bytes: number;
+}
+
+/** What the client learned when it connected (from `server/discover` or legacy `initialize`). */
+export interface ServerDescription {
+  era: Era;
+  /** The version in use for requests (modern) or negotiated by `initialize` (legacy). */
+  protocolVersion: string;
+  /** Versions the server says it supports (modern `supportedVersions`, legacy: just the negotiated one). */
+  supportedVersions: string[];
+  serverInfo?: Implementation;
+  capabilities: ServerCapabilities;
+  instructions?: string;
+  ttlMs?: number;
+  cacheScope?: string;
+  transport: 'stdio' | 'http';
+  /** The raw discover or initialize result. */
+  raw: DiscoverResult | JsonObject;
+  /** ms since epoch when the description was fetched (for ttlMs countdowns). */
+  fetchedAt: number;
+}
+
+/** A tool the client left out of the list because its `x-mcp-header` annotations are invalid (HTTP only). */
+export interface DroppedTool {
+  name: string;
+  reason: string;
+}
+
+/** Result of fetching every page of `tools/list`. */
+export interface ToolList {
+  tools: Tool[];
+  dropped: DroppedTool[];
+  pages: number;
+  ttlMs?: number;
+  cacheScope?: string;
+}
+
+export interface ProgressEvent {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+export interface LogEvent {
+  level: string;
+  logger?: string;
+  data: unknown;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  onProgress?: (p: ProgressEvent) => void;
+  onLog?: (l: LogEvent) => void;
+}
+
+/** The outcome of `tools/call`: a complete result or an `input_required` one. */
+export type CallOutcome =
+  | { kind: 'complete'; result: CallToolResult }
+  | { kind: 'input_required'; result: InputRequiredResult };
+
+/**
+ * One event of a listen stream (modern `subscriptions/listen`, or a legacy server's unsolicited
+ * notifications, which are presented the same way). spec: basic/subscriptions
+ */
+export type ListenEvent =
+  | {
+      type: 'acknowledged';
+      time: number;
+      subscriptionId: RequestId;
+      /** What the server agreed to honor. */
+      granted: ListenFilter;
+      /** What was asked but left out by the server. */
+      refused: ListenFilter;
+    }
+  | { type: 'notification'; time: number; method: string; params?: JsonObject; unsolicited: boolean }
+  /** The server ended the subscription itself (answered the listen request, or sent notifications/cancelled). */
+  | { type: 'end'; time: number; reason: string }
+  /** The stream dropped without a graceful end. */
+  | { type: 'drop'; time: number; error: string };
