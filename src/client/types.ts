@@ -133,3 +133,42 @@ export type ListenEvent =
   | { type: 'end'; time: number; reason: string }
   /** The stream dropped without a graceful end. */
   | { type: 'drop'; time: number; error: string };
+
+/**
+ * The face of a connected server that the CLI and TUI use. Implemented by `McpClient`
+ * (src/client/client.ts). Era, transport and retries are hidden behind it.
+ */
+export interface InspectorClient {
+  /** What the server said about itself when the client connected. */
+  readonly description: ServerDescription;
+  /** Fetches every page of `tools/list` (follows `nextCursor`). Throws McpError / TransportError. */
+  listTools(opts?: { signal?: AbortSignal }): Promise<ToolList>;
+  /** `tools/call`. Rejects with McpError (JSON-RPC error), TransportError, or an AbortError-like TransportError('MCPI_CANCELLED') on abort. */
+  callTool(name: string, args: JsonObject, opts?: CallOptions): Promise<CallOutcome>;
+  /**
+   * Opens `subscriptions/listen` (modern) or taps unsolicited notifications (legacy) and yields
+   * events until the stream ends (`end`/`drop` are the last event) or `signal` aborts.
+   */
+  listen(filter: ListenFilter, opts?: { signal?: AbortSignal }): AsyncIterable<ListenEvent>;
+  /** Ends the session: closes streams, DELETEs a legacy HTTP session, stops a spawned server. */
+  close(): Promise<void>;
+}
+
+/**
+ * Events of `watchTools` (src/client/watch.ts): the listen stream's own events plus the
+ * re-fetch/diff cycle, polling and reconnects.
+ */
+export type WatchEvent =
+  | ListenEvent
+  | {
+      type: 'diff';
+      time: number;
+      /** What triggered the re-fetch: a list_changed notification, a poll that found a change nobody notified, or a re-sync after reconnect. */
+      cause: 'notification' | 'poll' | 'resync';
+      diff: import('../watch/types.js').ToolDiff;
+      tools: Tool[];
+    }
+  | { type: 'tools'; time: number; tools: Tool[]; dropped: DroppedTool[] }
+  | { type: 'reconnecting'; time: number; attempt: number; delayMs: number; error: string }
+  | { type: 'reconnected'; time: number }
+  | { type: 'error'; time: number; error: string };

@@ -1,0 +1,40 @@
+/**
+ * Terminal safety for untrusted, server-provided strings.
+ *
+ * Strips ANSI/VT escape sequences (CSI, OSC, DCS, SOS/PM/APC, two-byte ESC sequences), C1
+ * controls (U+0080–U+009F) and C0 controls except `\n` and `\t` (with `keepNewlines`,
+ * the default) so that a server can never move the cursor, recolor, retitle or clear the
+ * user's terminal. Pure; never throws.
+ */
+// eslint-disable-next-line no-control-regex
+const ESCAPES = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|\u001b[PX^_][^\u001b]*(?:\u001b\\)?|\u001b[@-Z\\-_]|\u009b[0-?]*[ -/]*[@-~]|\u009d[^\u0007\u009c]*(?:\u0007|\u009c)?/g;
+// eslint-disable-next-line no-control-regex
+const CONTROLS_KEEP_NL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+// eslint-disable-next-line no-control-regex
+const CONTROLS_ALL = /[\u0000-\u001f\u007f-\u009f]/g;
+
+/**
+ * Returns `s` with escape sequences and control characters removed.
+ * @param keepNewlines keep `\n` and `\t` (default true); with false they become spaces.
+ */
+export function sanitize(s: string, keepNewlines = true): string {
+  const noEsc = s.replace(ESCAPES, '');
+  return keepNewlines ? noEsc.replace(/\r\n?/g, '\n').replace(CONTROLS_KEEP_NL, '') : noEsc.replace(/[\r\n\t]+/g, ' ').replace(CONTROLS_ALL, '');
+}
+
+/** Like {@link sanitize} but for one-line display: newlines and tabs become spaces. */
+export function sanitizeLine(s: string): string {
+  return sanitize(s, false);
+}
+
+/** Deeply sanitizes every string (keys and values) in a JSON-like value, for display. */
+export function sanitizeDeep<T>(v: T): T {
+  if (typeof v === 'string') return sanitize(v) as T;
+  if (Array.isArray(v)) return v.map((x) => sanitizeDeep(x)) as T;
+  if (v && typeof v === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v as Record<string, unknown>)) out[sanitize(k)] = sanitizeDeep(x);
+    return out as T;
+  }
+  return v;
+}
