@@ -1,0 +1,354 @@
+/**
+ * Streamable HTTP transport: one POST per message, answers as `application/json` or as a
+ * `text/event-stream` scoped to the request; cancellation = closing that response stream.
+ * Also carries the legacy (2025-03-26…2025-11-25) shape when the client switches it to
+ * legacy mode: `Mcp-Session-Id`, a GET stream for server-initiated messages, DELETE on close.
+ * spec: basic/transports/streamable-http (2026-07-28 and 2025-11-25)
+ */
+import { Agent, request as undiciRequest, type Dispatcher } from 'undici';
+import { createParser } from 'eventsource-parser';
+import { TransportError } from '../protocol/errors.js';
+import { HEADER } from '../protocol/constants.js';
+import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../protocol/types.js';
+import { sanitizeLine } from '../util/sanitize.js';
+import { redactHeaders } from '../util/redact.js';
+import { classify, idKey, MAX_MESSAGE_BYTES, type RequestOptions, type Transport, type TransportHooks, type TransportResponse } from './types.js';
+
+export interface HttpOptions {
+  url: string;
+  /** User headers sent on every request (`--header`, `--bearer`). */
+  headers?: Record<string, string>;
+  /** Lower-case names of user headers whose values must be redacted in traces. */
+  secretHeaderNames?: ReadonlySet<string>;
+  /** Max bytes of one message (default MAX_MESSAGE_BYTES). */
+  maxMessageBytes?: number;
+}
+
+type Body = Dispatcher.ResponseData['body'];
+
+/** Pulls a human hint out of a non-JSON error body: an HTML <title>, or the first line of text. */
+export function describeBody(text: string, contentType: string): string {
+  const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(text)?.[1];
+  if (title) return sanitizeLine(title.trim()).slice(0, 160);
+  const h1 = /<h1[^>]*>([\s\S]*?)<\/h1>/i.exec(text)?.[1];
+  if (h1) return sanitizeLine(h1.replace(/<[^>]+>/g, '').trim()).slice(0, 160);
+  const first = text.split('\n').find((l) => l.trim()) ?? '';
+  const plain = sanitizeLine(first.replace(/<[^>]+>/g, ' ').trim()).slice(0, 160);
+  return plain || (contentType ? `empty ${contentType} body` : 'empty body');
+}
+
+function headerRecord(h: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(h)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  return out;
+}
+
+function connectError(url: string, e: unknown): TransportError {
+  const err = e as { code?: string; message?: string; cause?: { code?: string } };
+  const code = err.code ?? err.cause?.code;
+  const why =
+    code === 'ECONNREFUSED' ? 'connection refused' :
+    code === 'ENOTFOUND' || code === 'EAI_AGAIN' ? 'host not found' :
+    code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' ? 'connection reset' :
+    code === 'UND_ERR_CONNECT_TIMEOUT' ? 'connect timeout' :
+    code === 'ERR_TLS_CERT_ALTNAME_INVALID' || /certificate/i.test(err.message ?? '') ? `TLS error: ${err.message}` :
+    err.message ?? String(e);
+  return new TransportError('MCPI_CONNECT', `cannot connect to ${url}: ${why}`, { cause: e });
+}
+
+export class HttpTransport implements Transport {
+  readonly kind = 'http' as const;
+  private hooks: TransportHooks = {};
+  private readonly agent = new Agent({ keepAliveTimeout: 4_000, connect: { timeout: 10_000 } });
+  private readonly controllers = new Set<AbortController>();
+  private closed = false;
+  /** Legacy session id (2025-03-26…2025-11-25), captured from the initialize response. */
+  sessionId: string | undefined;
+  /** Legacy negotiated version: when set, requests carry it in MCP-Protocol-Version (modern requests set their own headers). */
+  legacyProtocolVersion: string | undefined;
+
+  constructor(private readonly opts: HttpOptions) {}
+
+  setHooks(h: TransportHooks): void {
+    this.hooks = { ...this.hooks, ...h };
+  }
+
+  private baseHeaders(extra?: Record<string, string>): Record<string, string> {
+    const h: Record<string, string> = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      ...(this.opts.headers ?? {}),
+    };
+    if (this.legacyProtocolVersion) h[HEADER.protocolVersion] = this.legacyProtocolVersion;
+    if (this.sessionId) h[HEADER.sessionId] = this.sessionId;
+    return { ...h, ...(extra ?? {}) };
+  }
+
+  private wireHttp(direction: 'out' | 'in', info: { method?: string; url?: string; status?: number; headers: Record<string, string> }): void {
+    if (!this.hooks.onWire) return;
+    this.hooks.onWire({ time: Date.now(), direction, http: { ...info, headers: redactHeaders(info.headers, this.opts.secretHeaderNames) }, bytes: 0 });
+  }
+
+  async request(req: JsonRpcRequest, opts: RequestOptions = {}): Promise<TransportResponse> {
+    if (this.closed) throw new TransportError('MCPI_CLOSED', 'the connection was closed');
+    const body = JSON.stringify(req);
+    const headers = this.baseHeaders(opts.headers);
+    const ctl = new AbortController();
+    this.controllers.add(ctl);
+    let timedOut = false;
+    let userAborted = false;
+    const onAbort = () => {
+      userAborted = true;
+      ctl.abort();
+    };
+    if (opts.signal?.aborted) throw new TransportError('MCPI_CANCELLED', `${req.method} cancelled`);
+    opts.signal?.addEventListener('abort', onAbort, { once: true });
+    const timer = opts.timeoutMs && opts.timeoutMs > 0 ? setTimeout(() => { timedOut = true; ctl.abort(); }, opts.timeoutMs) : undefined;
+    const done = () => {
+      if (timer) clearTimeout(timer);
+      opts.signal?.removeEventListener('abort', onAbort);
+      this.controllers.delete(ctl);
+    };
+    const failure = (e: unknown): Error => {
+      if (e instanceof TransportError) return e;
+      if (userAborted) return new TransportError('MCPI_CANCELLED', `${req.method} cancelled`);
+      if (timedOut) return new TransportError('MCPI_TIMEOUT', `no answer to ${req.method} within ${opts.timeoutMs} ms`);
+      if (this.closed) return new TransportError('MCPI_CLOSED', 'the connection was closed');
+      const code = (e as { code?: string }).code;
+      if (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'UND_ERR_ABORTED' || code === 'ERR_STREAM_PREMATURE_CLOSE') {
+        return new TransportError('MCPI_CLOSED', `the server closed the connection during ${req.method}`, { cause: e });
+      }
+      return connectError(this.opts.url, e);
+    };
+
+    this.wireHttp('out', { method: 'POST', url: this.opts.url, headers });
+    this.hooks.onWire?.({ time: Date.now(), direction: 'out', message: req, bytes: Buffer.byteLength(body) });
+    let res: Dispatcher.ResponseData;
+    try {
+      // Our own timer bounds the wait; undici's body timeout would cut quiet listen streams.
+      res = await undiciRequest(this.opts.url, { method: 'POST', headers, body, signal: ctl.signal, dispatcher: this.agent, headersTimeout: 0, bodyTimeout: 0 });
+    } catch (e) {
+      done();
+      throw failure(e);
+    }
+    const resHeaders = headerRecord(res.headers);
+    this.wireHttp('in', { status: res.statusCode, headers: resHeaders });
+    const sid = resHeaders[HEADER.sessionId.toLowerCase()];
+    if (sid && req.method === 'initialize') this.sessionId = sid;
+    const ctype = (resHeaders['content-type'] ?? '').toLowerCase();
+    try {
+      if (ctype.includes('text/event-stream') && res.statusCode < 300) {
+        if (opts.stream && timer) clearTimeout(timer);
+        const message = await this.readSse(res.body, req, opts, ctl);
+        return { message, httpStatus: res.statusCode, httpHeaders: resHeaders };
+      }
+      const text = await this.readText(res.body);
+      const parsed = this.parseJsonBody(text);
+      if (parsed && classify(parsed) === 'response') {
+        const message = parsed as JsonRpcResponse;
+        this.hooks.onWire?.({ time: Date.now(), direction: 'in', message, bytes: Buffer.byteLength(text) });
+        if ('result' in message && res.statusCode >= 300) {
+          throw new TransportError('MCPI_BAD_RESPONSE', `HTTP ${res.statusCode} with a JSON-RPC result`, { status: res.statusCode });
+        }
+        return { message, httpStatus: res.statusCode, httpHeaders: resHeaders };
+      }
+      if (text) this.hooks.onWire?.({ time: Date.now(), direction: 'in', raw: text.slice(0, 4096), bytes: Buffer.byteLength(text) });
+      if (res.statusCode === 401 || (res.statusCode === 403 && resHeaders['www-authenticate'])) {
+        const how = resHeaders['www-authenticate'] ? ` (WWW-Authenticate: ${sanitizeLine(resHeaders['www-authenticate']).slice(0, 300)})` : '';
+        throw new TransportError('MCPI_AUTH', `the server requires authorization: HTTP ${res.statusCode}${how}; pass a token with --bearer TOKEN or MCP_BEARER_TOKEN`, { status: res.statusCode, detail: describeBody(text, ctype) });
+      }
+      if (res.statusCode >= 400) {
+        throw new TransportError('MCPI_HTTP_STATUS', `HTTP ${res.statusCode} from ${this.opts.url}: ${describeBody(text, ctype)}`, { status: res.statusCode, detail: text.slice(0, 2048) });
+      }
+      throw new TransportError('MCPI_BAD_RESPONSE', `the server answered ${req.method} with ${ctype || 'no content type'} that is not a JSON-RPC response (HTTP ${res.statusCode}): ${describeBody(text, ctype)}`, { status: res.statusCode });
+    } catch (e) {
+      res.body.destroy();
+      throw failure(e);
+    } finally {
+      done();
+    }
+  }
+
+  private parseJsonBody(text: string): unknown {
+    if (!text.trim()) return undefined;
+    try {
+      return JSON.parse(text);
+    } catch {
+      return undefined;
+    }
+  }
+
+  private async readText(body: Body): Promise<string> {
+    const max = this.opts.maxMessageBytes ?? MAX_MESSAGE_BYTES;
+    const chunks: Buffer[] = [];
+    let n = 0;
+    for await (const c of body) {
+      n += (c as Buffer).length;
+      if (n > max) throw new TransportError('MCPI_TOO_LARGE', `the response is larger than ${max} bytes`);
+      chunks.push(c as Buffer);
+    }
+    return Buffer.concat(chunks).toString('utf8');
+  }
+
+  /** Reads an SSE response until the response to `req` arrives; notifications go to opts.onNotification. */
+  private async readSse(body: Body, req: JsonRpcRequest, opts: RequestOptions, ctl: AbortController): Promise<JsonRpcResponse> {
+    const max = this.opts.maxMessageBytes ?? MAX_MESSAGE_BYTES;
+    let response: JsonRpcResponse | undefined;
+    const parser = createParser({
+      maxBufferSize: max,
+      onEvent: (ev) => {
+        if (response) return;
+        const m = this.parseEventData(ev.data);
+        if (!m) return;
+        const kind = classify(m);
+        if (kind === 'response') {
+          const r = m as JsonRpcResponse;
+          if (idKey(r.id) === idKey(req.id)) response = r;
+          else this.hooks.onWarning?.(`a response with an unexpected id ${JSON.stringify(r.id)} arrived on the stream of request ${JSON.stringify(req.id)}; ignored`);
+        } else if (kind === 'notification') {
+          opts.onNotification?.(m as JsonRpcNotification);
+        } else if (kind === 'request') {
+          this.hooks.onWarning?.(`the server sent a request (${sanitizeLine(String((m as JsonRpcRequest).method))}) on a response stream; modern servers must not; ignored`);
+        }
+      },
+      onError: (err) => {
+        this.hooks.onWarning?.(`malformed SSE on the response stream: ${err.message}`);
+      },
+    });
+    const decoder = new TextDecoder();
+    try {
+      for await (const chunk of body) {
+        parser.feed(decoder.decode(chunk as Buffer, { stream: true }));
+        if (response) break;
+      }
+    } catch (e) {
+      if (response) return response;
+      throw e;
+    }
+    if (response) {
+      ctl.abort(); // the response ends the stream; don't keep the socket reading
+      return response;
+    }
+    parser.reset({ consume: true });
+    if (response) return response;
+    throw new TransportError('MCPI_CLOSED', `the response stream for ${req.method} ended without a response`);
+  }
+
+  private parseEventData(data: string): unknown {
+    this.hooks.onWire?.({ time: Date.now(), direction: 'in', ...(() => {
+      try {
+        const m = JSON.parse(data);
+        return classify(m) ? { message: m } : { raw: data.slice(0, 4096) };
+      } catch {
+        return { raw: data.slice(0, 4096) };
+      }
+    })(), bytes: Buffer.byteLength(data) });
+    if (!data.trim()) return undefined;
+    try {
+      const m = JSON.parse(data);
+      if (!classify(m)) {
+        this.hooks.onWarning?.(`ignored SSE data that is not a JSON-RPC message: ${sanitizeLine(data).slice(0, 120)}`);
+        return undefined;
+      }
+      return m;
+    } catch {
+      this.hooks.onWarning?.(`ignored SSE data that is not JSON: ${sanitizeLine(data).slice(0, 120)}`);
+      return undefined;
+    }
+  }
+
+  async notify(n: JsonRpcNotification, headers?: Record<string, string>): Promise<void> {
+    if (this.closed) return;
+    const body = JSON.stringify(n);
+    const h = this.baseHeaders(headers);
+    this.hooks.onWire?.({ time: Date.now(), direction: 'out', message: n, bytes: Buffer.byteLength(body) });
+    try {
+      const res = await undiciRequest(this.opts.url, { method: 'POST', headers: h, body, dispatcher: this.agent, headersTimeout: 10_000, bodyTimeout: 10_000 });
+      this.wireHttp('in', { status: res.statusCode, headers: headerRecord(res.headers) });
+      await res.body.dump();
+      if (res.statusCode >= 400) this.hooks.onWarning?.(`the server answered notification ${n.method} with HTTP ${res.statusCode}`);
+    } catch (e) {
+      throw connectError(this.opts.url, e);
+    }
+  }
+
+  /**
+   * Legacy only: opens the GET stream for server-initiated messages. Resolves true once the
+   * stream is open, false when the server offers none (405). Messages go to onUnsolicited;
+   * server requests (ping) are answered by POST. spec: 2025-11-25 basic/transports#listening-for-messages-from-the-server
+   */
+  async openLegacyGetStream(): Promise<boolean> {
+    const ctl = new AbortController();
+    this.controllers.add(ctl);
+    const headers = this.baseHeaders({ accept: 'text/event-stream' });
+    delete headers['content-type'];
+    this.wireHttp('out', { method: 'GET', url: this.opts.url, headers });
+    let res: Dispatcher.ResponseData;
+    try {
+      res = await undiciRequest(this.opts.url, { method: 'GET', headers, signal: ctl.signal, dispatcher: this.agent, bodyTimeout: 0 });
+    } catch (e) {
+      this.controllers.delete(ctl);
+      throw connectError(this.opts.url, e);
+    }
+    const resHeaders = headerRecord(res.headers);
+    this.wireHttp('in', { status: res.statusCode, headers: resHeaders });
+    if (res.statusCode !== 200 || !(resHeaders['content-type'] ?? '').includes('text/event-stream')) {
+      await res.body.dump().catch(() => undefined);
+      this.controllers.delete(ctl);
+      return false;
+    }
+    const parser = createParser({
+      onEvent: (ev) => {
+        const m = this.parseEventData(ev.data);
+        const kind = classify(m);
+        if (kind === 'notification') this.hooks.onUnsolicited?.(m as JsonRpcNotification);
+        else if (kind === 'request') {
+          const r = m as JsonRpcRequest;
+          const reply = r.method === 'ping' ? { jsonrpc: '2.0', id: r.id, result: {} } : { jsonrpc: '2.0', id: r.id, error: { code: -32601, message: `mcp-inspect does not handle ${r.method}` } };
+          void this.postRaw(reply).catch(() => undefined);
+        }
+      },
+      onError: (err) => this.hooks.onWarning?.(`malformed SSE on the GET stream: ${err.message}`),
+    });
+    const decoder = new TextDecoder();
+    void (async () => {
+      try {
+        for await (const chunk of res.body) parser.feed(decoder.decode(chunk as Buffer, { stream: true }));
+        if (!this.closed) this.hooks.onClose?.('the server ended the GET stream');
+      } catch {
+        if (!this.closed) this.hooks.onClose?.('the GET stream broke');
+      } finally {
+        this.controllers.delete(ctl);
+      }
+    })();
+    return true;
+  }
+
+  private async postRaw(m: object): Promise<void> {
+    const body = JSON.stringify(m);
+    this.hooks.onWire?.({ time: Date.now(), direction: 'out', message: m as never, bytes: Buffer.byteLength(body) });
+    const res = await undiciRequest(this.opts.url, { method: 'POST', headers: this.baseHeaders(), body, dispatcher: this.agent });
+    await res.body.dump();
+  }
+
+  /** Aborts every open stream; DELETEs a legacy session (2 s budget); closes the connection pool. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const c of this.controllers) c.abort();
+    this.controllers.clear();
+    if (this.sessionId) {
+      const headers = this.baseHeaders();
+      delete headers['content-type'];
+      this.wireHttp('out', { method: 'DELETE', url: this.opts.url, headers });
+      try {
+        const res = await undiciRequest(this.opts.url, { method: 'DELETE', headers, dispatcher: this.agent, headersTimeout: 2_000, bodyTimeout: 2_000, signal: AbortSignal.timeout(2_000) });
+        this.wireHttp('in', { status: res.statusCode, headers: headerRecord(res.headers) });
+        await res.body.dump();
+      } catch {
+        /* best effort */
+      }
+    }
+    await this.agent.destroy().catch(() => undefined);
+  }
+}

@@ -1,0 +1,319 @@
+/**
+ * stdio transport: spawns the server, frames one JSON message per line on stdin/stdout,
+ * routes responses by id and notifications by subscriptionId / progressToken, shows stderr,
+ * and always ends the process (close stdin → SIGTERM → SIGKILL).
+ * spec: basic/transports/stdio (2026-07-28)
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { StringDecoder } from 'node:string_decoder';
+import { TransportError } from '../protocol/errors.js';
+import { METHOD } from '../protocol/constants.js';
+import { subscriptionIdOf } from '../protocol/meta.js';
+import type { JsonObject, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse, RequestId } from '../protocol/types.js';
+import { sanitizeLine } from '../util/sanitize.js';
+import { classify, idKey, MAX_MESSAGE_BYTES, type RequestOptions, type Transport, type TransportHooks, type TransportResponse } from './types.js';
+
+export interface StdioOptions {
+  command: string;
+  args: string[];
+  /** Added to the inherited environment. */
+  env?: Record<string, string>;
+  cwd?: string;
+  /** ms to wait after closing stdin before SIGTERM (default 300). */
+  closeGraceMs?: number;
+  /** ms to wait after SIGTERM before SIGKILL (default 700). */
+  termGraceMs?: number;
+  /** Max bytes of one line on stdout (default MAX_MESSAGE_BYTES). */
+  maxMessageBytes?: number;
+}
+
+interface Pending {
+  id: RequestId;
+  resolve: (r: TransportResponse) => void;
+  reject: (e: Error) => void;
+  onNotification?: (n: JsonRpcNotification) => void;
+  progressToken?: string | number;
+  stream: boolean;
+  timer?: NodeJS.Timeout;
+  cleanup: () => void;
+}
+
+/** Keeps the last few stderr lines for error messages. */
+const STDERR_TAIL = 5;
+
+export class StdioTransport implements Transport {
+  readonly kind = 'stdio' as const;
+  private proc: ChildProcess | undefined;
+  private hooks: TransportHooks = {};
+  private pending = new Map<string, Pending>();
+  private buf = '';
+  private bufBytes = 0;
+  private skippingLongLine = false;
+  private exited: string | undefined;
+  private spawnError: TransportError | undefined;
+  private stderrTail: string[] = [];
+  private closing: Promise<void> | undefined;
+  private exitPromise: Promise<void>;
+  private resolveExit!: () => void;
+
+  constructor(private readonly opts: StdioOptions) {
+    this.exitPromise = new Promise((r) => (this.resolveExit = r));
+  }
+
+  setHooks(h: TransportHooks): void {
+    this.hooks = { ...this.hooks, ...h };
+  }
+
+  /** The spawned process id, once started. */
+  get pid(): number | undefined {
+    return this.proc?.pid;
+  }
+
+  /** Spawns the server. Rejects with TransportError('MCPI_SPAWN') when the program cannot start. */
+  async start(): Promise<void> {
+    if (this.proc) return;
+    const { command, args, env, cwd } = this.opts;
+    const proc = spawn(command, args, {
+      env: { ...process.env, ...(env ?? {}) },
+      cwd,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      // Own process group, so that Ctrl-C in the terminal reaches mcp-inspect only (it then
+      // shuts the server down in order) and a wrapper's children (npx, sh -c) are signalled too.
+      detached: true,
+      windowsHide: true,
+    });
+    this.proc = proc;
+    const out = new StringDecoder('utf8');
+    proc.stdout!.on('data', (chunk: Buffer) => this.onStdout(out.write(chunk), chunk.length));
+    const err = new StringDecoder('utf8');
+    let errBuf = '';
+    proc.stderr!.on('data', (chunk: Buffer) => {
+      errBuf += err.write(chunk);
+      let nl: number;
+      while ((nl = errBuf.indexOf('\n')) >= 0) {
+        this.onStderrLine(errBuf.slice(0, nl).replace(/\r$/, ''));
+        errBuf = errBuf.slice(nl + 1);
+      }
+      if (errBuf.length > 64 * 1024) {
+        this.onStderrLine(errBuf);
+        errBuf = '';
+      }
+    });
+    proc.stderr!.on('end', () => {
+      if (errBuf) this.onStderrLine(errBuf);
+      errBuf = '';
+    });
+    proc.stdin!.on('error', () => {
+      /* EPIPE when the server is gone: reported through 'exit' */
+    });
+    await new Promise<void>((resolve, reject) => {
+      proc.once('spawn', () => resolve());
+      proc.once('error', (e: NodeJS.ErrnoException) => {
+        const reason = e.code === 'ENOENT' ? `command not found: ${command}` : e.code === 'EACCES' ? `permission denied: ${command}` : e.message;
+        this.spawnError = new TransportError('MCPI_SPAWN', `cannot start the server: ${reason}`, { cause: e });
+        this.exited = this.spawnError.message;
+        this.resolveExit();
+        reject(this.spawnError);
+      });
+    });
+    proc.once('exit', (code, signal) => {
+      this.exited = signal ? `the server process was killed by ${signal}` : `the server process exited with code ${code}`;
+      const tail = this.stderrTail.length ? ` (last stderr: ${this.stderrTail.join(' | ')})` : '';
+      this.failAll(new TransportError('MCPI_CLOSED', `${this.exited} before answering${tail}`));
+      this.resolveExit();
+      if (!this.closing) this.hooks.onClose?.(this.exited);
+    });
+  }
+
+  private onStderrLine(line: string): void {
+    this.stderrTail.push(sanitizeLine(line).slice(0, 200));
+    if (this.stderrTail.length > STDERR_TAIL) this.stderrTail.shift();
+    this.hooks.onStderr?.(line);
+  }
+
+  private onStdout(text: string, bytes: number): void {
+    const max = this.opts.maxMessageBytes ?? MAX_MESSAGE_BYTES;
+    let start = 0;
+    let nl: number;
+    while ((nl = text.indexOf('\n', start)) >= 0) {
+      const piece = text.slice(start, nl);
+      start = nl + 1;
+      if (this.skippingLongLine) {
+        this.skippingLongLine = false;
+        this.buf = '';
+        this.bufBytes = 0;
+        continue;
+      }
+      const line = this.buf + piece;
+      this.buf = '';
+      this.bufBytes = 0;
+      this.onLine(line.replace(/\r$/, ''));
+    }
+    if (start < text.length) {
+      if (this.skippingLongLine) return;
+      this.buf += text.slice(start);
+      this.bufBytes += bytes; // upper bound; exact enough for a limit
+      if (this.bufBytes > max) {
+        this.skippingLongLine = true;
+        this.buf = '';
+        this.bufBytes = 0;
+        this.hooks.onWarning?.(`the server wrote a line over ${max} bytes on stdout; it was discarded`);
+      }
+    }
+  }
+
+  private onLine(line: string): void {
+    if (line.trim() === '') return;
+    let msg: unknown;
+    try {
+      msg = JSON.parse(line);
+    } catch {
+      this.hooks.onWire?.({ time: Date.now(), direction: 'in', raw: line, bytes: Buffer.byteLength(line) });
+      this.hooks.onWarning?.(`ignored a line on the server's stdout that is not JSON: ${sanitizeLine(line).slice(0, 120)}`);
+      return;
+    }
+    const kind = classify(msg);
+    this.hooks.onWire?.({ time: Date.now(), direction: 'in', message: kind ? (msg as never) : undefined, raw: kind ? undefined : line, bytes: Buffer.byteLength(line) });
+    if (!kind) {
+      this.hooks.onWarning?.(`ignored a JSON value on stdout that is not a JSON-RPC message: ${sanitizeLine(line).slice(0, 120)}`);
+      return;
+    }
+    if (kind === 'response') return this.onResponse(msg as JsonRpcResponse);
+    if (kind === 'notification') return this.onNotification(msg as JsonRpcNotification);
+    return this.onServerRequest(msg as JsonRpcRequest);
+  }
+
+  private onResponse(res: JsonRpcResponse): void {
+    const p = res.id === null || res.id === undefined ? undefined : this.pending.get(idKey(res.id));
+    if (!p) {
+      const err = 'error' in res ? ` (error ${res.error?.code}: ${sanitizeLine(String(res.error?.message ?? ''))})` : '';
+      this.hooks.onWarning?.(`the server sent a response with an unknown id ${JSON.stringify(res.id)}${err}; ignored`);
+      return;
+    }
+    p.cleanup();
+    p.resolve({ message: res });
+  }
+
+  private onNotification(n: JsonRpcNotification): void {
+    const params = n.params as JsonObject | undefined;
+    const sub = subscriptionIdOf(params);
+    if (sub !== undefined) {
+      const p = this.pending.get(idKey(sub));
+      if (p?.onNotification) return p.onNotification(n);
+    }
+    if (n.method === METHOD.progress && params && params.progressToken !== undefined) {
+      for (const p of this.pending.values()) if (p.progressToken === params.progressToken) return p.onNotification?.(n);
+    }
+    if (n.method === METHOD.cancelled && params && params.requestId !== undefined) {
+      const p = this.pending.get(idKey(params.requestId as RequestId));
+      if (p?.onNotification) return p.onNotification(n);
+    }
+    if (n.method === METHOD.message) {
+      // Request-scoped log messages carry no request id on stdio: give them to the newest non-stream request.
+      const target = [...this.pending.values()].reverse().find((p) => !p.stream);
+      if (target?.onNotification) return target.onNotification(n);
+    }
+    this.hooks.onUnsolicited?.(n);
+  }
+
+  /** Legacy servers may send requests (ping, roots/list…). Answer ping; refuse the rest. */
+  private onServerRequest(req: JsonRpcRequest): void {
+    const reply =
+      req.method === 'ping'
+        ? { jsonrpc: '2.0' as const, id: req.id, result: {} }
+        : { jsonrpc: '2.0' as const, id: req.id, error: { code: -32601, message: `mcp-inspect does not handle ${req.method}` } };
+    this.write(reply);
+  }
+
+  private write(m: object): void {
+    if (!this.proc || this.exited || !this.proc.stdin!.writable) return;
+    const line = JSON.stringify(m);
+    this.hooks.onWire?.({ time: Date.now(), direction: 'out', message: m as never, bytes: Buffer.byteLength(line) + 1 });
+    this.proc.stdin!.write(line + '\n');
+  }
+
+  async request(req: JsonRpcRequest, opts: RequestOptions = {}): Promise<TransportResponse> {
+    if (this.spawnError) throw this.spawnError;
+    if (this.exited) throw new TransportError('MCPI_CLOSED', this.exited);
+    if (opts.signal?.aborted) throw new TransportError('MCPI_CANCELLED', 'cancelled');
+    return new Promise<TransportResponse>((resolve, reject) => {
+      const key = idKey(req.id);
+      const onAbort = () => {
+        p.cleanup();
+        this.sendCancelled(req.id, 'cancelled by the user');
+        reject(new TransportError('MCPI_CANCELLED', `${req.method} cancelled`));
+      };
+      const p: Pending = {
+        id: req.id,
+        resolve,
+        reject,
+        onNotification: opts.onNotification,
+        progressToken: opts.progressToken,
+        stream: !!opts.stream,
+        cleanup: () => {
+          if (p.timer) clearTimeout(p.timer);
+          opts.signal?.removeEventListener('abort', onAbort);
+          this.pending.delete(key);
+        },
+      };
+      if (opts.timeoutMs && opts.timeoutMs > 0 && !opts.stream) {
+        p.timer = setTimeout(() => {
+          p.cleanup();
+          this.sendCancelled(req.id, 'timeout');
+          reject(new TransportError('MCPI_TIMEOUT', `no answer to ${req.method} within ${opts.timeoutMs} ms`));
+        }, opts.timeoutMs);
+      }
+      opts.signal?.addEventListener('abort', onAbort, { once: true });
+      this.pending.set(key, p);
+      this.write(req);
+    });
+  }
+
+  private sendCancelled(requestId: RequestId, reason: string): void {
+    this.write({ jsonrpc: '2.0', method: METHOD.cancelled, params: { requestId, reason } });
+  }
+
+  async notify(n: JsonRpcNotification): Promise<void> {
+    this.write(n);
+  }
+
+  private failAll(e: Error): void {
+    for (const p of [...this.pending.values()]) {
+      p.cleanup();
+      p.reject(e);
+    }
+  }
+
+  /** Signals the server's whole process group (falls back to the process alone). */
+  private signal(sig: NodeJS.Signals): void {
+    const pid = this.proc?.pid;
+    if (!pid) return;
+    try {
+      process.kill(-pid, sig);
+    } catch {
+      try {
+        this.proc?.kill(sig);
+      } catch {
+        /* already gone */
+      }
+    }
+  }
+
+  /** Close stdin, wait closeGraceMs, SIGTERM, wait termGraceMs, SIGKILL. Resolves when the process is gone. */
+  close(): Promise<void> {
+    if (this.closing) return this.closing;
+    this.closing = (async () => {
+      const proc = this.proc;
+      if (!proc || this.exited) return;
+      this.failAll(new TransportError('MCPI_CLOSED', 'the connection was closed'));
+      proc.stdin!.end();
+      const gone = (ms: number) => Promise.race([this.exitPromise.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms).unref())]);
+      if (await gone(this.opts.closeGraceMs ?? 300)) return;
+      this.signal('SIGTERM');
+      if (await gone(this.opts.termGraceMs ?? 700)) return;
+      this.signal('SIGKILL');
+      await gone(2000);
+    })();
+    return this.closing;
+  }
+}

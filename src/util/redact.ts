@@ -1,0 +1,29 @@
+/**
+ * Secret redaction for `--trace` and the TUI wire pane.
+ */
+
+const SECRET_HEADER = /^(authorization|proxy-authorization|cookie|set-cookie|x-api-key|api-key|x-auth-token)$/i;
+const SECRET_NAME = /(token|secret|password|passwd|api[-_]?key|auth|session|cookie|credential)/i;
+/** Values that look like credentials regardless of their header name: JWTs, long opaque keys, Bearer/Basic schemes. */
+const SECRET_VALUE = /^(bearer|basic|token)\s+\S+|^eyJ[\w-]+\.[\w-]+\.[\w-]*$|^(sk|pk|ghp|gho|xox[abp])[-_][\w-]{8,}$/i;
+
+/**
+ * Returns a copy of `headers` with secret values replaced by `[redacted]`: Authorization,
+ * cookies, names that say token/secret/key/session, and values that look like credentials
+ * (Bearer/Basic schemes, JWTs, well-known key prefixes). `extraSecretNames` (lower-case) are
+ * always redacted too (the user's `--header` names whose values look secret).
+ */
+export function redactHeaders(headers: Record<string, string>, extraSecretNames: ReadonlySet<string> = new Set()): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(headers)) {
+    const lower = k.toLowerCase();
+    const secret = SECRET_HEADER.test(k) || extraSecretNames.has(lower) || (SECRET_NAME.test(k) && lower !== 'mcp-protocol-version') || SECRET_VALUE.test(v);
+    out[k] = secret && lower !== 'mcp-session-id' ? '[redacted]' : v;
+  }
+  return out;
+}
+
+/** True when a header value looks like a secret by itself (used to pick which `--header` values to redact). */
+export function looksSecret(name: string, value: string): boolean {
+  return SECRET_HEADER.test(name) || SECRET_NAME.test(name) || SECRET_VALUE.test(value) || (value.length >= 24 && /^[\w\-.~+/=]+$/.test(value) && /\d/.test(value) && /[a-z]/i.test(value));
+}
