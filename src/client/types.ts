@@ -37,6 +37,8 @@ export interface ClientOptions {
   onWire?: (e: WireEvent) => void;
   /** Called for each line the spawned server writes on stderr. */
   onStderr?: (line: string) => void;
+  /** Aborting it while connecting gives up: the transport is closed and connect() rejects with MCPI_CANCELLED. */
+  signal?: AbortSignal;
   /** Called for warnings worth telling the user (dropped tools, ignored garbage lines…). */
   onWarning?: (message: string) => void;
 }
@@ -150,6 +152,8 @@ export interface InspectorClient {
    * events until the stream ends (`end`/`drop` are the last event) or `signal` aborts.
    */
   listen(filter: ListenFilter, opts?: { signal?: AbortSignal }): AsyncIterable<ListenEvent>;
+  /** Set once the server is gone for good (a spawned process exited): reconnecting is pointless. */
+  readonly closedReason?: string;
   /** Ends the session: closes streams, DELETEs a legacy HTTP session, stops a spawned server. */
   close(): Promise<void>;
 }

@@ -1,0 +1,63 @@
+/**
+ * `mcp-inspect tools`: one line per tool (all pages), or full schemas with `--schema`.
+ * spec: server/tools#listing-tools
+ */
+import type { Tool } from '../../protocol/types.js';
+import { sanitize, sanitizeLine } from '../../util/sanitize.js';
+import { printJson, type Out } from '../output.js';
+import type { Session } from '../session.js';
+
+/** The display name: `title`, then `annotations.title`, then `name`. spec: server/tools#tool */
+export function displayName(t: Tool): string {
+  return sanitizeLine(String(t.title ?? t.annotations?.title ?? t.name));
+}
+
+/** Required argument names of a tool's inputSchema. */
+export function requiredArgs(t: Tool): string[] {
+  const req = (t.inputSchema as { required?: unknown })?.required;
+  return Array.isArray(req) ? req.filter((x): x is string => typeof x === 'string').map((x) => sanitizeLine(x)) : [];
+}
+
+/** Annotation hints as short labels; the server's unverified claims. */
+export function hintLabels(t: Tool): string[] {
+  const a = t.annotations ?? {};
+  const out: string[] = [];
+  if (a.readOnlyHint === true) out.push('read-only');
+  if (a.destructiveHint === true) out.push('destructive');
+  if (a.idempotentHint === true) out.push('idempotent');
+  if (a.openWorldHint === true) out.push('open-world');
+  return out;
+}
+
+function toolLine(t: Tool, out: Out): string {
+  const name = sanitizeLine(t.name);
+  const title = displayName(t) !== name ? ` ${out.c.dim(`“${displayName(t)}”`)}` : '';
+  const desc = typeof t.description === 'string' ? sanitize(t.description).split('\n').map((l) => l.trim()).find(Boolean) ?? '' : '';
+  const req = requiredArgs(t);
+  const hints = hintLabels(t);
+  const parts = [out.c.bold(name) + title];
+  if (desc) parts.push(`— ${desc.length > 100 ? desc.slice(0, 99) + '…' : desc}`);
+  if (req.length) parts.push(out.c.dim(`(requires ${req.join(', ')})`));
+  if (hints.length) parts.push(out.c.yellow(`[hints: ${hints.join(', ')}]`));
+  return parts.join(' ');
+}
+
+export async function runTools(s: Session, opts: { schema?: boolean }): Promise<number> {
+  const stop = s.out.wait('tools/list');
+  const list = await s.client.listTools({ signal: s.signal }).finally(stop);
+  if (s.out.json) {
+    printJson({ tools: list.tools, dropped: list.dropped, pages: list.pages, ttlMs: list.ttlMs ?? null, cacheScope: list.cacheScope ?? null });
+    return 0;
+  }
+  if (!list.tools.length) s.out.line(s.out.c.dim('(the server lists no tools)'));
+  for (const t of list.tools) {
+    s.out.line(toolLine(t, s.out));
+    if (opts.schema) {
+      const show = { inputSchema: t.inputSchema, ...(t.outputSchema ? { outputSchema: t.outputSchema } : {}), ...(t.annotations ? { annotations: t.annotations } : {}) };
+      for (const l of sanitize(JSON.stringify(show, null, 2)).split('\n')) s.out.line(`    ${l}`);
+    }
+  }
+  for (const d of list.dropped) s.out.line(s.out.c.red(`✗ ${sanitizeLine(d.name)} left out: ${sanitizeLine(d.reason)}`));
+  s.out.line(s.out.c.dim(`${list.tools.length} tool${list.tools.length === 1 ? '' : 's'}${list.pages > 1 ? ` in ${list.pages} pages` : ''}${list.dropped.length ? `, ${list.dropped.length} left out for invalid x-mcp-header` : ''}`));
+  return 0;
+}

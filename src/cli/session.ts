@@ -1,0 +1,59 @@
+/**
+ * Shared plumbing of the scripted commands: options common to all of them, connecting with
+ * the right hooks, and closing the server on every exit path (including Ctrl-C).
+ */
+import { connect, type McpClient } from '../client/client.js';
+import type { ClientOptions, Target } from '../client/types.js';
+import { makeOut, type Out } from './output.js';
+import { resolveTarget, targetLabel } from './target.js';
+import { timeoutOf, type CommonFlags } from './options.js';
+
+export interface Session {
+  client: McpClient;
+  out: Out;
+  target: Target;
+  /** An AbortSignal fired by Ctrl-C (SIGINT) or SIGTERM. */
+  signal: AbortSignal;
+}
+
+/**
+ * Resolves the target, connects (with a progress indicator), runs `fn`, and always closes
+ * the client (stopping a spawned server), also on Ctrl-C.
+ */
+export async function withSession<T>(url: string | undefined, command: string[], flags: CommonFlags, fn: (s: Session) => Promise<T>): Promise<T> {
+  const out = makeOut({ json: flags.json, quiet: flags.quiet, color: flags.color, trace: flags.trace });
+  const target = resolveTarget(url, command, flags);
+  const timeoutMs = timeoutOf(flags);
+  const ctl = new AbortController();
+  const onSignal = () => ctl.abort();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  const opts: ClientOptions = {
+    timeoutMs,
+    era: flags.era,
+    protocolVersion: flags.protocolVersion,
+    logLevel: flags.logLevel,
+    signal: ctl.signal,
+    onWire: flags.trace ? (w) => out.trace(w) : undefined,
+    onStderr: (l) => out.serverStderr(l),
+    onWarning: (w) => out.warn(w),
+  };
+  const stop = out.wait(`connecting to ${targetLabel(target)}`);
+  let client: McpClient;
+  try {
+    client = await connect(target, opts);
+  } finally {
+    stop();
+    if (ctl.signal.aborted) {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    }
+  }
+  try {
+    return await fn({ client, out, target, signal: ctl.signal });
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    await client.close();
+  }
+}

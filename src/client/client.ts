@@ -1,0 +1,460 @@
+/**
+ * McpClient: one connected server, whatever its era and transport. Detects the era, speaks
+ * modern (stateless `_meta`) or legacy (`initialize` handshake), follows pagination, mirrors
+ * `x-mcp-header` arguments, retries once on UnsupportedProtocolVersion, and exposes listen
+ * streams as async iterables.
+ * spec: basic/versioning#backward-compatibility-with-initialization-based-versions,
+ *       basic/transports/stdio#backward-compatibility, basic/transports/streamable-http#backward-compatibility
+ */
+import { ERROR_CODE, LEGACY_VERSIONS, META, METHOD, MODERN_ERROR_CODES, MODERN_VERSION, SUPPORTED_VERSIONS, isModernVersion, type LogLevel } from '../protocol/constants.js';
+import { McpError, TransportError, UsageError } from '../protocol/errors.js';
+import { buildRequestMeta, serverInfoOf, subscriptionIdOf } from '../protocol/meta.js';
+import { buildModernHeaders } from '../protocol/headers.js';
+import { extractParamHeaders, filterToolsByXMcpHeader, type XMcpHeaderSpec } from '../protocol/xmcpheader.js';
+import type { CallToolResult, DiscoverResult, Era, Implementation, InputRequiredResult, JsonObject, JsonRpcNotification, JsonRpcResponse, ListenFilter, ServerCapabilities, Tool } from '../protocol/types.js';
+import { HttpTransport } from '../transport/http.js';
+import { StdioTransport } from '../transport/stdio.js';
+import type { Transport } from '../transport/types.js';
+import { looksSecret } from '../util/redact.js';
+import { AsyncQueue } from './queue.js';
+import { packageVersion } from '../util/version.js';
+import type { CallOptions, CallOutcome, ClientOptions, InspectorClient, ListenEvent, ServerDescription, Target, ToolList } from './types.js';
+
+/** mcp-inspect's own name and version, sent as clientInfo. */
+export const CLIENT_INFO: Implementation = { name: 'mcp-inspect', version: packageVersion() };
+
+/** Capabilities mcp-inspect declares: none that would let a server ask it for input (MRTR comes later). */
+const CLIENT_CAPABILITIES: JsonObject = {};
+/** Upper bound of pages followed by one list call. */
+const MAX_PAGES = 10_000;
+const KNOWN_RESULT_TYPES = new Set(['complete', 'input_required']);
+
+/** Options of one internal request. */
+interface RpcOptions {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  onNotification?: (n: JsonRpcNotification) => void;
+  headers?: Record<string, string>;
+  stream?: boolean;
+  progress?: boolean;
+  /** Skip the one automatic retry on -32022. */
+  noVersionRetry?: boolean;
+}
+
+/**
+ * Connects to `target`: spawns or reaches the server, detects its era (unless `opts.era`),
+ * and fetches its description (`server/discover` or `initialize`).
+ * Throws TransportError (cannot spawn/connect, timeout), McpError (the server refused), UsageError (bad forced version).
+ */
+export async function connect(target: Target, opts: ClientOptions = {}): Promise<McpClient> {
+  const transport = makeTransport(target);
+  transport.setHooks({ onWire: opts.onWire, onStderr: opts.onStderr, onWarning: opts.onWarning });
+  const client = new McpClient(transport, opts);
+  const onAbort = () => void transport.close();
+  opts.signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    if (opts.signal?.aborted) throw new TransportError('MCPI_CANCELLED', 'cancelled while connecting');
+    if (transport instanceof StdioTransport) await transport.start();
+    await client.init();
+    if (opts.signal?.aborted) throw new TransportError('MCPI_CANCELLED', 'cancelled while connecting');
+    return client;
+  } catch (e) {
+    await transport.close().catch(() => undefined);
+    if (opts.signal?.aborted) throw new TransportError('MCPI_CANCELLED', 'cancelled while connecting');
+    throw e;
+  } finally {
+    opts.signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+function makeTransport(target: Target): Transport {
+  if (target.kind === 'stdio') return new StdioTransport({ command: target.command, args: target.args, env: target.env, cwd: target.cwd });
+  const secret = new Set(Object.entries(target.headers).filter(([k, v]) => looksSecret(k, v)).map(([k]) => k.toLowerCase()));
+  return new HttpTransport({ url: target.url, headers: target.headers, secretHeaderNames: secret });
+}
+
+export class McpClient implements InspectorClient {
+  private nextId = 1;
+  private version: string;
+  private era: Era | undefined;
+  private desc: ServerDescription | undefined;
+  private headerSpecs = new Map<string, XMcpHeaderSpec[]>();
+  private unsolicited = new Set<(n: JsonRpcNotification) => void>();
+  private closeListeners = new Set<(reason: string) => void>();
+
+  constructor(private readonly transport: Transport, private readonly opts: ClientOptions) {
+    this.version = opts.protocolVersion ?? MODERN_VERSION;
+    if (opts.protocolVersion && !SUPPORTED_VERSIONS.includes(opts.protocolVersion) && !/^\d{4}-\d{2}-\d{2}$/.test(opts.protocolVersion)) {
+      throw new UsageError(`--protocol-version must look like YYYY-MM-DD (got ${opts.protocolVersion})`);
+    }
+    transport.setHooks({
+      onUnsolicited: (n) => {
+        for (const l of this.unsolicited) l(n);
+      },
+      onClose: (reason) => {
+        this.closedReason = reason;
+        for (const l of this.closeListeners) l(reason);
+      },
+    });
+  }
+
+  get description(): ServerDescription {
+    if (!this.desc) throw new Error('not connected');
+    return this.desc;
+  }
+
+  private get timeoutMs(): number {
+    return this.opts.timeoutMs ?? 30_000;
+  }
+
+  /** Era detection and the first exchange. */
+  async init(): Promise<void> {
+    const forced = this.opts.era ?? (this.opts.protocolVersion ? (isModernVersion(this.opts.protocolVersion) ? 'modern' : 'legacy') : undefined);
+    if (forced === 'legacy') return this.initLegacy(this.opts.protocolVersion && !isModernVersion(this.opts.protocolVersion) ? this.opts.protocolVersion : undefined);
+    try {
+      await this.discover(forced !== 'modern');
+    } catch (e) {
+      if (forced === 'modern' || !this.isLegacySignal(e)) throw e;
+      this.opts.onWarning?.(`server/discover was not understood (${describeErr(e)}); trying the legacy initialize handshake`);
+      await this.initLegacy(undefined);
+    }
+  }
+
+  /** True when a probe failure means "this is a legacy server" per the spec's era rules. */
+  private isLegacySignal(e: unknown): boolean {
+    if (e instanceof McpError) {
+      if (MODERN_ERROR_CODES.has(e.code)) return false;
+      return this.transport.kind === 'stdio' || e.httpStatus === undefined || [400, 404, 405].includes(e.httpStatus);
+    }
+    if (e instanceof TransportError) {
+      if (this.transport.kind === 'stdio') return e.code === 'MCPI_TIMEOUT';
+      return e.code === 'MCPI_HTTP_STATUS' && [400, 404, 405].includes(e.status ?? 0);
+    }
+    return false;
+  }
+
+  /** `server/discover` (modern). With `probe`, a short timeout on stdio so a silent legacy server is detected. */
+  private async discover(probe: boolean): Promise<void> {
+    const probeTimeout = probe && this.transport.kind === 'stdio' ? Math.min(this.opts.probeTimeoutMs ?? 5_000, this.timeoutMs) : this.timeoutMs;
+    const result = (await this.rpc(METHOD.discover, {}, { timeoutMs: probeTimeout })) as DiscoverResult;
+    if (!Array.isArray(result.supportedVersions) || typeof result.capabilities !== 'object' || result.capabilities === null) {
+      throw new TransportError('MCPI_BAD_RESPONSE', 'the server/discover result lacks supportedVersions or capabilities');
+    }
+    this.era = 'modern';
+    this.desc = {
+      era: 'modern',
+      protocolVersion: this.version,
+      supportedVersions: result.supportedVersions.filter((v) => typeof v === 'string'),
+      serverInfo: serverInfoOf(result),
+      capabilities: result.capabilities as ServerCapabilities,
+      instructions: typeof result.instructions === 'string' ? result.instructions : undefined,
+      ttlMs: typeof result.ttlMs === 'number' ? result.ttlMs : undefined,
+      cacheScope: typeof result.cacheScope === 'string' ? result.cacheScope : undefined,
+      transport: this.transport.kind,
+      raw: result,
+      fetchedAt: Date.now(),
+    };
+  }
+
+  /** The legacy `initialize` handshake, then `notifications/initialized`. spec: 2025-11-25 basic/lifecycle */
+  private async initLegacy(version: string | undefined): Promise<void> {
+    this.era = 'legacy';
+    const requested = version ?? LEGACY_VERSIONS[0];
+    const result = await this.rpc(METHOD.initialize, {
+      protocolVersion: requested,
+      capabilities: CLIENT_CAPABILITIES,
+      clientInfo: CLIENT_INFO,
+    });
+    const negotiated = typeof result.protocolVersion === 'string' ? result.protocolVersion : requested;
+    if (!(LEGACY_VERSIONS as readonly string[]).includes(negotiated)) {
+      this.opts.onWarning?.(`the server chose protocol version ${negotiated}, which mcp-inspect does not know; continuing as ${negotiated}`);
+    }
+    this.version = negotiated;
+    if (this.transport instanceof HttpTransport) this.transport.legacyProtocolVersion = negotiated;
+    await this.transport.notify({ jsonrpc: '2.0', method: METHOD.initialized });
+    if (this.opts.logLevel && (result.capabilities as ServerCapabilities | undefined)?.logging) {
+      await this.rpc('logging/setLevel', { level: this.opts.logLevel }).catch((e) => this.opts.onWarning?.(`logging/setLevel failed: ${describeErr(e)}`));
+    }
+    this.desc = {
+      era: 'legacy',
+      protocolVersion: negotiated,
+      supportedVersions: [negotiated],
+      serverInfo: (result.serverInfo as Implementation | undefined) ?? undefined,
+      capabilities: (result.capabilities as ServerCapabilities | undefined) ?? {},
+      instructions: typeof result.instructions === 'string' ? result.instructions : undefined,
+      transport: this.transport.kind,
+      raw: result,
+      fetchedAt: Date.now(),
+    };
+    if (this.transport instanceof HttpTransport) {
+      const open = await this.transport.openLegacyGetStream().catch((e) => {
+        this.opts.onWarning?.(`could not open the GET stream for server notifications: ${describeErr(e)}`);
+        return false;
+      });
+      this.legacyGetStream = open;
+    }
+  }
+
+  /** Set when the transport closed by itself (the server process exited, the legacy GET stream ended). */
+  closedReason: string | undefined;
+
+  /** Legacy HTTP: whether the GET stream for server-initiated messages is open. */
+  legacyGetStream: boolean | undefined;
+
+  /**
+   * One request with everything the era needs. Returns the result object; throws McpError for a
+   * JSON-RPC error (after one retry on -32022 with a version from `data.supported`), TransportError
+   * for a result with an unknown `resultType`.
+   */
+  private async rpc(method: string, params: JsonObject, o: RpcOptions = {}): Promise<JsonObject> {
+    const id = this.nextId++;
+    const modern = this.era !== 'legacy';
+    const progressToken = o.progress ? `p${id}` : undefined;
+    let fullParams: JsonObject = params;
+    if (modern) {
+      fullParams = {
+        ...params,
+        _meta: buildRequestMeta({
+          protocolVersion: this.version,
+          clientInfo: CLIENT_INFO,
+          clientCapabilities: CLIENT_CAPABILITIES,
+          logLevel: this.opts.logLevel as LogLevel | undefined,
+          progressToken,
+        }),
+      };
+    } else if (progressToken) {
+      fullParams = { ...params, _meta: { progressToken } };
+    }
+    const headers = modern && this.transport.kind === 'http' ? { ...buildModernHeaders({ method, params: fullParams, protocolVersion: this.version }), ...(o.headers ?? {}) } : o.headers;
+    const res = await this.transport.request(
+      { jsonrpc: '2.0', id, method, params: fullParams },
+      { signal: o.signal, timeoutMs: o.timeoutMs ?? this.timeoutMs, onNotification: o.onNotification, headers, stream: o.stream, progressToken },
+    );
+    const msg = res.message as JsonRpcResponse;
+    if ('error' in msg && msg.error) {
+      const err = new McpError(msg.error, res.httpStatus);
+      if (modern && err.code === ERROR_CODE.unsupportedProtocolVersion && !o.noVersionRetry) {
+        const next = pickVersion(err.data, this.version);
+        if (next && isModernVersion(next)) {
+          this.opts.onWarning?.(`the server does not support protocol version ${this.version}; retrying with ${next}`);
+          this.version = next;
+          return this.rpc(method, params, { ...o, noVersionRetry: true });
+        }
+        if (next && method === METHOD.discover) {
+          // The server only speaks a legacy version over a modern-aware endpoint: use the handshake.
+          this.opts.onWarning?.(`the server supports only legacy versions (${JSON.stringify((err.data as JsonObject)?.supported)}); using initialize with ${next}`);
+          await this.initLegacy(next);
+          return (this.desc!.raw as JsonObject) ?? {};
+        }
+      }
+      throw err;
+    }
+    const result = (msg as { result: JsonObject }).result;
+    if (!result || typeof result !== 'object' || Array.isArray(result)) throw new TransportError('MCPI_BAD_RESPONSE', `the result of ${method} is not an object`);
+    const rt = result.resultType;
+    if (rt !== undefined && (typeof rt !== 'string' || !KNOWN_RESULT_TYPES.has(rt))) {
+      throw new TransportError('MCPI_BAD_RESPONSE', `the server answered ${method} with resultType ${JSON.stringify(rt)}, which this protocol version does not define (expected "complete" or "input_required")`);
+    }
+    return result;
+  }
+
+  /** Fetches every page of `tools/list`; on HTTP drops tools with invalid `x-mcp-header` annotations (warning each). spec: server/tools#listing-tools */
+  async listTools(opts: { signal?: AbortSignal } = {}): Promise<ToolList> {
+    const all: Tool[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    let ttlMs: number | undefined;
+    let cacheScope: string | undefined;
+    const seen = new Set<string>();
+    do {
+      const result = await this.rpc(METHOD.toolsList, cursor ? { cursor } : {}, { signal: opts.signal });
+      pages++;
+      if (!Array.isArray(result.tools)) throw new TransportError('MCPI_BAD_RESPONSE', 'the tools/list result has no tools array');
+      for (const t of result.tools as Tool[]) {
+        if (t && typeof t === 'object' && typeof t.name === 'string') all.push(t);
+        else this.opts.onWarning?.('the server listed a tool without a name; ignored');
+      }
+      if (pages === 1) {
+        ttlMs = typeof result.ttlMs === 'number' ? result.ttlMs : undefined;
+        cacheScope = typeof result.cacheScope === 'string' ? result.cacheScope : undefined;
+      }
+      cursor = typeof result.nextCursor === 'string' && result.nextCursor !== '' ? result.nextCursor : undefined;
+      if (cursor !== undefined) {
+        if (seen.has(cursor)) {
+          this.opts.onWarning?.(`the server repeated the cursor ${JSON.stringify(cursor)}; stopped paging`);
+          break;
+        }
+        seen.add(cursor);
+      }
+    } while (cursor !== undefined && pages < MAX_PAGES);
+    if (this.transport.kind !== 'http') return { tools: all, dropped: [], pages, ttlMs, cacheScope };
+    const f = filterToolsByXMcpHeader(all);
+    this.headerSpecs = f.specsByTool;
+    for (const d of f.dropped) this.opts.onWarning?.(`left out tool ${d.name}: ${d.reason}`);
+    return { tools: f.tools, dropped: f.dropped, pages, ttlMs, cacheScope };
+  }
+
+  /**
+   * `tools/call`. On HTTP the tool's `x-mcp-header` arguments are mirrored into `Mcp-Param-*`
+   * headers (the tool list is fetched first if needed). Progress and log notifications go to the
+   * callbacks. spec: server/tools#calling-tools, basic/transports/streamable-http#custom-headers-from-tool-parameters
+   */
+  async callTool(name: string, args: JsonObject, opts: CallOptions = {}): Promise<CallOutcome> {
+    let headers: Record<string, string> | undefined;
+    if (this.transport.kind === 'http' && this.era === 'modern') {
+      if (!this.headerSpecs.has(name)) await this.listTools({ signal: opts.signal }).catch(() => undefined);
+      const specs = this.headerSpecs.get(name);
+      if (specs?.length) headers = extractParamHeaders(specs, args);
+    }
+    const result = await this.rpc(METHOD.toolsCall, { name, arguments: args }, {
+      signal: opts.signal,
+      timeoutMs: opts.timeoutMs,
+      headers,
+      progress: true,
+      onNotification: (n) => {
+        const p = (n.params ?? {}) as JsonObject;
+        if (n.method === METHOD.progress && typeof p.progress === 'number') {
+          opts.onProgress?.({ progress: p.progress, total: typeof p.total === 'number' ? p.total : undefined, message: typeof p.message === 'string' ? p.message : undefined });
+        } else if (n.method === METHOD.message) {
+          opts.onLog?.({ level: String(p.level ?? 'info'), logger: typeof p.logger === 'string' ? p.logger : undefined, data: p.data });
+        }
+      },
+    });
+    if (result.resultType === 'input_required') return { kind: 'input_required', result: result as InputRequiredResult };
+    if (!Array.isArray(result.content)) {
+      this.opts.onWarning?.('the tools/call result has no content array');
+      (result as JsonObject).content = [];
+    }
+    return { kind: 'complete', result: result as CallToolResult };
+  }
+
+  /**
+   * Modern: opens `subscriptions/listen` and yields `acknowledged`, each notification, then
+   * `end` (the server answered the request or cancelled it) or `drop` (the stream broke).
+   * Legacy: yields the server's unsolicited notifications (`unsolicited: true`) until the
+   * process exits / the GET stream ends (`drop`). Aborting `signal` ends the iteration
+   * without an end event and cancels the request on the wire.
+   * spec: basic/patterns/subscriptions
+   */
+  listen(filter: ListenFilter, opts: { signal?: AbortSignal } = {}): AsyncIterable<ListenEvent> {
+    if (this.closedReason && this.transport.kind === 'stdio') {
+      const q = new AsyncQueue<ListenEvent>();
+      q.push({ type: 'drop', time: Date.now(), error: this.closedReason });
+      q.end();
+      return q;
+    }
+    return this.era === 'legacy' ? this.listenLegacy(opts.signal) : this.listenModern(filter, opts.signal);
+  }
+
+  private listenModern(filter: ListenFilter, signal?: AbortSignal): AsyncIterable<ListenEvent> {
+    const q = new AsyncQueue<ListenEvent>();
+    const ctl = new AbortController();
+    const onAbort = () => {
+      ctl.abort();
+      q.end();
+    };
+    if (signal?.aborted) {
+      q.end();
+      return q;
+    }
+    signal?.addEventListener('abort', onAbort, { once: true });
+    let ackSeen = false;
+    let listenId: string | number | undefined;
+    const requested = normalizeFilter(filter);
+    void this.rpc(METHOD.listen, { notifications: requested }, {
+      signal: ctl.signal,
+      stream: true,
+      onNotification: (n) => {
+        const params = (n.params ?? {}) as JsonObject;
+        listenId ??= subscriptionIdOf(params);
+        if (n.method === METHOD.acknowledged && !ackSeen) {
+          ackSeen = true;
+          const granted = normalizeFilter((params.notifications ?? {}) as ListenFilter);
+          q.push({ type: 'acknowledged', time: Date.now(), subscriptionId: listenId ?? '', granted, refused: refusedOf(requested, granted) });
+        } else if (n.method === METHOD.cancelled) {
+          q.push({ type: 'end', time: Date.now(), reason: `the server cancelled the subscription${typeof params.reason === 'string' ? `: ${params.reason}` : ''}` });
+          ctl.abort();
+          q.end();
+        } else {
+          q.push({ type: 'notification', time: Date.now(), method: n.method, params, unsolicited: false });
+        }
+      },
+    })
+      .then(() => {
+        q.push({ type: 'end', time: Date.now(), reason: 'the server answered the listen request (graceful end)' });
+        q.end();
+      })
+      .catch((e: unknown) => {
+        if (signal?.aborted || (e instanceof TransportError && e.code === 'MCPI_CANCELLED')) return q.end();
+        if (e instanceof McpError) q.fail(e);
+        else {
+          q.push({ type: 'drop', time: Date.now(), error: describeErr(e) });
+          q.end();
+        }
+      })
+      .finally(() => signal?.removeEventListener('abort', onAbort));
+    return q;
+  }
+
+  private listenLegacy(signal?: AbortSignal): AsyncIterable<ListenEvent> {
+    const q = new AsyncQueue<ListenEvent>();
+    const onN = (n: JsonRpcNotification) => q.push({ type: 'notification', time: Date.now(), method: n.method, params: n.params, unsolicited: true });
+    const onClose = (reason: string) => {
+      q.push({ type: 'drop', time: Date.now(), error: reason });
+      q.end();
+    };
+    const cleanup = () => {
+      this.unsolicited.delete(onN);
+      this.closeListeners.delete(onClose);
+      q.end();
+    };
+    this.unsolicited.add(onN);
+    this.closeListeners.add(onClose);
+    if (this.closedReason) onClose(this.closedReason);
+    signal?.addEventListener('abort', cleanup, { once: true });
+    if (signal?.aborted) cleanup();
+    return q;
+  }
+
+  /** Closes streams, DELETEs a legacy HTTP session, stops a spawned server (stdin close → SIGTERM → SIGKILL). */
+  async close(): Promise<void> {
+    await this.transport.close();
+  }
+}
+
+function normalizeFilter(f: ListenFilter): ListenFilter {
+  const out: ListenFilter = {};
+  if (f.toolsListChanged) out.toolsListChanged = true;
+  if (f.promptsListChanged) out.promptsListChanged = true;
+  if (f.resourcesListChanged) out.resourcesListChanged = true;
+  if (Array.isArray(f.resourceSubscriptions) && f.resourceSubscriptions.length) out.resourceSubscriptions = f.resourceSubscriptions.filter((u) => typeof u === 'string');
+  return out;
+}
+
+/** What was asked for but not granted. */
+export function refusedOf(requested: ListenFilter, granted: ListenFilter): ListenFilter {
+  const out: ListenFilter = {};
+  if (requested.toolsListChanged && !granted.toolsListChanged) out.toolsListChanged = true;
+  if (requested.promptsListChanged && !granted.promptsListChanged) out.promptsListChanged = true;
+  if (requested.resourcesListChanged && !granted.resourcesListChanged) out.resourcesListChanged = true;
+  const g = new Set(granted.resourceSubscriptions ?? []);
+  const r = (requested.resourceSubscriptions ?? []).filter((u) => !g.has(u));
+  if (r.length) out.resourceSubscriptions = r;
+  return out;
+}
+
+/** Picks the newest version in `data.supported` that mcp-inspect speaks and that differs from `current`. */
+export function pickVersion(data: unknown, current: string): string | undefined {
+  const supported = (data as JsonObject | undefined)?.supported;
+  if (!Array.isArray(supported)) return undefined;
+  return SUPPORTED_VERSIONS.find((v) => v !== current && supported.includes(v));
+}
+
+/** A short, user-facing description of an error. */
+export function describeErr(e: unknown): string {
+  if (e instanceof McpError) return `error ${e.code}: ${e.message}`;
+  if (e instanceof Error) return e.message;
+  return String(e);
+}
+
+export { META };

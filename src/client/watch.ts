@@ -1,0 +1,171 @@
+/**
+ * watchTools: the listen → re-fetch → diff cycle shared by `mcp-inspect listen` and the TUI.
+ * Opens the listen stream, re-fetches `tools/list` on every `tools/list_changed` and diffs it
+ * against the last list, optionally polls (with jitter) to catch changes that arrived without
+ * any notification, and reconnects with exponential backoff after an abrupt drop, re-syncing by
+ * fetching and diffing. spec: basic/patterns/subscriptions (delivery is best effort: poll too)
+ */
+import { METHOD } from '../protocol/constants.js';
+import { McpError } from '../protocol/errors.js';
+import type { ListenFilter, Tool } from '../protocol/types.js';
+import { diffTools, isEmptyDiff } from '../watch/diff.js';
+import { AsyncQueue } from './queue.js';
+import { describeErr } from './client.js';
+import type { InspectorClient, WatchEvent } from './types.js';
+
+export interface WatchOptions {
+  /** What to subscribe to; default: every list the server's capabilities say can change. */
+  filter?: ListenFilter;
+  /** Poll interval in ms (0/undefined = no polling). Each wait is jittered by ±20%. */
+  pollMs?: number;
+  signal?: AbortSignal;
+  /** Reconnect after an abrupt drop (default true). */
+  reconnect?: boolean;
+  /** First reconnect delay in ms (default 500), doubled per attempt up to maxBackoffMs (default 30000). */
+  backoffMs?: number;
+  maxBackoffMs?: number;
+  /** Give up after this many consecutive failed reconnects (default Infinity). */
+  maxReconnects?: number;
+  /** Randomness source for jitter (tests). */
+  random?: () => number;
+}
+
+/** The default listen filter for a server: each list whose capability says `listChanged`. */
+export function defaultFilter(client: InspectorClient): ListenFilter {
+  const caps = client.description.capabilities;
+  const f: ListenFilter = {};
+  if (caps.tools?.listChanged) f.toolsListChanged = true;
+  if (caps.prompts?.listChanged) f.promptsListChanged = true;
+  if (caps.resources?.listChanged) f.resourcesListChanged = true;
+  if (!f.toolsListChanged && !f.promptsListChanged && !f.resourcesListChanged && caps.tools) f.toolsListChanged = true;
+  return f;
+}
+
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const t = setTimeout(done, ms);
+    function done() {
+      clearTimeout(t);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
+
+/**
+ * Yields, in order: `tools` (the first full list), every listen event, `diff` after each
+ * re-fetch (cause `notification`, `poll` — a change nobody announced — or `resync` after a
+ * reconnect), `reconnecting`/`reconnected`, and `error` for failed re-fetches. Ends when
+ * `signal` aborts, after a graceful `end`, or (without reconnect) after a `drop`.
+ * A JSON-RPC error on the listen request itself is thrown to the consumer.
+ */
+export function watchTools(client: InspectorClient, opts: WatchOptions = {}): AsyncIterable<WatchEvent> {
+  const q = new AsyncQueue<WatchEvent>();
+  const ctl = new AbortController();
+  const signal = ctl.signal;
+  opts.signal?.addEventListener('abort', () => ctl.abort(), { once: true });
+  if (opts.signal?.aborted) ctl.abort();
+  signal.addEventListener('abort', () => q.end(), { once: true });
+  const random = opts.random ?? Math.random;
+  const filter = opts.filter ?? defaultFilter(client);
+  let current: Tool[] = [];
+  let notifiedSinceFetch = false;
+  let fetching: Promise<void> = Promise.resolve();
+
+  /** Serialized re-fetch + diff, so a burst of notifications and a poll never interleave. */
+  const refetch = (cause: 'notification' | 'poll' | 'resync'): Promise<void> => {
+    fetching = fetching.then(async () => {
+      if (signal.aborted) return;
+      try {
+        const list = await client.listTools({ signal });
+        const diff = diffTools(current, list.tools);
+        current = list.tools;
+        const unannounced = cause === 'poll' && !notifiedSinceFetch;
+        notifiedSinceFetch = false;
+        if (cause === 'poll' && (isEmptyDiff(diff) || !unannounced)) return;
+        q.push({ type: 'diff', time: Date.now(), cause, diff, tools: list.tools });
+      } catch (e) {
+        if (!signal.aborted) q.push({ type: 'error', time: Date.now(), error: `re-fetching tools/list failed: ${describeErr(e)}` });
+      }
+    });
+    return fetching;
+  };
+
+  const listenLoop = async () => {
+    let attempt = 0;
+    for (;;) {
+      let dropped: string | undefined;
+      let sawAck = false;
+      try {
+        for await (const ev of client.listen(filter, { signal })) {
+          q.push(ev);
+          if (ev.type === 'acknowledged' || ev.type === 'notification') {
+            if (!sawAck && attempt > 0) {
+              q.push({ type: 'reconnected', time: Date.now() });
+              void refetch('resync');
+            }
+            sawAck = true;
+            attempt = 0;
+          }
+          if (ev.type === 'notification' && ev.method === METHOD.toolsListChanged) {
+            notifiedSinceFetch = true;
+            void refetch('notification');
+          }
+          if (ev.type === 'end') return q.end();
+          if (ev.type === 'drop') dropped = ev.error;
+        }
+      } catch (e) {
+        if (e instanceof McpError) return q.fail(e);
+        dropped = describeErr(e);
+      }
+      if (signal.aborted) return;
+      if (dropped === undefined) dropped = 'the listen stream ended';
+      if (client.closedReason && client.description.transport === 'stdio') {
+        q.push({ type: 'error', time: Date.now(), error: `cannot reconnect: ${client.closedReason}` });
+        return q.end();
+      }
+      if (opts.reconnect === false || attempt >= (opts.maxReconnects ?? Infinity)) return q.end();
+      attempt++;
+      const base = Math.min((opts.backoffMs ?? 500) * 2 ** (attempt - 1), opts.maxBackoffMs ?? 30_000);
+      const delayMs = Math.round(base * (0.8 + 0.4 * random()));
+      q.push({ type: 'reconnecting', time: Date.now(), attempt, delayMs, error: dropped });
+      await sleep(delayMs, signal);
+      if (signal.aborted) return;
+    }
+  };
+
+  const pollLoop = async () => {
+    if (!opts.pollMs || opts.pollMs <= 0) return;
+    while (!signal.aborted) {
+      await sleep(Math.round(opts.pollMs * (0.8 + 0.4 * random())), signal);
+      if (signal.aborted) return;
+      await refetch('poll');
+    }
+  };
+
+  void (async () => {
+    try {
+      const list = await client.listTools({ signal });
+      current = list.tools;
+      q.push({ type: 'tools', time: Date.now(), tools: list.tools, dropped: list.dropped });
+    } catch (e) {
+      if (signal.aborted) return;
+      return q.fail(e);
+    }
+    void pollLoop();
+    await listenLoop();
+  })().catch((e) => q.fail(e));
+
+  return {
+    [Symbol.asyncIterator]() {
+      const it = q[Symbol.asyncIterator]();
+      return {
+        next: () => it.next(),
+        return: () => {
+          ctl.abort();
+          return it.return!();
+        },
+      };
+    },
+  };
+}
