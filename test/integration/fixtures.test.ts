@@ -98,6 +98,28 @@ describe('modern-server.mjs (SDK v2)', () => {
     }
   }, 10_000);
 
+  it('stdio: SIGTERM ends an open listen gracefully (the listen request gets its result)', async () => {
+    const p = stdio('modern-server', ['--stdio']);
+    p.send(modernRequest('L9', 'subscriptions/listen', { notifications: { toolsListChanged: true } }));
+    await p.next((m) => m.method === 'notifications/subscriptions/acknowledged');
+    p.proc.kill('SIGTERM');
+    expect((await p.exited).code).toBe(0);
+    const end = p.messages.find((m) => m.id === 'L9');
+    expect(end.result).toMatchObject({ resultType: 'complete', _meta: { [SUB_ID]: 'L9' } });
+    expect(end.result._meta[SERVER_INFO].name).toBe('modern-fixture');
+  });
+
+  it('http: SIGTERM ends an open listen stream gracefully', async () => {
+    const g = await startHttpFixture('modern-server', ['--http']);
+    const listen = modernRequest('L9', 'subscriptions/listen', { notifications: { toolsListChanged: true } });
+    const s = await openSse(g.url, { headers: modernHeaders(listen), body: JSON.stringify(listen) });
+    await s.next((m) => m.method === 'notifications/subscriptions/acknowledged');
+    await g.stop();
+    expect(await s.ended).toBe('end');
+    const end = await s.next((m) => m.id === 'L9');
+    expect(end.result).toMatchObject({ resultType: 'complete', _meta: { [SUB_ID]: 'L9' } });
+  });
+
   describe('http', () => {
     let f: HttpFixture;
     it('starts', async () => {
