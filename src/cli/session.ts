@@ -37,6 +37,9 @@ export async function withSession<T>(url: string | undefined, command: string[],
     onWire: flags.trace ? (w) => out.trace(w) : undefined,
     onStderr: (l) => out.serverStderr(l),
     onWarning: (w) => out.warn(w),
+    onInfo: (m) => {
+      if (!flags.quiet) out.info(m);
+    },
   };
   const stop = out.wait(`connecting to ${targetLabel(target)}`);
   let client: McpClient;

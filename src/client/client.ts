@@ -81,6 +81,8 @@ export class McpClient implements InspectorClient {
   private headerSpecs = new Map<string, XMcpHeaderSpec[]>();
   private unsolicited = new Set<(n: JsonRpcNotification) => void>();
   private closeListeners = new Set<(reason: string) => void>();
+  /** Warnings already given once (dropped tools are re-reported on every re-fetch otherwise). */
+  private warned = new Set<string>();
 
   constructor(private readonly transport: Transport, private readonly opts: ClientOptions) {
     this.version = opts.protocolVersion ?? MODERN_VERSION;
@@ -115,7 +117,7 @@ export class McpClient implements InspectorClient {
       await this.discover(forced !== 'modern');
     } catch (e) {
       if (forced === 'modern' || !this.isLegacySignal(e)) throw e;
-      this.opts.onWarning?.(`server/discover was not understood (${describeErr(e)}); trying the legacy initialize handshake`);
+      this.opts.onInfo?.(`server/discover was not understood (${describeErr(e)}): a legacy server; using the initialize handshake`);
       await this.initLegacy(undefined);
     }
   }
@@ -290,7 +292,11 @@ export class McpClient implements InspectorClient {
     if (this.transport.kind !== 'http') return { tools: all, dropped: [], pages, ttlMs, cacheScope };
     const f = filterToolsByXMcpHeader(all);
     this.headerSpecs = f.specsByTool;
-    for (const d of f.dropped) this.opts.onWarning?.(`left out tool ${d.name}: ${d.reason}`);
+    for (const d of f.dropped) {
+      const w = `left out tool ${d.name}: ${d.reason}`;
+      if (!this.warned.has(w)) this.opts.onWarning?.(w);
+      this.warned.add(w);
+    }
     return { tools: f.tools, dropped: f.dropped, pages, ttlMs, cacheScope };
   }
 

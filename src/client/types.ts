@@ -39,6 +39,8 @@ export interface ClientOptions {
   onStderr?: (line: string) => void;
   /** Aborting it while connecting gives up: the transport is closed and connect() rejects with MCPI_CANCELLED. */
   signal?: AbortSignal;
+  /** Called for neutral facts worth telling (e.g. the era fallback). */
+  onInfo?: (message: string) => void;
   /** Called for warnings worth telling the user (dropped tools, ignored garbage lines…). */
   onWarning?: (message: string) => void;
 }
