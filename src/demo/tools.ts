@@ -1,0 +1,351 @@
+/**
+ * The demo server's tools: their definitions, the cycling catalog whose list changes over
+ * time (so `watch` and the TUI have something to show), argument checking and the tool
+ * bodies. Transport-agnostic: no sockets, no streams here; time only through `setTimeout`
+ * in `countdown`, which honors an AbortSignal.
+ *
+ * spec: server/tools (Tool, CallToolResult, structuredContent/outputSchema, isError),
+ * basic/transports/streamable-http#custom-headers-from-tool-parameters (x-mcp-header).
+ */
+import type { CallToolResult, JsonObject, Tool } from '../protocol/types.js';
+
+/** Sends one `notifications/progress` for the current call: `progress` of `total` steps. */
+export type ProgressFn = (progress: number, total?: number, message?: string) => void;
+/** Sends one `notifications/message` for the current call (only called when the client asked for that level). */
+export type LogFn = (level: 'debug' | 'info' | 'notice' | 'warning', data: string) => void;
+
+/** What a tool body may use besides its arguments. */
+export interface ToolContext {
+  /** Aborted when the request is cancelled (stdio `notifications/cancelled`, HTTP stream closed) or the server closes. */
+  signal: AbortSignal;
+  /** Present only when the request carried a `progressToken`. */
+  progress?: ProgressFn;
+  /** Present only when the request carried `io.modelcontextprotocol/logLevel`. */
+  log?: LogFn;
+}
+
+/** Thrown by {@link callDemoTool} for an unknown tool or a call that does not fit the CallToolRequest shape: becomes JSON-RPC -32602. */
+export class ToolCallError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ToolCallError';
+  }
+}
+
+/** Thrown (rejected) when the call's signal aborts: the transport sends no response. */
+export class CancelledError extends Error {
+  constructor() {
+    super('request cancelled');
+    this.name = 'CancelledError';
+  }
+}
+
+const NO_SIDE_EFFECTS = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+
+function echoTool(title: string): Tool {
+  return {
+    name: 'echo',
+    title,
+    description: 'Echoes your text back as a text block. The simplest possible tool: try it first.',
+    inputSchema: {
+      type: 'object',
+      properties: { text: { type: 'string', description: 'The text to send back' } },
+      required: ['text'],
+      additionalProperties: false,
+    },
+    annotations: NO_SIDE_EFFECTS,
+  };
+}
+
+const ADD: Tool = {
+  name: 'add',
+  title: 'Add two numbers',
+  description: 'Adds a and b. Returns structured content {sum} that matches the output schema, plus the same JSON as text.',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      a: { type: 'number', description: 'First addend' },
+      b: { type: 'number', description: 'Second addend' },
+    },
+    required: ['a', 'b'],
+    additionalProperties: false,
+  },
+  outputSchema: {
+    type: 'object',
+    properties: { sum: { type: 'number', description: 'a + b' } },
+    required: ['sum'],
+    additionalProperties: false,
+  },
+  annotations: NO_SIDE_EFFECTS,
+};
+
+const COUNTDOWN: Tool = {
+  name: 'countdown',
+  title: 'Countdown',
+  description:
+    'Counts down from `from` to liftoff, waiting `delayMs` between steps. Sends a progress notification per step when the request carries a progressToken. Cancel it midway to see cancellation.',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      from: { type: 'integer', minimum: 1, maximum: 10, default: 3, description: 'Where to start counting (1–10)' },
+      delayMs: { type: 'integer', minimum: 0, maximum: 5000, default: 300, description: 'Pause between steps, in milliseconds' },
+    },
+    additionalProperties: false,
+  },
+  annotations: NO_SIDE_EFFECTS,
+};
+
+const WEATHER: Tool = {
+  name: 'weather',
+  title: 'Weather (made up)',
+  description:
+    'Returns an invented weather report for a city. The `region` argument is mirrored into the `Mcp-Param-Region` HTTP header (x-mcp-header), which the server checks against the body.',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      city: { type: 'string', minLength: 1, description: 'City name, e.g. "Lisbon"' },
+      region: { type: 'string', minLength: 1, description: 'Routing region, e.g. "eu-west"', 'x-mcp-header': 'Region' },
+      units: { type: 'string', enum: ['metric', 'imperial'], default: 'metric', description: 'Temperature and wind units' },
+    },
+    required: ['city', 'region'],
+    additionalProperties: false,
+  },
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+};
+
+const FAIL: Tool = {
+  name: 'fail',
+  title: 'Always fails',
+  description: 'Returns a tool execution error (isError: true) carrying your message, to show how failures look. Not a protocol error.',
+  inputSchema: {
+    type: 'object',
+    properties: { message: { type: 'string', description: 'What the error should say' } },
+    additionalProperties: false,
+  },
+  annotations: NO_SIDE_EFFECTS,
+};
+
+const BETA_V1: Tool = {
+  name: 'beta_feature',
+  title: 'Beta feature',
+  description: 'An experimental search that just appeared in the tool list. Try calling it before it changes!',
+  inputSchema: {
+    type: 'object',
+    properties: { query: { type: 'string', description: 'What to search for' } },
+    required: ['query'],
+    additionalProperties: false,
+  },
+  annotations: { readOnlyHint: true, openWorldHint: false },
+};
+
+const BETA_V2: Tool = {
+  name: 'beta_feature',
+  title: 'Beta feature',
+  description: 'An experimental search, now with an optional result limit. It will be gone soon.',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      query: { type: 'string', description: 'What to search for' },
+      limit: { type: 'integer', minimum: 1, maximum: 10, default: 3, description: 'How many results to return (optional)' },
+    },
+    required: ['query'],
+    additionalProperties: false,
+  },
+  annotations: { readOnlyHint: true, openWorldHint: false },
+};
+
+/**
+ * The states the tool list cycles through, one step per change interval:
+ * 0 base list → 1 `beta_feature` appears → 2 its description and inputSchema change (new
+ * optional `limit`) → 3 it disappears and `echo`'s title changes → back to 0 (title back).
+ */
+const STATES: ReadonlyArray<readonly Tool[]> = [
+  [echoTool('Echo'), ADD, COUNTDOWN, WEATHER, FAIL],
+  [echoTool('Echo'), ADD, COUNTDOWN, WEATHER, FAIL, BETA_V1],
+  [echoTool('Echo'), ADD, COUNTDOWN, WEATHER, FAIL, BETA_V2],
+  [echoTool('Echo back'), ADD, COUNTDOWN, WEATHER, FAIL],
+];
+
+/** Number of distinct states of the demo tool list (the cycle length). */
+export const DEMO_STATE_COUNT = STATES.length;
+
+/**
+ * The demo's current tool list. Every state differs from the previous one, so each
+ * {@link DemoCatalog.advance} is a real change worth a `notifications/tools/list_changed`.
+ * The order is deterministic (spec: server/tools#capabilities: SHOULD).
+ */
+export class DemoCatalog {
+  private state = 0;
+  /** Incremented on every change; 0 at start. */
+  generation = 0;
+
+  /** A deep copy of the current list (callers may mutate it freely). */
+  tools(): Tool[] {
+    return structuredClone(STATES[this.state]! as Tool[]);
+  }
+
+  /** The current definition of `name` (a deep copy), or undefined. */
+  find(name: string): Tool | undefined {
+    const t = STATES[this.state]!.find((x) => x.name === name);
+    return t ? structuredClone(t) : undefined;
+  }
+
+  /** Moves to the next state of the cycle. */
+  advance(): void {
+    this.state = (this.state + 1) % STATES.length;
+    this.generation++;
+  }
+}
+
+/** A property annotated with `x-mcp-header`: its path of `properties` keys from the root, the header name part, its JSON type. */
+export interface HeaderParam {
+  path: string[];
+  header: string;
+  type: unknown;
+}
+
+/**
+ * Lists the `x-mcp-header` annotations of a tool's inputSchema that are statically
+ * reachable (a chain of `properties` keys only). The demo's own schemas are valid, so no
+ * validity checking is done here. spec: basic/transports/streamable-http#schema-extension
+ */
+export function headerParams(schema: JsonObject, path: string[] = []): HeaderParam[] {
+  const out: HeaderParam[] = [];
+  const props = schema.properties;
+  if (!props || typeof props !== 'object') return out;
+  for (const [key, sub] of Object.entries(props as Record<string, unknown>)) {
+    if (!sub || typeof sub !== 'object') continue;
+    const s = sub as JsonObject;
+    if (typeof s['x-mcp-header'] === 'string') out.push({ path: [...path, key], header: s['x-mcp-header'], type: s.type });
+    out.push(...headerParams(s, [...path, key]));
+  }
+  return out;
+}
+
+/**
+ * Checks `args` against one of the demo's own input schemas (the small subset they use:
+ * object root, `properties`, `required`, `additionalProperties: false`, property `type`
+ * string/number/integer/boolean, `enum`, `minimum`/`maximum`, `minLength`). Returns the
+ * first problem as a sentence, or undefined when the arguments fit.
+ */
+export function checkArguments(schema: JsonObject, args: JsonObject): string | undefined {
+  const props = (schema.properties ?? {}) as Record<string, JsonObject>;
+  for (const req of (schema.required as string[] | undefined) ?? []) {
+    if (args[req] === undefined || args[req] === null) return `missing required argument '${req}'`;
+  }
+  for (const [key, value] of Object.entries(args)) {
+    const p = props[key];
+    if (!p) {
+      if (schema.additionalProperties === false) return `unexpected argument '${key}' (expected: ${Object.keys(props).join(', ') || 'none'})`;
+      continue;
+    }
+    if (value === undefined) continue;
+    const type = p.type;
+    if (type === 'string' && typeof value !== 'string') return `'${key}' must be a string`;
+    if (type === 'boolean' && typeof value !== 'boolean') return `'${key}' must be a boolean`;
+    if (type === 'number' && (typeof value !== 'number' || !Number.isFinite(value))) return `'${key}' must be a number`;
+    if (type === 'integer' && (typeof value !== 'number' || !Number.isInteger(value))) return `'${key}' must be an integer`;
+    if (Array.isArray(p.enum) && !p.enum.includes(value)) return `'${key}' must be one of ${p.enum.map((e) => JSON.stringify(e)).join(', ')}`;
+    if (typeof value === 'number') {
+      if (typeof p.minimum === 'number' && value < p.minimum) return `'${key}' must be at least ${p.minimum}`;
+      if (typeof p.maximum === 'number' && value > p.maximum) return `'${key}' must be at most ${p.maximum}`;
+    }
+    if (typeof value === 'string' && typeof p.minLength === 'number' && value.length < p.minLength) return `'${key}' must not be empty`;
+  }
+  return undefined;
+}
+
+function text(s: string, isError = false): CallToolResult {
+  const r: CallToolResult = { content: [{ type: 'text', text: s }] };
+  if (isError) r.isError = true;
+  return r;
+}
+
+/** Resolves after `ms`, or rejects with {@link CancelledError} as soon as `signal` aborts. */
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(new CancelledError());
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new CancelledError());
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** A small deterministic hash, so the same city always gets the same invented weather. */
+function hash(s: string): number {
+  let h = 2166136261;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
+  return h >>> 0;
+}
+
+const SKIES = ['clear skies', 'a few clouds', 'partly cloudy', 'overcast', 'light rain', 'showers', 'fog', 'a light breeze and sunshine'];
+
+function weather(city: string, region: string, units: string): string {
+  const h = hash(city.trim().toLowerCase());
+  const celsius = (h % 35) - 5;
+  const windKmh = (h >>> 8) % 40;
+  const sky = SKIES[(h >>> 16) % SKIES.length]!;
+  const temp = units === 'imperial' ? `${Math.round((celsius * 9) / 5 + 32)}°F` : `${celsius}°C`;
+  const wind = units === 'imperial' ? `${Math.round(windKmh * 0.621)} mph` : `${windKmh} km/h`;
+  return `Weather in ${city} (${region}): ${temp}, ${sky}, wind ${wind}.\n(Invented by the mcp-inspect demo server: not a forecast.)`;
+}
+
+/**
+ * Runs one tool of the current `catalog` state.
+ *
+ * - Unknown tool, or `args` not an object → throws {@link ToolCallError} (JSON-RPC -32602:
+ *   spec server/tools#error-handling, "protocol errors").
+ * - Arguments that do not fit the inputSchema → a result with `isError: true` (spec:
+ *   "input validation errors" are tool execution errors, so a model can self-correct).
+ * - Cancellation through `ctx.signal` → rejects with {@link CancelledError}.
+ *
+ * Returns a CallToolResult without `resultType`/`_meta` (the caller adds them).
+ */
+export async function callDemoTool(catalog: DemoCatalog, name: unknown, args: unknown, ctx: ToolContext): Promise<CallToolResult> {
+  if (typeof name !== 'string') throw new ToolCallError('tools/call needs params.name (a string)');
+  const tool = catalog.find(name);
+  if (!tool) throw new ToolCallError(`Unknown tool: ${name}`);
+  if (args !== undefined && (args === null || typeof args !== 'object' || Array.isArray(args))) {
+    throw new ToolCallError(`Invalid arguments for tool ${name}: params.arguments must be an object`);
+  }
+  const a = (args ?? {}) as JsonObject;
+  const problem = checkArguments(tool.inputSchema, a);
+  if (problem) return text(`Invalid arguments for tool ${name}: ${problem}.`, true);
+
+  switch (name) {
+    case 'echo':
+      return text(a.text as string);
+    case 'add': {
+      const sum = (a.a as number) + (a.b as number);
+      return { content: [{ type: 'text', text: JSON.stringify({ sum }) }], structuredContent: { sum } };
+    }
+    case 'countdown': {
+      const from = (a.from as number | undefined) ?? 3;
+      const delayMs = (a.delayMs as number | undefined) ?? 300;
+      ctx.log?.('info', `countdown from ${from}, ${delayMs} ms per step`);
+      for (let n = from, step = 1; n >= 1; n--, step++) {
+        if (ctx.signal.aborted) throw new CancelledError();
+        ctx.progress?.(step, from, `${n}…`);
+        await sleep(delayMs, ctx.signal);
+      }
+      return text(`Liftoff! Counted down from ${from}.`);
+    }
+    case 'weather':
+      return text(weather(a.city as string, a.region as string, (a.units as string | undefined) ?? 'metric'));
+    case 'fail':
+      return text(typeof a.message === 'string' && a.message ? a.message : 'Something went wrong (on purpose).', true);
+    case 'beta_feature': {
+      const limit = (a.limit as number | undefined) ?? 3;
+      const hits = Array.from({ length: limit }, (_, i) => `${i + 1}. ${a.query as string}, result ${String.fromCharCode(65 + i)}`);
+      return text(`Beta results for "${a.query as string}":\n${hits.join('\n')}`);
+    }
+    default:
+      throw new ToolCallError(`Unknown tool: ${name}`);
+  }
+}
