@@ -61,6 +61,7 @@ function buildProgram(command: string[], chosen: { action?: Action }): Command {
     .usage('[command] [target] [options]')
     .helpOption('-h, --help', 'show help')
     .showSuggestionAfterError(true)
+    .enablePositionalOptions()
     .addHelpText('after', `${TARGET_HELP}
 
 Without a command, opens the interactive inspector on the target (or on the built-in demo server).

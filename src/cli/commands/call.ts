@@ -134,7 +134,21 @@ export async function runCall(s: Session, toolName: string, pairs: string[], fla
     printJson({ tool: toolName, arguments: args, resultType: 'complete', isError: !!result.isError, result, outputSchemaCheck: check ?? null, elapsedMs: elapsed });
     return result.isError ? EXIT.toolError : EXIT.ok;
   }
-  for (const b of result.content ?? []) for (const l of renderBlock(b, out)) out.line(result.isError ? out.c.red(l) : l);
+  const sameAsStructured = (b: ContentBlock) => {
+    if (b.type !== 'text' || result.structuredContent === undefined) return false;
+    try {
+      return JSON.stringify(JSON.parse(String((b as { text?: unknown }).text))) === JSON.stringify(result.structuredContent);
+    } catch {
+      return false;
+    }
+  };
+  for (const b of result.content ?? []) {
+    if (sameAsStructured(b)) {
+      out.line(out.c.dim('[text] the same JSON as structuredContent'));
+      continue;
+    }
+    for (const l of renderBlock(b, out)) out.line(result.isError ? out.c.red(l) : l);
+  }
   if (result.structuredContent !== undefined) {
     out.line(out.c.dim('structuredContent:'));
     for (const l of sanitize(JSON.stringify(result.structuredContent, null, 2)).split('\n')) out.line(`  ${l}`);
