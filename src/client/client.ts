@@ -10,7 +10,7 @@ import { ERROR_CODE, LEGACY_VERSIONS, META, METHOD, MODERN_ERROR_CODES, MODERN_V
 import { McpError, TransportError, UsageError } from '../protocol/errors.js';
 import { buildRequestMeta, serverInfoOf, subscriptionIdOf } from '../protocol/meta.js';
 import { buildModernHeaders } from '../protocol/headers.js';
-import { extractParamHeaders, filterToolsByXMcpHeader, type XMcpHeaderSpec } from '../protocol/xmcpheader.js';
+import { extractParamHeadersDetailed, filterToolsByXMcpHeader, type XMcpHeaderSpec } from '../protocol/xmcpheader.js';
 import type { CallToolResult, DiscoverResult, Era, Implementation, InputRequiredResult, JsonObject, JsonRpcNotification, JsonRpcResponse, ListenFilter, ServerCapabilities, Tool } from '../protocol/types.js';
 import { HttpTransport } from '../transport/http.js';
 import { StdioTransport } from '../transport/stdio.js';
@@ -310,7 +310,11 @@ export class McpClient implements InspectorClient {
     if (this.transport.kind === 'http' && this.era === 'modern') {
       if (!this.headerSpecs.has(name)) await this.listTools({ signal: opts.signal }).catch(() => undefined);
       const specs = this.headerSpecs.get(name);
-      if (specs?.length) headers = extractParamHeaders(specs, args);
+      if (specs?.length) {
+        const x = extractParamHeadersDetailed(specs, args);
+        headers = x.headers;
+        for (const sk of x.skipped) this.opts.onWarning?.(sk.reason);
+      }
     }
     const result = await this.rpc(METHOD.toolsCall, { name, arguments: args }, {
       signal: opts.signal,

@@ -37,6 +37,13 @@ export function describeBody(text: string, contentType: string): string {
   return plain || (contentType ? `empty ${contentType} body` : 'empty body');
 }
 
+/** Merges header records case-insensitively: a later record's value (and spelling) wins. */
+export function mergeHeaders(...records: Record<string, string>[]): Record<string, string> {
+  const byLower = new Map<string, [string, string]>();
+  for (const r of records) for (const [k, v] of Object.entries(r)) byLower.set(k.toLowerCase(), [k, v]);
+  return Object.fromEntries(byLower.values());
+}
+
 function headerRecord(h: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(h)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
@@ -74,14 +81,10 @@ export class HttpTransport implements Transport {
   }
 
   private baseHeaders(extra?: Record<string, string>): Record<string, string> {
-    const h: Record<string, string> = {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      ...(this.opts.headers ?? {}),
-    };
-    if (this.legacyProtocolVersion) h[HEADER.protocolVersion] = this.legacyProtocolVersion;
-    if (this.sessionId) h[HEADER.sessionId] = this.sessionId;
-    return { ...h, ...(extra ?? {}) };
+    const legacy: Record<string, string> = {};
+    if (this.legacyProtocolVersion) legacy[HEADER.protocolVersion] = this.legacyProtocolVersion;
+    if (this.sessionId) legacy[HEADER.sessionId] = this.sessionId;
+    return mergeHeaders({ 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' }, this.opts.headers ?? {}, legacy, extra ?? {});
   }
 
   private wireHttp(direction: 'out' | 'in', info: { method?: string; url?: string; status?: number; headers: Record<string, string> }): void {
@@ -280,8 +283,8 @@ export class HttpTransport implements Transport {
   async openLegacyGetStream(): Promise<boolean> {
     const ctl = new AbortController();
     this.controllers.add(ctl);
-    const headers = this.baseHeaders({ accept: 'text/event-stream' });
-    delete headers['content-type'];
+    const headers = this.baseHeaders({ Accept: 'text/event-stream' });
+    delete headers['Content-Type'];
     this.wireHttp('out', { method: 'GET', url: this.opts.url, headers });
     let res: Dispatcher.ResponseData;
     try {
@@ -339,7 +342,7 @@ export class HttpTransport implements Transport {
     this.controllers.clear();
     if (this.sessionId) {
       const headers = this.baseHeaders();
-      delete headers['content-type'];
+      delete headers['Content-Type'];
       this.wireHttp('out', { method: 'DELETE', url: this.opts.url, headers });
       try {
         const res = await undiciRequest(this.opts.url, { method: 'DELETE', headers, dispatcher: this.agent, headersTimeout: 2_000, bodyTimeout: 2_000, signal: AbortSignal.timeout(2_000) });

@@ -84,7 +84,7 @@ export function checkOutput(tool: Tool | undefined, result: CallToolResult): { v
   if (!tool?.outputSchema) return undefined;
   if (result.isError) return undefined;
   if (result.structuredContent === undefined) return { valid: false, message: 'the tool has an outputSchema but the result has no structuredContent' };
-  const v = validateValue(tool.outputSchema, result.structuredContent);
+  const v = validateValue(tool.outputSchema, result.structuredContent, { noun: 'field', rootLabel: 'structuredContent' });
   if (v.schemaError) return { valid: false, message: `the outputSchema cannot be used: ${v.schemaError}` };
   return v.valid ? { valid: true, message: 'matches outputSchema' } : { valid: false, message: formatIssues(v.errors) };
 }

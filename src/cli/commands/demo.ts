@@ -50,11 +50,14 @@ export async function runDemoServer(flags: { http?: string | boolean; changeEver
   if (!Number.isFinite(changeIntervalMs) || changeIntervalMs < 0) throw new UsageError(`--change-every must be a number of ms ≥ 0 (got ${flags.changeEvery})`);
   if (flags.http === undefined) {
     const server = await startDemoServer({ transport: 'stdio', changeIntervalMs });
-    await new Promise<void>((resolve) => {
-      process.stdin.once('end', resolve);
-      process.once('SIGTERM', resolve);
-      process.once('SIGINT', resolve);
-    });
+    // Ends when the client closes stdin (server.done) or on a signal.
+    await Promise.race([
+      server.done,
+      new Promise<void>((resolve) => {
+        process.once('SIGTERM', resolve);
+        process.once('SIGINT', resolve);
+      }),
+    ]);
     await server.close();
     return 0;
   }
