@@ -12,7 +12,7 @@ import { buildRequestMeta, serverInfoOf, subscriptionIdOf } from '../protocol/me
 import { buildModernHeaders } from '../protocol/headers.js';
 import { extractParamHeadersDetailed, filterToolsByXMcpHeader, type XMcpHeaderSpec } from '../protocol/xmcpheader.js';
 import type { CallToolResult, DiscoverResult, Era, Implementation, InputRequiredResult, JsonObject, JsonRpcNotification, JsonRpcResponse, ListenFilter, ServerCapabilities, Tool } from '../protocol/types.js';
-import { HttpTransport } from '../transport/http.js';
+import type { HttpTransport } from '../transport/http.js';
 import { StdioTransport } from '../transport/stdio.js';
 import type { Transport } from '../transport/types.js';
 import { looksSecret } from '../util/redact.js';
@@ -47,7 +47,7 @@ interface RpcOptions {
  * Throws TransportError (cannot spawn/connect, timeout), McpError (the server refused), UsageError (bad forced version).
  */
 export async function connect(target: Target, opts: ClientOptions = {}): Promise<McpClient> {
-  const transport = makeTransport(target);
+  const transport = await makeTransport(target);
   transport.setHooks({ onWire: opts.onWire, onStderr: opts.onStderr, onWarning: opts.onWarning });
   const client = new McpClient(transport, opts);
   const onAbort = () => void transport.close();
@@ -67,10 +67,16 @@ export async function connect(target: Target, opts: ClientOptions = {}): Promise
   }
 }
 
-function makeTransport(target: Target): Transport {
+/** Builds the transport; undici is loaded only for HTTP targets (it costs ~50 ms of start-up). */
+async function makeTransport(target: Target): Promise<Transport> {
   if (target.kind === 'stdio') return new StdioTransport({ command: target.command, args: target.args, env: target.env, cwd: target.cwd });
   const secret = new Set(Object.entries(target.headers).filter(([k, v]) => looksSecret(k, v)).map(([k]) => k.toLowerCase()));
+  const { HttpTransport } = await import('../transport/http.js');
   return new HttpTransport({ url: target.url, headers: target.headers, secretHeaderNames: secret });
+}
+
+function isHttp(t: Transport): t is HttpTransport {
+  return t.kind === 'http';
 }
 
 export class McpClient implements InspectorClient {
@@ -172,7 +178,7 @@ export class McpClient implements InspectorClient {
       this.opts.onWarning?.(`the server chose protocol version ${negotiated}, which mcp-inspect does not know; continuing as ${negotiated}`);
     }
     this.version = negotiated;
-    if (this.transport instanceof HttpTransport) this.transport.legacyProtocolVersion = negotiated;
+    if (isHttp(this.transport)) this.transport.legacyProtocolVersion = negotiated;
     await this.transport.notify({ jsonrpc: '2.0', method: METHOD.initialized });
     if (this.opts.logLevel && (result.capabilities as ServerCapabilities | undefined)?.logging) {
       await this.rpc('logging/setLevel', { level: this.opts.logLevel }).catch((e) => this.opts.onWarning?.(`logging/setLevel failed: ${describeErr(e)}`));
@@ -188,7 +194,7 @@ export class McpClient implements InspectorClient {
       raw: result,
       fetchedAt: Date.now(),
     };
-    if (this.transport instanceof HttpTransport) {
+    if (isHttp(this.transport)) {
       const open = await this.transport.openLegacyGetStream().catch((e) => {
         this.opts.onWarning?.(`could not open the GET stream for server notifications: ${describeErr(e)}`);
         return false;
