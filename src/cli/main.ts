@@ -62,6 +62,8 @@ function buildProgram(command: string[], chosen: { action?: Action }): Command {
     .helpOption('-h, --help', 'show help')
     .showSuggestionAfterError(true)
     .enablePositionalOptions()
+    .showHelpAfterError('(add --help for usage)')
+    .configureOutput({ outputError: (str, write) => write(str.replace(/^error:/, 'mcp-inspect: error:')) })
     .addHelpText('after', `${TARGET_HELP}
 
 Without a command, opens the interactive inspector on the target (or on the built-in demo server).
@@ -80,7 +82,12 @@ ${EXIT_CODES_HELP}`);
     .argument('[target]', 'URL of the server (omit for the demo server, or put a command after --)')
     .option('--poll <seconds>', 'also re-fetch the tool list on this interval')
     .action((target: string | undefined, flags: CommonFlags & { poll?: string }) => {
-      chosen.action = async () => (await import('./commands/tui.js')).runTuiCommand(target, command, flags);
+      chosen.action = async () => {
+        if (target !== undefined && !isUrl(target)) {
+          throw new UsageError(`unknown command ${JSON.stringify(target)} (commands: discover, tools, call, listen, demo, demo-server); a target is an http(s) URL or a command after --`);
+        }
+        return (await import('./commands/tui.js')).runTuiCommand(target, command, flags);
+      };
     });
 
   addCommonOptions(program.command('discover'))
@@ -239,7 +246,6 @@ export async function main(argv: string[]): Promise<number> {
   const json = cli.includes('--json');
   program.exitOverride();
   for (const sub of program.commands) sub.exitOverride();
-  program.configureOutput({ outputError: (str, write) => write(str.replace(/^error:/, 'mcp-inspect: error:')) });
   try {
     await program.parseAsync(cli, { from: 'user' });
   } catch (e) {
