@@ -82,7 +82,7 @@ export function renderEvent(ev: WatchEvent, out: Out): string[] {
   const at = c.dim(ts(ev.time));
   switch (ev.type) {
     case 'tools':
-      return [`${at} ${ev.tools.length} tools listed${ev.dropped.length ? `, ${ev.dropped.length} left out` : ''}`];
+      return [`${at} ${ev.tools.length} tool${ev.tools.length === 1 ? "" : "s"} listed${ev.dropped.length ? `, ${ev.dropped.length} left out` : ''}`];
     case 'acknowledged': {
       const lines = [`${at} ${c.green('subscribed')} to ${filterText(ev.granted)} ${c.dim(`(subscription ${sanitizeLine(String(ev.subscriptionId))})`)}`];
       const refused = filterText(ev.refused);
