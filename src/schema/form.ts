@@ -637,6 +637,17 @@ export function toJson(node: FormNode, v: FormValue, path: PathSeg[], inItem: bo
   }
 }
 
+/** A readable path for messages: `['tags', 0, 'name']` → `tags[0].name`; the root is `arguments`. */
+export function pathLabel(path: readonly PathSeg[]): string {
+  let out = '';
+  for (const s of path) {
+    if (typeof s === 'number') out += `[${s}]`;
+    else if (/^[A-Za-z_$][A-Za-z0-9_$-]*$/.test(s)) out += out ? `.${s}` : s;
+    else out += `[${JSON.stringify(s)}]`;
+  }
+  return out || 'arguments';
+}
+
 /** A short type label for a node, e.g. `string (email)`, `integer`, `array of string`, `JSON`. */
 export function typeLabel(node: FormNode): string {
   const base = (() => {

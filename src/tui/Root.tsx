@@ -1,0 +1,174 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { Box, Text, useApp } from 'ink';
+import type { InspectorClient, WireEvent } from '../client/types.js';
+import type { ListenFilter } from '../protocol/types.js';
+import { exitCodeFor } from '../protocol/errors.js';
+import { sanitizeLine } from '../util/sanitize.js';
+import { App } from './App.js';
+import { useTheme } from './theme.js';
+import { useServices } from './services.js';
+import { ringReducer, useBatchedReducer, type Ring } from './hooks/useBatched.js';
+import { useTerminalSize, type TermSize } from './hooks/useTerminalSize.js';
+import { useKeys } from './hooks/useKeys.js';
+import { Header } from './components/Header.js';
+import { Spinner } from './components/Spinner.js';
+import { describeError } from './errors.js';
+import { LOG_BUFFER, WIRE_BUFFER, type LogEntry } from './logEntry.js';
+import { formatClock } from './text.js';
+
+/** The hooks the client reports through while it connects and afterwards. */
+export interface ConnectHooks {
+  onWire: (e: WireEvent) => void;
+  onStderr: (line: string) => void;
+  onWarning: (msg: string) => void;
+}
+
+export interface RootProps {
+  connect: (hooks: ConnectHooks) => Promise<InspectorClient>;
+  targetLabel: string;
+  pollMs?: number;
+  listenFilter?: ListenFilter;
+  size?: Partial<TermSize>;
+  /** Closes the client once (idempotent); default: `client.close()`. */
+  closeClient?: (client: InspectorClient) => Promise<void>;
+  /** Called with the exit code right before the Ink app exits. */
+  onExit?: (code: number) => void;
+  /** Max wait for `close()` on quit, in ms (default 5000). */
+  closeTimeoutMs?: number;
+}
+
+type Conn =
+  | { phase: 'connecting' }
+  | { phase: 'connected'; client: InspectorClient }
+  | { phase: 'failed'; error: unknown }
+  | { phase: 'closing'; client?: InspectorClient; error?: unknown };
+
+const EMPTY_RING = { items: [], total: 0 };
+
+/**
+ * The shell around {@link App}: connects (showing progress and the server's stderr), shows a
+ * failure with retry, buffers wire and log events from the first byte, and on quit closes
+ * the client (which stops a spawned server) before exiting.
+ */
+export function Root({ connect, targetLabel, pollMs, listenFilter, size, closeClient, onExit, closeTimeoutMs = 5000 }: RootProps) {
+  const app = useApp();
+  const theme = useTheme();
+  const services = useServices();
+  const term = useTerminalSize(size);
+  const [wire, pushWire] = useBatchedReducer<Ring<WireEvent>, WireEvent>(ringReducer(WIRE_BUFFER), EMPTY_RING);
+  const [log, pushLog] = useBatchedReducer<Ring<LogEntry>, LogEntry>(ringReducer(LOG_BUFFER), EMPTY_RING);
+  const [conn, setConn] = useState<Conn>({ phase: 'connecting' });
+  const [attempt, setAttempt] = useState(0);
+  const [startedAt, setStartedAt] = useState(services.now);
+  const lastCtrlC = useRef(0);
+  const [ctrlCHint, setCtrlCHint] = useState(false);
+  const quitting = useRef(false);
+
+  useEffect(() => {
+    let stale = false;
+    setConn({ phase: 'connecting' });
+    setStartedAt(services.now());
+    connect({
+      onWire: pushWire,
+      onStderr: (text) => pushLog({ time: services.now(), kind: 'stderr', text }),
+      onWarning: (text) => pushLog({ time: services.now(), kind: 'warning', text }),
+    }).then(
+      (client) => {
+        if (stale || quitting.current) {
+          void (closeClient ?? ((c: InspectorClient) => c.close()))(client).catch(() => {});
+          return;
+        }
+        setConn({ phase: 'connected', client });
+      },
+      (error: unknown) => {
+        if (!stale) setConn({ phase: 'failed', error });
+      },
+    );
+    return () => {
+      stale = true;
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [attempt]);
+
+  const connRef = useRef(conn);
+  connRef.current = conn;
+  const quit = useCallback(() => {
+    if (quitting.current) return;
+    quitting.current = true;
+    const c = connRef.current;
+    const client = c.phase === 'connected' ? c.client : undefined;
+    const error = c.phase === 'failed' ? c.error : undefined;
+    setConn({ phase: 'closing', client, error });
+    void (async () => {
+      if (client) {
+        const close = (closeClient ?? ((x: InspectorClient) => x.close()))(client).catch(() => {});
+        await Promise.race([close, new Promise((r) => setTimeout(r, closeTimeoutMs))]);
+      }
+      onExit?.(error !== undefined ? exitCodeFor(error) : 0);
+      app.exit();
+    })();
+  }, [app, closeClient, closeTimeoutMs, onExit]);
+
+  // Keys while not connected (the App handles its own).
+  useKeys((input, key) => {
+    if (key.ctrl && input === 'c') {
+      const t = services.now();
+      if (t - lastCtrlC.current < 2000) quit();
+      else {
+        lastCtrlC.current = t;
+        setCtrlCHint(true);
+      }
+      return;
+    }
+    if (input === 'q' || key.escape) quit();
+    else if (input === 'r' && conn.phase === 'failed') setAttempt((a) => a + 1);
+  }, conn.phase === 'connecting' || conn.phase === 'failed');
+
+  if (conn.phase === 'connected' || (conn.phase === 'closing' && conn.client)) {
+    const client = conn.phase === 'connected' ? conn.client : conn.client!;
+    return <App client={client} targetLabel={targetLabel} pollMs={pollMs} listenFilter={listenFilter} wire={wire} log={log} onQuit={quit} closing={conn.phase === 'closing'} size={size} />;
+  }
+
+  const width = Math.max(40, term.columns);
+  const height = Math.max(12, term.rows - 1);
+  const tail = log.items.slice(-Math.max(0, height - 10));
+  return (
+    <Box flexDirection="column" width={width} height={height}>
+      <Header
+        targetLabel={targetLabel}
+        connection={conn.phase === 'failed' ? 'failed' : conn.phase === 'closing' ? 'closing' : 'connecting'}
+        now={services.now()}
+        hints={conn.phase === 'failed' ? 'r retry · q quit' : 'q quit'}
+        width={width}
+      />
+      <Text> </Text>
+      {conn.phase === 'connecting' ? <Spinner startedAt={startedAt} label={`Connecting to ${sanitizeLine(targetLabel)}…`} /> : null}
+      {conn.phase === 'closing' ? <Text {...theme.style('muted')}>Closing…</Text> : null}
+      {conn.phase === 'failed' || (conn.phase === 'closing' && conn.error !== undefined) ? (
+        <Box flexDirection="column">
+          <Text wrap="wrap" {...theme.style('error')}>{`Could not connect to ${sanitizeLine(targetLabel)}:`}</Text>
+          <Text wrap="wrap" {...theme.style('error')}>{`  ${describeError(conn.phase === 'failed' ? conn.error : conn.error)}`}</Text>
+          <Text> </Text>
+          <Text>
+            <Text {...theme.style('key')}>r</Text>
+            <Text> retry · </Text>
+            <Text {...theme.style('key')}>q</Text>
+            <Text> quit</Text>
+          </Text>
+        </Box>
+      ) : null}
+      {ctrlCHint ? <Text {...theme.style('warn')}>Press Ctrl-C again to quit</Text> : null}
+      {tail.length ? (
+        <Box flexDirection="column" marginTop={1}>
+          <Text {...theme.style('title')}>Server output</Text>
+          {tail.map((e, i) => (
+            <Text key={i} wrap="truncate-end">
+              <Text {...theme.style('muted')}>{`${formatClock(e.time)} `}</Text>
+              <Text {...theme.style(e.kind === 'warning' ? 'warn' : 'plain')}>{sanitizeLine(e.text)}</Text>
+            </Text>
+          ))}
+        </Box>
+      ) : null}
+    </Box>
+  );
+}

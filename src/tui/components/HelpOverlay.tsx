@@ -1,0 +1,38 @@
+import { Box, Text } from 'ink';
+import { useTheme } from '../theme.js';
+import { KEYMAP } from '../keymap.js';
+import type { Line } from '../lines.js';
+import { LinesView } from './LinesView.js';
+
+/** The help screen as lines (every key, by context). */
+export function helpLines(): Line[] {
+  const out: Line[] = [];
+  const w = Math.max(...KEYMAP.flatMap((s) => s.keys.map((k) => k.keys.length))) + 2;
+  for (const s of KEYMAP) {
+    out.push([{ text: s.title, style: 'title' }]);
+    for (const k of s.keys) out.push([{ text: `  ${k.keys.padEnd(w)}`, style: 'key' }, { text: k.does }]);
+    out.push([]);
+  }
+  return out;
+}
+
+export interface HelpOverlayProps {
+  offset: number;
+  width: number;
+  height: number;
+}
+
+/** `?`: every key. Scroll with ↑/↓; Esc or ? closes. */
+export function HelpOverlay({ offset, width, height }: HelpOverlayProps) {
+  const theme = useTheme();
+  const lines = helpLines();
+  return (
+    <Box flexDirection="column" width={width} height={height}>
+      <Text wrap="truncate-end">
+        <Text {...theme.style('title')}>Keys</Text>
+        <Text {...theme.style('muted')}>{'  ↑/↓ scroll · Esc or ? closes'}</Text>
+      </Text>
+      <LinesView lines={lines} offset={offset} height={height - 1} width={width} />
+    </Box>
+  );
+}

@@ -1,0 +1,68 @@
+import { Box, Text } from 'ink';
+import type { ListenFilter } from '../../protocol/types.js';
+import { useTheme } from '../theme.js';
+import { filterLabel, type WatchState } from '../watchState.js';
+import type { Line } from '../lines.js';
+import { LinesView, scrollInfo } from './LinesView.js';
+import { formatDuration } from '../text.js';
+import { sanitizeLine } from '../../util/sanitize.js';
+
+export interface ListenPaneProps {
+  listen: WatchState['listen'];
+  /** The filter being edited for the next subscription. */
+  pending: ListenFilter;
+  pollMs?: number;
+  /** One line per event (see eventLine), oldest first. */
+  lines: readonly Line[];
+  offset: number;
+  follow: boolean;
+  width: number;
+  height: number;
+}
+
+/**
+ * The live tail of watch events (newest at the bottom, follows unless scrolled up), above it
+ * the subscription (requested / granted / refused) and the filter for the next one
+ * (1/2/3 toggle tools/prompts/resources, Enter re-subscribes).
+ */
+export function ListenPane({ listen, pending, pollMs, lines, offset, follow, width, height }: ListenPaneProps) {
+  const theme = useTheme();
+  const box = (on: boolean | undefined) => (on ? '[x]' : '[ ]');
+  const refused = filterLabel(listen.refused);
+  const changed = filterLabel(pending) !== filterLabel(listen.requested);
+  const bodyH = Math.max(1, height - 3);
+  const info = scrollInfo(offset, bodyH, lines.length);
+  return (
+    <Box flexDirection="column" width={width} height={height}>
+      <Text wrap="truncate-end">
+        <Text {...theme.style('title')}>Subscription </Text>
+        <Text>{`asked: ${filterLabel(listen.requested)}`}</Text>
+        <Text {...theme.style('muted')}> · </Text>
+        <Text {...theme.style(listen.granted ? 'ok' : 'muted')}>{`granted: ${listen.granted ? filterLabel(listen.granted) : '(not yet)'}`}</Text>
+        {refused !== 'nothing' ? <Text {...theme.style('warn')}>{` · refused: ${refused}`}</Text> : null}
+        <Text {...theme.style('muted')}>{` · ${listen.status}${listen.detail ? `: ${sanitizeLine(listen.detail)}` : ''}`}</Text>
+      </Text>
+      <Text wrap="truncate-end">
+        <Text {...theme.style('muted')}>next: </Text>
+        <Text>{`${box(pending.toolsListChanged)} `}</Text>
+        <Text {...theme.style('key')}>1</Text>
+        <Text>{` tools  ${box(pending.promptsListChanged)} `}</Text>
+        <Text {...theme.style('key')}>2</Text>
+        <Text>{` prompts  ${box(pending.resourcesListChanged)} `}</Text>
+        <Text {...theme.style('key')}>3</Text>
+        <Text>{' resources  '}</Text>
+        <Text {...theme.style('key')}>Enter</Text>
+        <Text {...theme.style(changed ? 'warn' : 'muted')}>{changed ? ' re-subscribe (changed)' : ' re-subscribe'}</Text>
+        <Text {...theme.style('muted')}>{`  · ${pollMs && pollMs > 0 ? `poll every ${formatDuration(pollMs)}` : 'polling off'}`}</Text>
+      </Text>
+      <Text wrap="truncate-end" {...theme.style('muted')}>
+        {`Events (${lines.length} kept, newest last)${follow ? ' · following' : ' · G to follow'}${info ? ` · ${info}` : ''}`}
+      </Text>
+      {lines.length === 0 ? (
+        <Text {...theme.style('muted')}>No events yet.</Text>
+      ) : (
+        <LinesView lines={lines} offset={offset} height={bodyH} width={width} />
+      )}
+    </Box>
+  );
+}

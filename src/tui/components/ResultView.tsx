@@ -1,0 +1,80 @@
+import { Box, Text } from 'ink';
+import { sanitizeLine } from '../../util/sanitize.js';
+import type { CallState } from '../hooks/useCall.js';
+import type { Line } from '../lines.js';
+import { compactJson } from '../lines.js';
+import { useTheme } from '../theme.js';
+import { LinesView, scrollInfo } from './LinesView.js';
+import { Spinner } from './Spinner.js';
+
+export interface ResultViewProps {
+  call: CallState;
+  /** Lines of the finished result (see resultLines). */
+  lines: readonly Line[];
+  offset: number;
+  /** Path of the last saved result file, to show. */
+  savedPath?: string;
+  width: number;
+  height: number;
+}
+
+/**
+ * The call in progress (spinner, elapsed time, latest progress notification, Esc to cancel)
+ * or the finished result (scrollable lines, save key).
+ */
+export function ResultView({ call, lines, offset, savedPath, width, height }: ResultViewProps) {
+  const theme = useTheme();
+  if (call.phase === 'idle') {
+    return (
+      <Box height={height} width={width}>
+        <Text {...theme.style('muted')}>No call yet.</Text>
+      </Box>
+    );
+  }
+  if (call.phase === 'running') {
+    const p = call.progress;
+    const pct = p && typeof p.total === 'number' && p.total > 0 ? ` (${Math.round((p.progress / p.total) * 100)}%)` : '';
+    return (
+      <Box flexDirection="column" height={height} width={width}>
+        <Spinner startedAt={call.startedAt} label={call.cancelling ? `cancelling ${sanitizeLine(call.tool)}…` : `calling ${sanitizeLine(call.tool)}…`} />
+        <Text wrap="truncate-end" {...theme.style('muted')}>{`arguments ${compactJson(call.args)}`}</Text>
+        {p ? (
+          <Text wrap="truncate-end">
+            <Text {...theme.style('accent')}>progress </Text>
+            <Text>{`${p.progress}${p.total !== undefined ? `/${p.total}` : ''}${pct}`}</Text>
+            {p.message ? <Text>{`  ${sanitizeLine(p.message)}`}</Text> : null}
+            <Text {...theme.style('muted')}>{`  (${call.progressCount} notification${call.progressCount === 1 ? '' : 's'})`}</Text>
+          </Text>
+        ) : (
+          <Text {...theme.style('muted')}>no progress notification yet</Text>
+        )}
+        {call.logs.slice(-Math.max(0, height - 5)).map((l, i) => (
+          <Text key={i} wrap="truncate-end" {...theme.style('muted')}>
+            {sanitizeLine(`[${l.level}] ${typeof l.data === 'string' ? l.data : compactJson(l.data)}`)}
+          </Text>
+        ))}
+        <Text> </Text>
+        <Text>
+          <Text {...theme.style('key')}>Esc</Text>
+          <Text> cancels the call (the client cancels it on the wire)</Text>
+        </Text>
+      </Box>
+    );
+  }
+  const info = scrollInfo(offset, height - 1, lines.length);
+  return (
+    <Box flexDirection="column" height={height} width={width}>
+      <LinesView lines={lines} offset={offset} height={height - 1} width={width} />
+      <Text wrap="truncate-end">
+        <Text {...theme.style('muted')}>{info ? `${info} · ` : ''}</Text>
+        <Text {...theme.style('key')}>s</Text>
+        <Text {...theme.style('muted')}> save raw JSON · </Text>
+        <Text {...theme.style('key')}>r</Text>
+        <Text {...theme.style('muted')}> call again · </Text>
+        <Text {...theme.style('key')}>Esc</Text>
+        <Text {...theme.style('muted')}> back to the form</Text>
+        {savedPath ? <Text {...theme.style('ok')}>{`  saved ${savedPath}`}</Text> : null}
+      </Text>
+    </Box>
+  );
+}

@@ -1,0 +1,19 @@
+import { Text } from 'ink';
+import { useTheme, type StyleKey } from '../theme.js';
+
+export interface StatusBarProps {
+  /** Already sanitized text. */
+  text: string;
+  style?: StyleKey;
+  width: number;
+}
+
+/** The bottom line: the last message (saved file path, warnings, confirmations). */
+export function StatusBar({ text, style, width }: StatusBarProps) {
+  const theme = useTheme();
+  return (
+    <Text wrap="truncate-end" {...theme.style(style ?? 'muted')}>
+      {text.length ? text.slice(0, Math.max(0, width * 2)) : ' '}
+    </Text>
+  );
+}

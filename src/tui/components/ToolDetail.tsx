@@ -1,0 +1,153 @@
+import { Box, Text } from 'ink';
+import type { Tool } from '../../protocol/types.js';
+import { sanitizeLine } from '../../util/sanitize.js';
+import { pathLabel, typeLabel, type FormRow } from '../../schema/form.js';
+import { useTheme } from '../theme.js';
+import { badges, displayName } from '../tools.js';
+import { truncate, wrapText } from '../text.js';
+import { sanitize } from '../../util/sanitize.js';
+import type { UseForm } from '../hooks/useForm.js';
+import { FormView } from './FormView.js';
+
+export interface ToolDetailProps {
+  tool: Tool;
+  form: Pick<UseForm, 'model' | 'state' | 'rows' | 'problems' | 'rebuilt'>;
+  /** The tool is no longer in the server's list. */
+  gone: boolean;
+  /** Enter was pressed with problems: the next Enter calls anyway. */
+  confirmPending: boolean;
+  width: number;
+  height: number;
+}
+
+/** The help line of the focused row: type, required, format, pattern, default, null key. */
+export function fieldFacts(row: FormRow): string {
+  const n = row.node;
+  const facts = [typeLabel(n)];
+  if (n.required) facts.push('required');
+  if (n.kind === 'string') {
+    if (n.pattern) facts.push(`pattern ${n.pattern}`);
+    if (n.minLength !== undefined) facts.push(`min length ${n.minLength}`);
+    if (n.maxLength !== undefined) facts.push(`max length ${n.maxLength}`);
+  }
+  if (n.kind === 'number') {
+    if (n.minimum !== undefined) facts.push(`≥ ${n.minimum}`);
+    if (n.maximum !== undefined) facts.push(`≤ ${n.maximum}`);
+  }
+  if (n.kind === 'array') {
+    if (n.minItems !== undefined) facts.push(`min ${n.minItems} items`);
+    if (n.maxItems !== undefined) facts.push(`max ${n.maxItems} items`);
+  }
+  if (n.hasDefault) facts.push(`default ${JSON.stringify(n.default)}`);
+  if (n.kind === 'json') facts.push(`edited as JSON: ${n.reason}`);
+  if (n.kind === 'enum' && n.options.length > 1) facts.push(n.options.map((o) => o.label).join(' | '));
+  return sanitizeLine(facts.join(' · '));
+}
+
+/** Key hints for the focused row. */
+export function rowKeys(row: FormRow | undefined): string {
+  if (!row) return 'Enter call · Esc back';
+  const parts: string[] = [];
+  if (row.role === 'array') parts.push('+ add item', '- remove last');
+  else if (row.node.kind === 'boolean') parts.push('Space toggle');
+  else if (row.node.kind === 'enum') parts.push('←/→ choose');
+  else if (row.role === 'field') parts.push('type to edit');
+  if (row.itemIndex !== undefined || row.path.some((p) => typeof p === 'number')) parts.push('Ctrl-D delete item');
+  if (row.node.nullable) parts.push('Ctrl-N null');
+  parts.push('Ctrl-R reset', 'Enter call', 'Esc back');
+  return parts.join(' · ');
+}
+
+/**
+ * Tool detail and call form: name, display name, annotation hints (unverified), description,
+ * then the generated form (one row per property) and the focused field's facts, description
+ * and problems. A tool without parameters shows a one-key call prompt instead of a form.
+ */
+export function ToolDetail({ tool, form, gone, confirmPending, width, height }: ToolDetailProps) {
+  const theme = useTheme();
+  const name = sanitizeLine(String(tool.name));
+  const display = displayName(tool);
+  const hints = badges(tool).map((b) => `${b.long}?`);
+  const descLines = typeof tool.description === 'string' && tool.description.trim() ? wrapText(sanitize(tool.description.trim()), width - 2) : [];
+  const descShown = descLines.slice(0, 2);
+  if (descLines.length > 2) descShown[1] = truncate(descShown[1] + ' …', width - 2);
+  const header = (
+    <Box flexDirection="column">
+      <Text wrap="truncate-end">
+        <Text {...theme.style('title')}>{name}</Text>
+        {display !== name ? <Text>{`  ${display}`}</Text> : null}
+        {hints.length ? <Text {...theme.style('badge')}>{`  ${hints.join(' ')}`}</Text> : null}
+        {hints.length ? <Text {...theme.style('muted')}> (server hints, unverified)</Text> : null}
+        {tool.outputSchema ? <Text {...theme.style('muted')}>{'  · has outputSchema'}</Text> : null}
+      </Text>
+      {gone ? (
+        <Text wrap="truncate-end" {...theme.style('error')}>
+          This tool is no longer in the server’s list.
+        </Text>
+      ) : null}
+      {form.rebuilt ? (
+        <Text wrap="truncate-end" {...theme.style('warn')}>
+          The input schema changed: the form was rebuilt.
+        </Text>
+      ) : null}
+      {descShown.map((l, i) => (
+        <Text key={i} wrap="truncate-end" {...theme.style('muted')}>
+          {l || ' '}
+        </Text>
+      ))}
+    </Box>
+  );
+  const headerRows = 1 + (gone ? 1 : 0) + (form.rebuilt ? 1 : 0) + descShown.length;
+
+  if (form.model.noParams) {
+    return (
+      <Box flexDirection="column" width={width} height={height}>
+        {header}
+        <Text> </Text>
+        <Text>
+          <Text>This tool takes no arguments. Press </Text>
+          <Text {...theme.style('key')}>Enter</Text>
+          <Text> to call it, </Text>
+          <Text {...theme.style('key')}>Esc</Text>
+          <Text> to go back.</Text>
+        </Text>
+      </Box>
+    );
+  }
+
+  const focused = form.rows[form.state.focus];
+  const problems = form.problems;
+  const focusedProblems = focused ? problems.byRow.get(focused.pointer) ?? [] : [];
+  const helpRows = 3;
+  const formH = Math.max(1, height - headerRows - 1 - helpRows);
+  const summary = problems.count === 0 ? '✓ valid' : `✗ ${problems.count} problem${problems.count === 1 ? '' : 's'}`;
+  return (
+    <Box flexDirection="column" width={width} height={height}>
+      {header}
+      <Text wrap="truncate-end">
+        <Text {...theme.style('title')}>Arguments</Text>
+        <Text {...theme.style(problems.count ? 'error' : 'ok')}>{`  ${summary}`}</Text>
+        {confirmPending ? <Text {...theme.style('warn')}>{'  Enter again to call anyway'}</Text> : null}
+        <Text {...theme.style('muted')}>{'  * required'}</Text>
+      </Text>
+      <FormView rows={form.rows} focus={form.state.focus} cursor={form.state.cursor} errors={problems.byRow} width={width} height={formH} />
+      <Box flexDirection="column" height={helpRows}>
+        <Text wrap="truncate-end" {...theme.style('muted')}>
+          {focused ? `${sanitizeLine(focused.itemIndex !== undefined ? pathLabel(focused.path) : focused.node.label)}: ${fieldFacts(focused)}` : ' '}
+        </Text>
+        <Text wrap="truncate-end">
+          {focusedProblems.length ? (
+            <Text {...theme.style('error')}>{`✗ ${focusedProblems.join('; ')}`}</Text>
+          ) : problems.general.length ? (
+            <Text {...theme.style('error')}>{`✗ ${problems.general.join('; ')}`}</Text>
+          ) : (
+            <Text>{focused?.node.description ? sanitizeLine(focused.node.description) : ' '}</Text>
+          )}
+        </Text>
+        <Text wrap="truncate-end" {...theme.style('muted')}>
+          {rowKeys(focused)}
+        </Text>
+      </Box>
+    </Box>
+  );
+}

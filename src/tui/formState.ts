@@ -1,0 +1,158 @@
+/**
+ * Keyboard behavior of the call form, as pure state transitions over the form model of
+ * src/schema/form.ts. The component only draws; this decides what a key does.
+ *
+ * Keys: ↑/↓ field; text fields edit in place (←/→, Home/End, Backspace, Ctrl-U, Ctrl-W);
+ * Space or ←/→ toggles a boolean / cycles a choice; on an array header `+`/`a` adds an item
+ * and `-`/`x` removes the last; Ctrl-D removes the array item the focus is in; Ctrl-N sets or
+ * clears an explicit null on a nullable field; Ctrl-R resets the form to its defaults;
+ * Enter submits; Esc goes back.
+ */
+import type { Key } from 'ink';
+import {
+  addArrayItem,
+  formRows,
+  initialFormValue,
+  removeArrayItem,
+  toggleNull,
+  toPointer,
+  updateAt,
+  type FormModel,
+  type FormRow,
+  type FormValue,
+} from '../schema/form.js';
+import { editText, textAtEnd } from './textEdit.js';
+
+export interface FormUiState {
+  value: FormValue;
+  /** Index of the focused row. */
+  focus: number;
+  /** Cursor in the focused text field (code points). */
+  cursor: number;
+}
+
+export type FormAction = 'submit' | 'back';
+
+/** The starting state: defaults prefilled, focus on the first row. */
+export function initialFormUi(model: FormModel): FormUiState {
+  const value = initialFormValue(model.root);
+  const rows = formRows(model.root, value);
+  return { value, focus: 0, cursor: rows[0] ? textOf(rows[0]).length : 0 };
+}
+
+/** Whether a row edits text (string, number, JSON). */
+export function isTextRow(row: FormRow | undefined): boolean {
+  return !!row && row.role === 'field' && (row.node.kind === 'string' || row.node.kind === 'number' || row.node.kind === 'json');
+}
+
+function textOf(row: FormRow): string {
+  return isTextRow(row) && row.value.kind === 'text' ? [...row.value.text].join('') : '';
+}
+
+function focusRow(st: FormUiState, rows: FormRow[], focus: number): FormUiState {
+  const f = Math.max(0, Math.min(rows.length - 1, focus));
+  const row = rows[f];
+  return { ...st, focus: f, cursor: row ? [...textOf(row)].length : 0 };
+}
+
+/**
+ * Applies one keypress to the form. Returns the new state and, for Enter / Esc, the action
+ * for the caller (submit the call, leave the form).
+ */
+export function formKey(model: FormModel, st: FormUiState, input: string, key: Key): { state: FormUiState; action?: FormAction } {
+  const rows = formRows(model.root, st.value);
+  const row = rows[Math.min(st.focus, rows.length - 1)];
+  if (key.return) return { state: st, action: 'submit' };
+  if (key.escape) return { state: st, action: 'back' };
+  if (key.upArrow) return { state: focusRow(st, rows, st.focus - 1) };
+  if (key.downArrow) return { state: focusRow(st, rows, st.focus + 1) };
+  if (key.pageUp) return { state: focusRow(st, rows, st.focus - 5) };
+  if (key.pageDown) return { state: focusRow(st, rows, st.focus + 5) };
+  if (key.ctrl && input === 'r') {
+    const value = initialFormValue(model.root);
+    return { state: focusRow({ ...st, value }, formRows(model.root, value), st.focus) };
+  }
+  if (!row) return { state: st };
+
+  if (key.ctrl && input === 'n') {
+    if (!row.node.nullable) return { state: st };
+    const value = toggleNull(st.value, row.path);
+    return { state: focusRow({ ...st, value }, formRows(model.root, value), st.focus) };
+  }
+  if (key.ctrl && input === 'd') {
+    const idx = lastIndexSeg(row.path);
+    if (idx < 0) return { state: st };
+    const arrayPath = row.path.slice(0, idx);
+    const value = removeArrayItem(st.value, arrayPath, row.path[idx] as number);
+    // Focus the array header after removing.
+    const newRows = formRows(model.root, value);
+    const header = newRows.findIndex((r) => r.pointer === toPointer(arrayPath));
+    return { state: focusRow({ ...st, value }, newRows, header >= 0 ? header : st.focus) };
+  }
+
+  if (row.role === 'array') {
+    if (input === '+' || input === 'a' || input === ' ') {
+      if (row.value.isNull) return { state: st };
+      const value = addArrayItem(model.root, st.value, row.path);
+      const n = row.value.kind === 'array' ? row.value.items.length : 0;
+      const newRows = formRows(model.root, value);
+      const idx = newRows.findIndex((r) => r.pointer === toPointer([...row.path, n]));
+      return { state: focusRow({ ...st, value }, newRows, idx >= 0 ? idx : st.focus) };
+    }
+    if ((input === '-' || input === 'x') && row.value.kind === 'array' && row.value.items.length > 0) {
+      const value = removeArrayItem(st.value, row.path, row.value.items.length - 1);
+      return { state: focusRow({ ...st, value }, formRows(model.root, value), st.focus) };
+    }
+    return { state: st };
+  }
+
+  if (row.role !== 'field') return { state: st };
+  const node = row.node;
+  if (node.kind === 'boolean') {
+    if (input === ' ' || key.leftArrow || key.rightArrow || input === 't' || input === 'f') {
+      const cur = row.value.kind === 'boolean' && !row.value.isNull ? row.value.value : undefined;
+      let next: boolean | undefined;
+      if (input === 't') next = true;
+      else if (input === 'f') next = false;
+      // Optional booleans cycle through "unset" too, so that leaving them out stays possible.
+      else if (cur === undefined) next = true;
+      else if (cur === true) next = false;
+      else next = row.node.required || node.hasDefault ? true : undefined;
+      const value = updateAt(st.value, row.path, () => ({ kind: 'boolean', value: next }));
+      return { state: { ...st, value } };
+    }
+    return { state: st };
+  }
+  if (node.kind === 'enum') {
+    const back = key.leftArrow;
+    if (input === ' ' || key.leftArrow || key.rightArrow) {
+      const n = node.options.length;
+      const cur = row.value.kind === 'enum' && !row.value.isNull ? row.value.index : -1;
+      // Optional choices include "unset" (-1) in the cycle.
+      const lo = row.node.required ? 0 : -1;
+      const span = n - lo;
+      const next = ((((cur - lo + (back ? -1 : 1)) % span) + span) % span) + lo;
+      const value = updateAt(st.value, row.path, () => ({ kind: 'enum', index: next }));
+      return { state: { ...st, value } };
+    }
+    return { state: st };
+  }
+  // Text-like fields.
+  const text = row.value.kind === 'text' && !row.value.isNull ? row.value.text : '';
+  const edited = editText({ text, cursor: row.value.isNull ? 0 : st.cursor }, input, key);
+  if (!edited) return { state: st };
+  if (row.value.isNull && edited.text === text) return { state: st };
+  const value = updateAt(st.value, row.path, () => ({ kind: 'text', text: edited.text }));
+  return { state: { ...st, value, cursor: edited.cursor } };
+}
+
+function lastIndexSeg(path: readonly (string | number)[]): number {
+  for (let i = path.length - 1; i >= 0; i--) if (typeof path[i] === 'number') return i;
+  return -1;
+}
+
+/** A state whose focused text field has its cursor at the end (used after focus changes from outside). */
+export function withCursorAtEnd(st: FormUiState, rows: FormRow[]): FormUiState {
+  const row = rows[st.focus];
+  return { ...st, cursor: row ? textAtEnd(textOf(row)).cursor : 0 };
+}

@@ -1,0 +1,123 @@
+import { useCallback, useEffect, useRef } from 'react';
+import type { CallOutcome, InspectorClient, LogEvent, ProgressEvent } from '../../client/types.js';
+import type { JsonObject } from '../../protocol/types.js';
+import { useServices } from '../services.js';
+import { isCancellation } from '../errors.js';
+import { useBatchedReducer } from './useBatched.js';
+
+/** The state of the one call the TUI runs at a time. */
+export type CallState =
+  | { phase: 'idle' }
+  | { phase: 'running'; id: number; tool: string; args: JsonObject; startedAt: number; progress?: ProgressEvent; progressCount: number; logs: LogEvent[]; cancelling: boolean }
+  | { phase: 'done'; id: number; tool: string; args: JsonObject; startedAt: number; endedAt: number; outcome: CallOutcome; progress?: ProgressEvent; progressCount: number; logs: LogEvent[] }
+  | { phase: 'failed'; id: number; tool: string; args: JsonObject; startedAt: number; endedAt: number; error: unknown; cancelled: boolean; progress?: ProgressEvent; progressCount: number; logs: LogEvent[] };
+
+type Item =
+  | { kind: 'start'; id: number; tool: string; args: JsonObject; at: number }
+  | { kind: 'progress'; id: number; p: ProgressEvent }
+  | { kind: 'log'; id: number; l: LogEvent }
+  | { kind: 'cancelling'; id: number }
+  | { kind: 'done'; id: number; outcome: CallOutcome; at: number }
+  | { kind: 'failed'; id: number; error: unknown; cancelled: boolean; at: number };
+
+/** Log lines kept per call. */
+const MAX_LOGS = 200;
+
+function reduce(s: CallState, batch: Item[]): CallState {
+  for (const it of batch) {
+    if (it.kind === 'start') {
+      s = { phase: 'running', id: it.id, tool: it.tool, args: it.args, startedAt: it.at, progressCount: 0, logs: [], cancelling: false };
+      continue;
+    }
+    if (s.phase === 'idle' || s.id !== it.id) continue;
+    switch (it.kind) {
+      case 'progress':
+        s = { ...s, progress: it.p, progressCount: s.progressCount + 1 };
+        break;
+      case 'log':
+        s = { ...s, logs: [...s.logs, it.l].slice(-MAX_LOGS) };
+        break;
+      case 'cancelling':
+        if (s.phase === 'running') s = { ...s, cancelling: true };
+        break;
+      case 'done':
+        if (s.phase === 'running') {
+          const { cancelling: _c, ...rest } = s;
+          void _c;
+          s = { ...rest, phase: 'done', endedAt: it.at, outcome: it.outcome };
+        }
+        break;
+      case 'failed':
+        if (s.phase === 'running') {
+          const { cancelling: _c, ...rest } = s;
+          void _c;
+          s = { ...rest, phase: 'failed', endedAt: it.at, error: it.error, cancelled: it.cancelled };
+        }
+        break;
+    }
+  }
+  return s;
+}
+
+export interface UseCall {
+  state: CallState;
+  /** Calls `tool` with `args`; a running call is cancelled first. */
+  start(tool: string, args: JsonObject): void;
+  /** Aborts the running call: the client cancels it on the wire (stdio `notifications/cancelled`, HTTP: closes the stream). */
+  cancel(): void;
+  /** Forgets the last result. */
+  clear(): void;
+}
+
+/**
+ * Runs `tools/call` through the client with progress and log notifications, and real
+ * cancellation through the AbortSignal. spec: server/tools#calling-tools, basic/utilities/cancellation
+ */
+export function useCall(client: InspectorClient | undefined): UseCall {
+  const { now } = useServices();
+  const [state, push, reset] = useBatchedReducer<CallState, Item>(reduce, { phase: 'idle' }, 16);
+  const ctl = useRef<AbortController | undefined>(undefined);
+  const seq = useRef(0);
+
+  const cancel = useCallback(() => {
+    const c = ctl.current;
+    if (c && !c.signal.aborted) {
+      push({ kind: 'cancelling', id: seq.current });
+      c.abort();
+    }
+  }, [push]);
+
+  const start = useCallback(
+    (tool: string, args: JsonObject) => {
+      if (!client) return;
+      ctl.current?.abort();
+      const ac = new AbortController();
+      ctl.current = ac;
+      const id = ++seq.current;
+      push({ kind: 'start', id, tool, args, at: now() });
+      client
+        .callTool(tool, args, {
+          signal: ac.signal,
+          onProgress: (p) => push({ kind: 'progress', id, p }),
+          onLog: (l) => push({ kind: 'log', id, l }),
+        })
+        .then(
+          (outcome) => push({ kind: 'done', id, outcome, at: now() }),
+          (error: unknown) => push({ kind: 'failed', id, error, cancelled: ac.signal.aborted || isCancellation(error), at: now() }),
+        )
+        .finally(() => {
+          if (ctl.current === ac) ctl.current = undefined;
+        });
+    },
+    [client, push, now],
+  );
+
+  const clear = useCallback(() => {
+    ctl.current?.abort();
+    reset({ phase: 'idle' });
+  }, [reset]);
+
+  useEffect(() => () => ctl.current?.abort(), []);
+
+  return { state, start, cancel, clear };
+}

@@ -1,0 +1,112 @@
+import { useCallback, useMemo, useState } from 'react';
+import type { Key } from 'ink';
+import type { JsonObject, Tool } from '../../protocol/types.js';
+import { buildForm, formRows, formToArguments, toPointer, type FormModel, type FormRow } from '../../schema/form.js';
+import { useServices } from '../services.js';
+import { formKey, initialFormUi, type FormAction, type FormUiState } from '../formState.js';
+import { stableKey } from '../stableKey.js';
+
+export interface FormProblems {
+  /** Problems by the pointer of the row they belong to. */
+  byRow: Map<string, string[]>;
+  /** Problems that belong to no row (unknown arguments, schema errors…). */
+  general: string[];
+  count: number;
+}
+
+export interface UseForm {
+  model: FormModel;
+  state: FormUiState;
+  rows: FormRow[];
+  /** The arguments the form currently represents. */
+  args: JsonObject;
+  problems: FormProblems;
+  /** Applies a key; returns the action for Enter / Esc. */
+  onKey(input: string, key: Key): FormAction | undefined;
+  /** Whether the input schema changed since the form was built (it was rebuilt). */
+  rebuilt: boolean;
+}
+
+/**
+ * Groups validation problems by form row: each problem goes to the row whose pointer is the
+ * longest prefix of the problem's path (a missing required argument goes to that argument's
+ * row); problems with no row are "general".
+ */
+export function groupProblems(
+  rows: readonly FormRow[],
+  local: readonly { pointer: string; message: string }[],
+  issues: readonly { path: string; argument?: string; keyword: string; message: string }[],
+  schemaError?: string,
+): FormProblems {
+  const byRow = new Map<string, string[]>();
+  const general: string[] = [];
+  const pointers = new Set(rows.map((r) => r.pointer));
+  const add = (pointer: string, message: string) => {
+    let p = pointer;
+    for (;;) {
+      if (pointers.has(p)) {
+        const list = byRow.get(p) ?? [];
+        if (!list.includes(message)) list.push(message);
+        byRow.set(p, list);
+        return;
+      }
+      if (p === '') break;
+      p = p.slice(0, p.lastIndexOf('/'));
+    }
+    if (!general.includes(message)) general.push(message);
+  };
+  for (const e of local) add(e.pointer, e.message);
+  for (const e of issues) {
+    if (e.keyword === 'required' && e.path === '' && e.argument !== undefined) add(toPointer([e.argument]), e.message);
+    else if ((e.keyword === 'additionalProperties' || e.keyword === 'unevaluatedProperties') && e.path === '') general.push(e.message);
+    else add(e.path, e.message);
+  }
+  if (schemaError) general.push(`inputSchema unusable: ${schemaError}`);
+  let count = general.length;
+  for (const l of byRow.values()) count += l.length;
+  return { byRow, general, count };
+}
+
+/**
+ * State of the call form for `tool`: the form model of its `inputSchema` (src/schema/form.ts),
+ * the edit state, the arguments it represents, and their problems (local parse errors plus Ajv
+ * validation with validateValue, re-run as the user types).
+ */
+export function useForm(tool: Tool): UseForm {
+  const { validate } = useServices();
+  const schemaKey = stableKey(tool.inputSchema);
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const model = useMemo(() => buildForm(tool.inputSchema), [schemaKey]);
+  const [built, setBuilt] = useState<{ key: string; state: FormUiState; rebuilt: boolean; name: string }>(() => ({
+    key: schemaKey,
+    state: initialFormUi(model),
+    rebuilt: false,
+    name: tool.name,
+  }));
+  let current = built;
+  if (built.key !== schemaKey || built.name !== tool.name) {
+    // The tool (or its schema) changed under the form: start over from the new schema.
+    current = { key: schemaKey, state: initialFormUi(model), rebuilt: built.name === tool.name, name: tool.name };
+    setBuilt(current);
+  }
+  const state = current.state;
+  const rows = useMemo(() => formRows(model.root, state.value), [model, state.value]);
+  const { args, errors } = useMemo(() => formToArguments(model, state.value), [model, state.value]);
+  const problems = useMemo(() => {
+    const v = validate(tool.inputSchema, args);
+    return groupProblems(rows, errors, v.errors, v.schemaError);
+    // The schema object identity may change with each list; its content is keyed by schemaKey.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [rows, args, errors, schemaKey, validate]);
+
+  const onKey = useCallback(
+    (input: string, key: Key): FormAction | undefined => {
+      const r = formKey(model, current.state, input, key);
+      if (r.state !== current.state) setBuilt((b) => ({ ...b, state: r.state }));
+      return r.action;
+    },
+    [model, current.state],
+  );
+
+  return { model, state, rows, args: args as JsonObject, problems, onKey, rebuilt: current.rebuilt };
+}

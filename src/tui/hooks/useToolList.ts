@@ -1,0 +1,114 @@
+import { useMemo, useRef, useState } from 'react';
+import type { Key } from 'ink';
+import type { Tool } from '../../protocol/types.js';
+import { filterIndices, searchText } from '../tools.js';
+import { editText, type TextState } from '../textEdit.js';
+import { moveKey, scrollToShow } from '../scroll.js';
+
+export interface UseToolList {
+  query: TextState;
+  filtering: boolean;
+  /** Indices into `tools` passing the filter. */
+  filtered: number[];
+  /** Selected position in `filtered` (0 when empty). */
+  pos: number;
+  /** First visible position for a list of `height` rows. */
+  offsetFor(height: number): number;
+  selected: Tool | undefined;
+  /** Handles a key of the list; returns 'open' on Enter with a selection, true when handled. */
+  onKey(input: string, key: Key, height: number): 'open' | boolean;
+}
+
+const EMPTY: readonly Tool[] = [];
+
+/** Position of `value` in the ascending array `arr`, or -1. */
+function indexOfSorted(arr: readonly number[], value: number): number {
+  let lo = 0;
+  let hi = arr.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const v = arr[mid]!;
+    if (v === value) return mid;
+    if (v < value) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}
+
+/**
+ * Filter and selection of the tool list. The selection is kept by tool name, so it survives
+ * list updates (a changed tool stays selected; a removed one hands the selection to the tool
+ * now at its position). Filtering costs one pass over a lower-cased index built once per list.
+ */
+export function useToolList(tools: readonly Tool[] | undefined): UseToolList {
+  const list = tools ?? EMPTY;
+  const index = useMemo(() => list.map(searchText), [list]);
+  const byName = useMemo(() => new Map(list.map((t, i) => [t.name, i])), [list]);
+  const [query, setQuery] = useState<TextState>({ text: '', cursor: 0 });
+  const [filtering, setFiltering] = useState(false);
+  const filtered = useMemo(() => filterIndices(index, query.text), [index, query.text]);
+  const [sel, setSel] = useState<{ name?: string; pos: number }>({ pos: 0 });
+  const offsetRef = useRef(0);
+
+  let pos = -1;
+  if (sel.name !== undefined) {
+    const ti = byName.get(sel.name);
+    if (ti !== undefined) pos = indexOfSorted(filtered, ti);
+  }
+  if (pos < 0) pos = Math.min(sel.pos, filtered.length - 1);
+  pos = Math.max(0, pos);
+  const selected = filtered.length ? list[filtered[pos]!] : undefined;
+
+  const select = (p: number) => {
+    const q = Math.max(0, Math.min(filtered.length - 1, p));
+    setSel({ name: filtered.length ? list[filtered[q]!]!.name : undefined, pos: q });
+  };
+
+  const offsetFor = (height: number) => {
+    offsetRef.current = scrollToShow(offsetRef.current, pos, height, filtered.length);
+    return offsetRef.current;
+  };
+
+  const onKey = (input: string, key: Key, height: number): 'open' | boolean => {
+    if (filtering) {
+      if (key.return) {
+        setFiltering(false);
+        return true;
+      }
+      if (key.escape) {
+        setFiltering(false);
+        setQuery({ text: '', cursor: 0 });
+        return true;
+      }
+      if (key.upArrow || key.downArrow || key.pageUp || key.pageDown) {
+        const p = moveKey(pos, filtered.length, height, '', key);
+        if (p !== undefined) select(p);
+        return true;
+      }
+      const next = editText(query, input, key);
+      if (next) {
+        setQuery(next);
+        return true;
+      }
+      return false;
+    }
+    if (input === '/') {
+      setFiltering(true);
+      setQuery((q) => ({ ...q, cursor: [...q.text].length }));
+      return true;
+    }
+    if (key.escape && query.text) {
+      setQuery({ text: '', cursor: 0 });
+      return true;
+    }
+    if (key.return) return selected ? 'open' : true;
+    const p = moveKey(pos, filtered.length, height, input, key);
+    if (p !== undefined) {
+      select(p);
+      return true;
+    }
+    return false;
+  };
+
+  return { query, filtering, filtered, pos, offsetFor, selected, onKey };
+}

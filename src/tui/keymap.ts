@@ -1,0 +1,83 @@
+/**
+ * Every key of the TUI, by context: the `?` help screen and the README are generated from
+ * this one table, so they cannot drift from each other.
+ */
+export interface KeyHelp {
+  keys: string;
+  does: string;
+}
+
+export interface KeySection {
+  title: string;
+  keys: KeyHelp[];
+}
+
+export const KEYMAP: readonly KeySection[] = [
+  {
+    title: 'Everywhere',
+    keys: [
+      { keys: 'Tab / Shift-Tab', does: 'next / previous pane (Tools, Server, Listen, Diffs, Log, Wire)' },
+      { keys: '?', does: 'this help (any key closes it)' },
+      { keys: 'd', does: 'jump to the Diffs pane (newest diff)' },
+      { keys: 'w', does: 'show / hide the Wire pane (raw messages in and out)' },
+      { keys: 'q', does: 'quit (not while typing in a field: use Esc first)' },
+      { keys: 'Ctrl-C Ctrl-C', does: 'quit from anywhere (press twice within 2 s)' },
+      { keys: '↑ ↓ / j k', does: 'move or scroll (PgUp/PgDn a page, g/Home top, G/End bottom)' },
+    ],
+  },
+  {
+    title: 'Tools list',
+    keys: [
+      { keys: '/', does: 'filter by name, title and description (Enter keeps, Esc clears)' },
+      { keys: 'Enter', does: 'open the tool: details and call form' },
+      { keys: 'Esc', does: 'clear the filter' },
+      { keys: '+ / ~ mark', does: 'tool added / changed by the last list change' },
+      { keys: 'ro? destr? idem? open?', does: 'annotation hints as the server states them (unverified)' },
+    ],
+  },
+  {
+    title: 'Call form',
+    keys: [
+      { keys: '↑ ↓', does: 'previous / next field (j/k type text here)' },
+      { keys: 'typing, ← →, Backspace', does: 'edit a text, number or JSON field (Ctrl-U clears, Ctrl-W deletes a word)' },
+      { keys: 'Space / ← →', does: 'toggle a boolean, choose in a list' },
+      { keys: '+ / -', does: 'on an array: add an item / remove the last one' },
+      { keys: 'Ctrl-D', does: 'delete the array item under the cursor' },
+      { keys: 'Ctrl-N', does: 'set / clear an explicit null (nullable fields)' },
+      { keys: 'Ctrl-R', does: 'reset the form to its defaults' },
+      { keys: 'Enter', does: 'call the tool (with problems: press Enter twice to send anyway)' },
+      { keys: 'Esc', does: 'back to the list' },
+    ],
+  },
+  {
+    title: 'Call and result',
+    keys: [
+      { keys: 'Esc (while running)', does: 'cancel the call on the wire' },
+      { keys: 's', does: 'save the raw result JSON to ./mcp-inspect-result-<tool>-<time>.json' },
+      { keys: 'r', does: 'call again with the same arguments' },
+      { keys: 'Esc / Enter', does: 'back to the form' },
+    ],
+  },
+  {
+    title: 'Listen',
+    keys: [
+      { keys: '1 / 2 / 3', does: 'toggle tools / prompts / resources for the next subscription' },
+      { keys: 'Enter', does: 're-subscribe with that filter' },
+      { keys: 'G / End', does: 'follow the newest events' },
+    ],
+  },
+  {
+    title: 'Diffs',
+    keys: [
+      { keys: '← → / [ ]', does: 'older / newer diff' },
+      { keys: 'Home / End', does: 'oldest / newest diff (scroll with ↑ ↓)' },
+    ],
+  },
+  {
+    title: 'Wire',
+    keys: [
+      { keys: 'Enter', does: 'open the selected message pretty-printed (Esc back, ← → previous/next)' },
+      { keys: 'G / End', does: 'follow the newest messages' },
+    ],
+  },
+];

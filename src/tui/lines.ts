@@ -1,0 +1,66 @@
+/**
+ * The styled-line model: scrollable views (server, result, diff, listen, wire, log) are built
+ * as arrays of pre-wrapped lines by pure functions and drawn by `<LinesView>`, which only
+ * renders the visible window. A line is a list of segments, each with a semantic style.
+ *
+ * Builders receive raw, untrusted strings and must sanitize them; the helpers here
+ * ({@link textLines}, {@link jsonLines}) do it themselves.
+ */
+import type { StyleKey } from './theme.js';
+import { sanitize, sanitizeLine } from '../util/sanitize.js';
+import { wrapText } from './text.js';
+
+/** A run of text in one style. */
+export interface Seg {
+  text: string;
+  style?: StyleKey;
+}
+
+/** One terminal line. */
+export type Line = Seg[];
+
+/** A one-segment line. */
+export function line(text: string, style?: StyleKey): Line {
+  return [style ? { text, style } : { text }];
+}
+
+/** The plain text of a line. */
+export function lineText(l: Line): string {
+  return l.map((s) => s.text).join('');
+}
+
+/**
+ * Untrusted multi-line text → wrapped lines, sanitized, each prefixed by `indent` spaces.
+ * @param width total columns available, including the indent.
+ */
+export function textLines(text: string, width: number, indent = 0, style?: StyleKey): Line[] {
+  const pad = ' '.repeat(indent);
+  return wrapText(sanitize(text), Math.max(10, width - indent)).map((t) => line(pad + t, style));
+}
+
+/** Pretty JSON (2-space indent) of a value as sanitized lines. Long lines wrap under `indent`. */
+export function jsonLines(value: unknown, width: number, indent = 0, style?: StyleKey): Line[] {
+  let text: string;
+  try {
+    text = JSON.stringify(value, null, 2) ?? 'undefined';
+  } catch {
+    text = String(value);
+  }
+  // Keep JSON's own line structure; strings inside may carry escapes already escaped by
+  // JSON.stringify (\u001b), but sanitize anyway: this is the last gate before the terminal.
+  const pad = ' '.repeat(indent);
+  const out: Line[] = [];
+  for (const l of text.split('\n')) {
+    for (const w of wrapText(sanitizeLine(l), Math.max(10, width - indent))) out.push(line(pad + w, style));
+  }
+  return out;
+}
+
+/** One-line compact JSON, sanitized (for list rows). */
+export function compactJson(value: unknown): string {
+  try {
+    return sanitizeLine(JSON.stringify(value) ?? 'undefined');
+  } catch {
+    return '[unserializable]';
+  }
+}

@@ -1,0 +1,203 @@
+/**
+ * The result view as styled lines: content blocks (text wrapped; JSON text pretty-printed;
+ * image/audio as MIME type + decoded size; resource links and embedded resources with their
+ * URIs), `structuredContent` with a pass/fail badge against the tool's `outputSchema`,
+ * `isError` results in red, JSON-RPC errors (code, message, data), transport failures,
+ * cancellation, and `input_required` outcomes. Also the raw JSON saved by the "save" key.
+ * spec: server/tools#tool-result, basic/mrtr (input_required)
+ */
+import type { Tool } from '../protocol/types.js';
+import type { ValidationResult } from '../schema/validate.js';
+import { McpError, TransportError } from '../protocol/errors.js';
+import { sanitizeLine } from '../util/sanitize.js';
+import type { CallState } from './hooks/useCall.js';
+import { compactJson, jsonLines, line, textLines, type Line } from './lines.js';
+import { base64Size, formatBytes, formatDuration } from './text.js';
+import { errorCodeName } from './errors.js';
+
+type Validate = (schema: unknown, value: unknown, opts?: { noun?: string; rootLabel?: string }) => ValidationResult;
+type Finished = Extract<CallState, { phase: 'done' } | { phase: 'failed' }>;
+
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+
+/** Parses text that looks like a JSON object or array; undefined otherwise. */
+export function parseJsonText(text: string): unknown {
+  const t = text.trim();
+  if (!(t.startsWith('{') && t.endsWith('}')) && !(t.startsWith('[') && t.endsWith(']'))) return undefined;
+  try {
+    return JSON.parse(t);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Lines for one content block. */
+export function contentBlockLines(block: unknown, index: number, width: number, isError: boolean): Line[] {
+  const out: Line[] = [];
+  if (!isObj(block)) {
+    out.push(line(`[${index}] (not an object)`, 'warn'), ...jsonLines(block, width, 4));
+    return out;
+  }
+  const type = str(block.type) ?? '(no type)';
+  const head = (extra: string, style?: Parameters<typeof line>[1]): Line => [
+    { text: `[${index}] `, style: 'muted' },
+    { text: sanitizeLine(type), style: 'accent' },
+    { text: extra ? `  ${extra}` : '', style },
+  ];
+  switch (type) {
+    case 'text': {
+      const text = str(block.text) ?? '';
+      const json = parseJsonText(text);
+      if (json !== undefined) {
+        out.push(head('(JSON)', 'muted'));
+        out.push(...jsonLines(json, width, 4, isError ? 'error' : undefined));
+      } else {
+        out.push(head(''));
+        out.push(...textLines(text, width, 4, isError ? 'error' : undefined));
+      }
+      break;
+    }
+    case 'image':
+    case 'audio': {
+      const data = str(block.data) ?? '';
+      out.push(head(`${sanitizeLine(str(block.mimeType) ?? '(no mimeType)')}  ${formatBytes(base64Size(data))}`));
+      break;
+    }
+    case 'resource_link': {
+      out.push(head(sanitizeLine(str(block.uri) ?? '(no uri)')));
+      const meta = [str(block.name), str(block.title), str(block.mimeType)].filter(Boolean).map((s) => sanitizeLine(s!));
+      if (meta.length) out.push(line(`    ${meta.join(' · ')}`, 'muted'));
+      if (str(block.description)) out.push(...textLines(str(block.description)!, width, 4, 'muted'));
+      break;
+    }
+    case 'resource': {
+      const r = isObj(block.resource) ? block.resource : {};
+      out.push(head(`${sanitizeLine(str(r.uri) ?? '(no uri)')}${str(r.mimeType) ? `  ${sanitizeLine(str(r.mimeType)!)}` : ''}`));
+      if (typeof r.text === 'string') {
+        const json = parseJsonText(r.text);
+        out.push(...(json !== undefined ? jsonLines(json, width, 4) : textLines(r.text, width, 4)));
+      } else if (typeof r.blob === 'string') out.push(line(`    blob ${formatBytes(base64Size(r.blob))}`, 'muted'));
+      break;
+    }
+    default:
+      out.push(head('(content type not defined by the spec)', 'warn'));
+      out.push(...jsonLines(block, width, 4));
+  }
+  return out;
+}
+
+/** The pass/fail line(s) of `structuredContent` against `outputSchema`. */
+export function structuredBadge(tool: Tool | undefined, result: Record<string, unknown>, validate: Validate, width: number): Line[] {
+  const has = 'structuredContent' in result && result.structuredContent !== undefined;
+  const schema = tool?.outputSchema;
+  if (!schema) return has ? [line('  (the tool declares no outputSchema: nothing to check)', 'muted')] : [];
+  if (!has) {
+    if (result.isError === true) return [line('  outputSchema declared; no structuredContent (allowed for an isError result)', 'muted')];
+    return [[{ text: '  ✗ FAIL', style: 'error' }, { text: '  outputSchema declared but the result has no structuredContent' }]];
+  }
+  const v = validate(schema, result.structuredContent, { noun: 'property', rootLabel: 'structuredContent' });
+  if (v.schemaError) return [[{ text: '  ? outputSchema unusable', style: 'warn' }, { text: `  ${sanitizeLine(v.schemaError)}` }]];
+  if (v.valid) return [[{ text: '  ✓ PASS', style: 'ok' }, { text: '  matches outputSchema' }]];
+  const out: Line[] = [[{ text: '  ✗ FAIL', style: 'error' }, { text: `  does not match outputSchema (${v.errors.length} problem${v.errors.length === 1 ? '' : 's'})` }]];
+  for (const e of v.errors.slice(0, 20)) out.push(...textLines(`- ${e.message}`, width, 4, 'error'));
+  return out;
+}
+
+/**
+ * All lines of a finished call. `width` in columns.
+ */
+export function resultLines(call: Finished, tool: Tool | undefined, validate: Validate, width: number): Line[] {
+  const out: Line[] = [];
+  const took = formatDuration(call.endedAt - call.startedAt);
+  const name = sanitizeLine(call.tool);
+  if (call.phase === 'failed') {
+    const e = call.error;
+    if (call.cancelled) {
+      out.push([{ text: `■ ${name}`, style: 'warn' }, { text: `  cancelled after ${took}` }]);
+      out.push(line('  the client cancelled the request on the wire (stdio: notifications/cancelled; HTTP: closed the stream)', 'muted'));
+    } else if (e instanceof McpError) {
+      const cn = errorCodeName(e.code);
+      out.push([{ text: `✗ ${name}`, style: 'error' }, { text: `  JSON-RPC error after ${took}`, style: 'error' }]);
+      out.push([{ text: '  code     ', style: 'muted' }, { text: `${e.code}${cn ? ` (${cn})` : ''}`, style: 'error' }]);
+      if (e.httpStatus !== undefined) out.push([{ text: '  HTTP     ', style: 'muted' }, { text: String(e.httpStatus) }]);
+      out.push([{ text: '  message  ', style: 'muted' }, { text: sanitizeLine(e.message), style: 'error' }]);
+      if (e.data !== undefined) {
+        out.push(line('  data', 'muted'));
+        out.push(...jsonLines(e.data, width, 4));
+      }
+    } else if (e instanceof TransportError) {
+      out.push([{ text: `✗ ${name}`, style: 'error' }, { text: `  transport failure after ${took}`, style: 'error' }]);
+      out.push([{ text: '  code     ', style: 'muted' }, { text: e.code, style: 'error' }]);
+      if (e.status !== undefined) out.push([{ text: '  HTTP     ', style: 'muted' }, { text: String(e.status) }]);
+      out.push(...textLines(`message  ${e.message}`, width, 2, 'error'));
+      if (e.detail) out.push(...textLines(`detail   ${e.detail}`, width, 2));
+    } else {
+      out.push([{ text: `✗ ${name}`, style: 'error' }, { text: `  failed after ${took}`, style: 'error' }]);
+      out.push(...textLines(e instanceof Error ? e.message : String(e), width, 2, 'error'));
+    }
+    out.push(line(`  arguments ${compactJson(call.args)}`, 'muted'));
+    return out;
+  }
+
+  const outcome = call.outcome;
+  if (outcome.kind === 'input_required') {
+    const r = outcome.result;
+    out.push([{ text: `⚠ ${name}`, style: 'warn' }, { text: `  input_required after ${took}`, style: 'warn' }]);
+    out.push(...textLines('The server needs more input before it can answer (multi round-trip request). The TUI does not answer input requests; the call stops here.', width, 2));
+    out.push(line(`  arguments ${compactJson(call.args)}`, 'muted'));
+    const reqs = isObj(r.inputRequests) ? r.inputRequests : {};
+    out.push(line(`Input requests (${Object.keys(reqs).length})`, 'title'));
+    for (const [k, req] of Object.entries(reqs)) {
+      const method = isObj(req) ? str(req.method) ?? '(no method)' : '(malformed)';
+      out.push([{ text: `  ${sanitizeLine(k)}`, style: 'accent' }, { text: `  ${sanitizeLine(method)}` }]);
+      const params = isObj(req) && isObj(req.params) ? req.params : undefined;
+      if (params && typeof params.message === 'string') out.push(...textLines(params.message, width, 4));
+      if (params) out.push(...jsonLines(params, width, 4, 'muted'));
+    }
+    out.push(line(typeof r.requestState === 'string' ? `  requestState: present (${r.requestState.length} chars, opaque)` : '  requestState: none', 'muted'));
+    return out;
+  }
+
+  const res = outcome.result as unknown as Record<string, unknown>;
+  const isError = res.isError === true;
+  const content = Array.isArray(res.content) ? res.content : [];
+  out.push(
+    isError
+      ? [{ text: `✗ ${name}`, style: 'error' }, { text: `  tool error (isError: true) after ${took}`, style: 'error' }]
+      : [{ text: `✓ ${name}`, style: 'ok' }, { text: `  complete after ${took}` }],
+  );
+  out.push(line(`  arguments ${compactJson(call.args)}`, 'muted'));
+  if (call.progressCount > 0) out.push(line(`  ${call.progressCount} progress notification(s)`, 'muted'));
+  out.push([]);
+  out.push(line(`Content (${content.length} block${content.length === 1 ? '' : 's'})`, 'title'));
+  if (!Array.isArray(res.content)) out.push(line('  ✗ the result has no content array', 'error'));
+  content.forEach((b, i) => out.push(...contentBlockLines(b, i, width, isError)));
+  if ('structuredContent' in res || tool?.outputSchema) {
+    out.push([]);
+    out.push(line('structuredContent', 'title'));
+    out.push(...structuredBadge(tool, res, validate, width));
+    if ('structuredContent' in res) out.push(...jsonLines(res.structuredContent, width, 4));
+  }
+  if (call.logs.length) {
+    out.push([]);
+    out.push(line(`Log messages (${call.logs.length})`, 'title'));
+    for (const l of call.logs) out.push(...textLines(`[${l.level}]${l.logger ? ` ${l.logger}:` : ''} ${typeof l.data === 'string' ? l.data : compactJson(l.data)}`, width, 2, 'muted'));
+  }
+  if (isObj(res._meta)) {
+    out.push([]);
+    out.push(line('_meta', 'title'));
+    out.push(...jsonLines(res._meta, width, 4, 'muted'));
+  }
+  return out;
+}
+
+/** The raw JSON written by the save key: the result, or the JSON-RPC / transport error. */
+export function rawResultJson(call: Finished): string {
+  let body: unknown;
+  if (call.phase === 'done') body = call.outcome.result;
+  else if (call.error instanceof McpError) body = { error: { code: call.error.code, message: call.error.message, data: call.error.data } };
+  else if (call.error instanceof TransportError) body = { transportError: { code: call.error.code, message: call.error.message, status: call.error.status, detail: call.error.detail }, cancelled: call.cancelled };
+  else body = { error: String(call.error instanceof Error ? call.error.message : call.error), cancelled: call.cancelled };
+  return JSON.stringify(body, null, 2) + '\n';
+}

@@ -1,0 +1,73 @@
+/**
+ * A single-line text editor as pure state transitions, driven by Ink's `useInput` keys.
+ * Cursor positions count code points. Pasted text arrives as one multi-character input and
+ * is inserted whole, with control characters (and escape sequences) removed and newlines
+ * turned into spaces.
+ */
+import type { Key } from 'ink';
+import { sanitizeLine } from '../util/sanitize.js';
+
+export interface TextState {
+  text: string;
+  /** Cursor position in code points, 0…length. */
+  cursor: number;
+}
+
+/** A text state with the cursor at the end. */
+export function textAtEnd(text: string): TextState {
+  return { text, cursor: [...text].length };
+}
+
+/** Is this keypress printable text to insert (not a control or navigation key)? */
+export function isPrintable(input: string, key: Key): boolean {
+  return input.length > 0 && !key.ctrl && !key.meta && !key.escape && !key.return && !key.tab && !key.upArrow && !key.downArrow;
+}
+
+/**
+ * Applies a keypress. Returns the new state, or `undefined` when the key is not an editing
+ * key (the caller handles it: Enter, Esc, Tab, arrows up/down…).
+ * Keys: printable → insert; Backspace/Delete (terminals send DEL for Backspace, so both erase
+ * backwards); ←/→ move; Home/End or Ctrl-A/Ctrl-E; Ctrl-U clears; Ctrl-W deletes a word.
+ */
+export function editText(s: TextState, input: string, key: Key): TextState | undefined {
+  const cps = [...s.text];
+  const c = Math.max(0, Math.min(s.cursor, cps.length));
+  if (key.backspace || key.delete) {
+    if (c === 0) return s;
+    cps.splice(c - 1, 1);
+    return { text: cps.join(''), cursor: c - 1 };
+  }
+  if (key.leftArrow) return { text: s.text, cursor: Math.max(0, c - 1) };
+  if (key.rightArrow) return { text: s.text, cursor: Math.min(cps.length, c + 1) };
+  if (key.home || (key.ctrl && input === 'a')) return { text: s.text, cursor: 0 };
+  if (key.end || (key.ctrl && input === 'e')) return { text: s.text, cursor: cps.length };
+  if (key.ctrl && input === 'u') return { text: '', cursor: 0 };
+  if (key.ctrl && input === 'w') {
+    let i = c;
+    while (i > 0 && cps[i - 1] === ' ') i--;
+    while (i > 0 && cps[i - 1] !== ' ') i--;
+    cps.splice(i, c - i);
+    return { text: cps.join(''), cursor: i };
+  }
+  if (isPrintable(input, key)) {
+    const ins = [...sanitizeLine(input)];
+    if (ins.length === 0) return s;
+    cps.splice(c, 0, ...ins);
+    return { text: cps.join(''), cursor: c + ins.length };
+  }
+  return undefined;
+}
+
+/**
+ * The visible part of a text field of `width` columns with the cursor kept in view:
+ * `before` + `at` (the character under the cursor, or a space at the end) + `after`.
+ */
+export function viewText(s: TextState, width: number): { before: string; at: string; after: string } {
+  const cps = [...s.text];
+  const c = Math.max(0, Math.min(s.cursor, cps.length));
+  const w = Math.max(1, width);
+  let start = 0;
+  if (c >= w) start = c - w + 1;
+  const end = Math.min(cps.length, start + w);
+  return { before: cps.slice(start, c).join(''), at: cps[c] ?? ' ', after: cps.slice(c + 1, end).join('') };
+}

@@ -1,0 +1,73 @@
+/**
+ * Pure helpers about tools as the TUI shows them: display name, annotation badges, and the
+ * filter index. Every string returned here is sanitized for one-line display.
+ * spec: server/tools#tool (display name precedence; annotations are untrusted hints)
+ */
+import type { Tool } from '../protocol/types.js';
+import { sanitizeLine } from '../util/sanitize.js';
+
+/** Display name: `title`, then `annotations.title`, then `name`. Sanitized, one line. */
+export function displayName(tool: Tool): string {
+  const t = typeof tool.title === 'string' && tool.title.trim() ? tool.title : undefined;
+  const a = typeof tool.annotations?.title === 'string' && tool.annotations.title.trim() ? tool.annotations.title : undefined;
+  return sanitizeLine(t ?? a ?? String(tool.name));
+}
+
+/** First line (or sentence, when short enough) of the description, sanitized. */
+export function shortDescription(tool: Tool): string {
+  if (typeof tool.description !== 'string') return '';
+  const first = tool.description.trim().split(/\n/)[0] ?? '';
+  return sanitizeLine(first);
+}
+
+/** An annotation badge: a hint the server asserted (never verified by mcp-inspect). */
+export interface Badge {
+  short: string;
+  long: string;
+  kind: 'readOnly' | 'destructive' | 'idempotent' | 'openWorld';
+}
+
+/**
+ * The hints a tool's server stated explicitly as true. Absent hints are not shown (their
+ * spec defaults are documented in the detail view); `false` values are not badges either.
+ */
+export function badges(tool: Tool): Badge[] {
+  const a = tool.annotations;
+  if (!a || typeof a !== 'object') return [];
+  const out: Badge[] = [];
+  if (a.readOnlyHint === true) out.push({ short: 'ro', long: 'read-only', kind: 'readOnly' });
+  if (a.destructiveHint === true && a.readOnlyHint !== true) out.push({ short: 'destr', long: 'destructive', kind: 'destructive' });
+  if (a.idempotentHint === true) out.push({ short: 'idem', long: 'idempotent', kind: 'idempotent' });
+  if (a.openWorldHint === true) out.push({ short: 'open', long: 'open-world', kind: 'openWorld' });
+  return out;
+}
+
+/** Text searched by the `/` filter: name, title(s) and description, lower-cased. */
+export function searchText(tool: Tool): string {
+  return [tool.name, tool.title, tool.annotations?.title, tool.description]
+    .filter((x): x is string => typeof x === 'string')
+    .join('\u0000')
+    .toLowerCase();
+}
+
+/**
+ * Indices of the tools matching `query` (case-insensitive; every space-separated word must
+ * occur in name, title or description). An empty query matches everything.
+ * @param index `searchText` of each tool, precomputed once per list.
+ */
+export function filterIndices(index: readonly string[], query: string): number[] {
+  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+  const out: number[] = [];
+  for (let i = 0; i < index.length; i++) {
+    const s = index[i]!;
+    let ok = true;
+    for (const w of words) {
+      if (!s.includes(w)) {
+        ok = false;
+        break;
+      }
+    }
+    if (ok) out.push(i);
+  }
+  return out;
+}

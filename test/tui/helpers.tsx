@@ -1,0 +1,170 @@
+/* Test helpers for the TUI: fake client, controllable watch feed, fake services, render + waitFor. */
+import { render } from 'ink-testing-library';
+import type { ReactElement } from 'react';
+import type { CallOptions, CallOutcome, InspectorClient, ListenEvent, ServerDescription, ToolList, WatchEvent } from '../../src/client/types.js';
+import type { JsonObject, ListenFilter, Tool } from '../../src/protocol/types.js';
+import { ThemeContext, makeTheme } from '../../src/tui/theme.js';
+import { ServicesContext, type TuiServices } from '../../src/tui/services.js';
+import { diffTools } from '../../src/watch/diff.js';
+import { validateValue } from '../../src/schema/validate.js';
+
+export const KEY = {
+  up: '\u001b[A',
+  down: '\u001b[B',
+  right: '\u001b[C',
+  left: '\u001b[D',
+  enter: '\r',
+  esc: '\u001b',
+  tab: '\t',
+  shiftTab: '\u001b[Z',
+  backspace: '\u007f',
+  ctrl: (c: string) => String.fromCharCode(c.toUpperCase().charCodeAt(0) - 64),
+};
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** An async iterable the test pushes into. */
+export class Feed<T> implements AsyncIterable<T> {
+  private items: T[] = [];
+  private waiters: ((r: IteratorResult<T>) => void)[] = [];
+  private done = false;
+  private error: unknown;
+  push(x: T) {
+    const w = this.waiters.shift();
+    if (w) w({ value: x, done: false });
+    else this.items.push(x);
+  }
+  end() {
+    this.done = true;
+    for (const w of this.waiters.splice(0)) w({ value: undefined as never, done: true });
+  }
+  fail(e: unknown) {
+    this.error = e;
+    this.end();
+  }
+  [Symbol.asyncIterator](): AsyncIterator<T> {
+    return {
+      next: () => {
+        if (this.items.length) return Promise.resolve({ value: this.items.shift()!, done: false });
+        if (this.error !== undefined) return Promise.reject(this.error);
+        if (this.done) return Promise.resolve({ value: undefined as never, done: true });
+        return new Promise((r) => this.waiters.push(r));
+      },
+      return: () => {
+        this.end();
+        return Promise.resolve({ value: undefined as never, done: true });
+      },
+    };
+  }
+}
+
+export function description(over: Partial<ServerDescription> = {}): ServerDescription {
+  return {
+    era: 'modern',
+    protocolVersion: '2026-07-28',
+    supportedVersions: ['2026-07-28', '2025-11-25'],
+    serverInfo: { name: 'fixture-server', version: '1.2.3' },
+    capabilities: { tools: { listChanged: true }, logging: {} },
+    instructions: 'Use the echo tool to test things.',
+    ttlMs: 60_000,
+    cacheScope: 'private',
+    transport: 'stdio',
+    raw: { supportedVersions: ['2026-07-28'] },
+    fetchedAt: Date.now(),
+    ...over,
+  };
+}
+
+export interface FakeClient extends InspectorClient {
+  calls: { name: string; args: JsonObject; opts?: CallOptions }[];
+  closed: number;
+}
+
+export function fakeClient(
+  opts: {
+    tools?: Tool[];
+    desc?: Partial<ServerDescription>;
+    callTool?: (name: string, args: JsonObject, o?: CallOptions) => Promise<CallOutcome>;
+  } = {},
+): FakeClient {
+  const c: FakeClient = {
+    description: description(opts.desc),
+    calls: [],
+    closed: 0,
+    async listTools(): Promise<ToolList> {
+      return { tools: opts.tools ?? [], dropped: [], pages: 1 };
+    },
+    callTool(name, args, o) {
+      c.calls.push({ name, args, opts: o });
+      if (opts.callTool) return opts.callTool(name, args, o);
+      return Promise.resolve({ kind: 'complete', result: { content: [{ type: 'text', text: `called ${name}` }] } });
+    },
+    listen(_f: ListenFilter): AsyncIterable<ListenEvent> {
+      return new Feed<ListenEvent>();
+    },
+    async close() {
+      c.closed++;
+    },
+  };
+  return c;
+}
+
+export function fakeServices(feed: Feed<WatchEvent>, over: Partial<TuiServices> = {}): TuiServices & { saved: { name: string; json: string }[]; watchCalls: { filter?: ListenFilter }[] } {
+  const saved: { name: string; json: string }[] = [];
+  const watchCalls: { filter?: ListenFilter }[] = [];
+  return {
+    watchTools: (_c, o) => {
+      watchCalls.push({ filter: o.filter });
+      return feed;
+    },
+    diffTools,
+    validate: validateValue,
+    async saveResult(name, json) {
+      saved.push({ name, json });
+      return `/tmp/mcp-inspect-result-${name}.json`;
+    },
+    now: () => Date.now(),
+    ...over,
+    saved,
+    watchCalls,
+  };
+}
+
+export function withProviders(el: ReactElement, services: TuiServices, color = false): ReactElement {
+  return (
+    <ThemeContext.Provider value={makeTheme(color)}>
+      <ServicesContext.Provider value={services}>{el}</ServicesContext.Provider>
+    </ThemeContext.Provider>
+  );
+}
+
+export function renderWith(el: ReactElement, services: TuiServices, color = false) {
+  return render(withProviders(el, services, color));
+}
+
+/** Waits until `pred(lastFrame)` holds (polling), or throws with the last frame. */
+export async function waitFor(r: { lastFrame(): string | undefined }, pred: (f: string) => boolean, timeoutMs = 2000): Promise<string> {
+  const start = Date.now();
+  for (;;) {
+    const f = r.lastFrame() ?? '';
+    if (pred(f)) return f;
+    if (Date.now() - start > timeoutMs) throw new Error(`timed out; last frame:\n${f}`);
+    await sleep(10);
+  }
+}
+
+/** Writes keys one by one with a short pause (each its own stdin chunk). */
+export async function press(r: { stdin: { write(s: string): void } }, ...keys: string[]) {
+  for (const k of keys) {
+    r.stdin.write(k);
+    await sleep(15);
+  }
+}
+
+export function tool(name: string, over: Partial<Tool> = {}): Tool {
+  return { name, inputSchema: { type: 'object', additionalProperties: false }, ...over };
+}
+
+export function toolsEvent(tools: Tool[]): WatchEvent {
+  return { type: 'tools', time: Date.now(), tools, dropped: [] };
+}
