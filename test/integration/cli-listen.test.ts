@@ -1,0 +1,239 @@
+// `mcp-inspect listen`: subscriptions/listen + re-fetch + diff, over HTTP (a second process
+// changes the tool set) and stdio (the fixture's own timer changes it), polling, drops and
+// reconnects, refusals, and signals.
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describeResult, jsonLines, killAllClis, leftoverPids, ownStderr, runCli, stackLines, startCli, type CliResult } from '../helpers/cli.js';
+import { fixturePath, startHttpFixture, stopAllFixtures, type HttpFixture } from '../helpers/servers.js';
+
+const MODERN = fixturePath('modern-server');
+const TS = String.raw`\d\d:\d\d:\d\d\.\d{3}`;
+
+function ok(r: CliResult, code = 0): void {
+  expect(r.code, describeResult(r)).toBe(code);
+  expect(r.timedOut).toBe(false);
+  expect(r.orphans).toEqual([]);
+  expect(stackLines(r.stderr)).toEqual([]);
+}
+
+afterEach(async () => {
+  await killAllClis();
+});
+
+afterAll(async () => {
+  await stopAllFixtures();
+  expect(leftoverPids()).toEqual([]);
+});
+
+describe('modern server over HTTP, changed by another process', () => {
+  let server: HttpFixture;
+  // A fresh server per test: the tool set is module state that change_tools flips.
+  beforeEach(async () => {
+    server = await startHttpFixture('modern-server', ['--http']);
+  });
+  afterEach(async () => {
+    await server?.stop();
+  });
+
+  async function changeTools(): Promise<void> {
+    const r = await runCli(['call', server.url, 'change_tools', '--json']);
+    ok(r);
+    expect(JSON.parse(r.stdout).result.structuredContent).toMatchObject({ variant: 1 });
+  }
+
+  it('--json --count 1: tools, acknowledged, the notification, then a diff caused by it (+extra, -fail, ~echo)', async () => {
+    const listen = startCli(['listen', server.url, '--json', '--count', '1']);
+    await listen.waitFor(/"type":"acknowledged"/);
+    await changeTools();
+    const r = await listen.done;
+    ok(r);
+    const events = jsonLines(r.stdout);
+    expect(events.map((e) => e.type)).toEqual(['tools', 'acknowledged', 'notification', 'diff']);
+    const [tools, ack, note, diff] = events;
+    expect(tools).toMatchObject({ count: 7, tools: ['add', 'echo', 'greet', 'slow', 'fail', 'typed', 'change_tools'] });
+    expect(tools.dropped.map((d: { name: string }) => d.name)).toEqual(['bad_header_array', 'bad_header_dup']);
+    expect(ack).toMatchObject({ granted: { toolsListChanged: true }, refused: {} });
+    expect(note).toMatchObject({
+      method: 'notifications/tools/list_changed',
+      unsolicited: false,
+      params: { _meta: { 'io.modelcontextprotocol/subscriptionId': ack.subscriptionId } },
+    });
+    expect(diff).toMatchObject({
+      type: 'diff',
+      cause: 'notification',
+      summary: '+1 added, -1 removed, ~1 changed',
+      added: ['extra'],
+      removed: ['fail'],
+      changed: [{ name: 'echo', fields: ['description'] }],
+      reordered: false,
+    });
+    expect(diff.diff.changed[0].fields[0]).toMatchObject({ field: 'description', before: 'Echo the given text back', after: 'Echo the given text back (changed)' });
+    for (const e of events) expect(Number.isNaN(Date.parse(e.time))).toBe(false);
+  });
+
+  it('human form: a timestamped line per event and the colored-less diff (+ extra, - fail, ~ echo)', async () => {
+    const listen = startCli(['listen', server.url, '--count', '1']);
+    await listen.waitFor(/subscribed to tools/);
+    await changeTools();
+    const r = await listen.done;
+    ok(r);
+    expect(ownStderr(r.stderr)).toContain('listening for tools on http. Ctrl-C to stop.');
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(new RegExp(`^${TS} 7 tools listed, 2 left out$`));
+    expect(lines[1]).toMatch(new RegExp(`^${TS} subscribed to tools \\(subscription \\d+\\)$`));
+    expect(lines[2]).toMatch(new RegExp(`^${TS} notifications/tools/list_changed$`));
+    expect(lines[3]).toMatch(new RegExp(`^${TS} tool list after tools/list_changed: \\+1 added, -1 removed, ~1 changed$`));
+    expect(lines.slice(4)).toEqual([
+      '  + extra — Only present after change_tools',
+      '  - fail',
+      '  ~ echo',
+      '      description',
+      '        - Echo the given text back',
+      '        + Echo the given text back (changed)',
+    ]);
+  });
+
+  it('--poll with a server that does notify: the change is attributed to the notification, never "without any notification"', async () => {
+    const listen = startCli(['listen', server.url, '--poll', '0.3', '--duration', '2']);
+    await listen.waitFor(/subscribed to tools/);
+    await changeTools();
+    const r = await listen.done;
+    ok(r);
+    expect(ownStderr(r.stderr)).toContain('listening for tools on http, polling every 0.3s. Ctrl-C to stop.');
+    expect(r.stdout).toMatch(/tool list after tools\/list_changed: \+1 added, -1 removed, ~1 changed/);
+    expect(r.stdout).not.toMatch(/WITHOUT any notification/);
+  });
+
+  it('--duration with no change: subscribes, prints nothing more, exits 0', async () => {
+    const r = await runCli(['listen', server.url, '--duration', '0.8', '--json']);
+    ok(r);
+    expect(jsonLines(r.stdout).map((e) => e.type)).toEqual(['tools', 'acknowledged']);
+    expect(r.durationMs).toBeGreaterThanOrEqual(800);
+  });
+
+  it('--tools --prompts: the server honors tools only; the refusal is shown', async () => {
+    const r = await runCli(['listen', server.url, '--tools', '--prompts', '--duration', '0.6']);
+    ok(r);
+    expect(r.stdout).toMatch(new RegExp(`^${TS} subscribed to tools \\(subscription \\d+\\)$`, 'm'));
+    expect(r.stdout).toMatch(new RegExp(`^${TS} refused by the server: prompts$`, 'm'));
+    const j = await runCli(['listen', server.url, '--prompts', '--json', '--duration', '0.6']);
+    ok(j);
+    const ack = jsonLines(j.stdout).find((e) => e.type === 'acknowledged');
+    expect(ack).toMatchObject({ granted: {}, refused: { promptsListChanged: true } });
+  });
+});
+
+describe('modern server over stdio (the fixture changes its tools every 300 ms)', () => {
+  const cmd = ['--', process.execPath, MODERN, '--stdio', '--changes-every', '300'];
+
+  it('--json --count 1: the notification on the shared stdout is routed to the subscription and diffed', async () => {
+    const r = await runCli(['listen', '--json', '--count', '1', '--quiet', ...cmd]);
+    ok(r);
+    const events = jsonLines(r.stdout);
+    expect(events.map((e) => e.type)).toEqual(['tools', 'acknowledged', 'notification', 'diff']);
+    expect(events[0].count).toBe(9);
+    expect(events[3]).toMatchObject({ cause: 'notification', added: ['extra'], removed: ['fail'], changed: [{ name: 'echo', fields: ['description'] }] });
+    // The spawned server was shut down (stdin closed, then signals): nothing left behind.
+    expect(r.descendants.length).toBeGreaterThan(0);
+  });
+
+  it('--count 2: two diffs, the second one undoing the first', async () => {
+    const r = await runCli(['listen', '--json', '--count', '2', '--quiet', ...cmd]);
+    ok(r);
+    const diffs = jsonLines(r.stdout).filter((e) => e.type === 'diff');
+    expect(diffs).toHaveLength(2);
+    expect(diffs[0]).toMatchObject({ added: ['extra'], removed: ['fail'] });
+    expect(diffs[1]).toMatchObject({ added: ['fail'], removed: ['extra'] });
+  });
+});
+
+describe('drops', () => {
+  it('HTTP drop-listen: each drop is reported, then it reconnects with backoff and re-syncs; --duration ends it with exit 0', async () => {
+    const f = await startHttpFixture('faults/http-faults', ['--mode', 'drop-listen', '--drop-after', '200']);
+    try {
+      const r = await runCli(['listen', f.url, '--duration', '2']);
+      ok(r);
+      const out = r.stdout;
+      expect(out).toMatch(new RegExp(`^${TS} subscribed to tools \\(subscription \\d+\\)$`, 'm'));
+      expect(out).toMatch(new RegExp(`^${TS} stream dropped: the server closed the connection during subscriptions/listen$`, 'm'));
+      expect(out).toMatch(new RegExp(`^${TS} reconnecting in \\d+ ms \\(attempt 1\\)$`, 'm'));
+      expect(out).toMatch(new RegExp(`^${TS} reconnected; re-syncing the tool list$`, 'm'));
+      expect(out).toMatch(new RegExp(`^${TS} tools/list re-fetched re-synced after reconnect: no change$`, 'm'));
+      // Order: subscribed → dropped → reconnecting → subscribed again → reconnected.
+      const idx = (re: RegExp) => out.search(re);
+      expect(idx(/stream dropped/)).toBeGreaterThan(idx(/subscribed to tools/));
+      expect(idx(/reconnecting in/)).toBeGreaterThan(idx(/stream dropped/));
+      expect(idx(/reconnected;/)).toBeGreaterThan(idx(/reconnecting in/));
+      expect(out.match(/subscribed to tools/g)!.length).toBeGreaterThanOrEqual(2);
+
+      const j = await runCli(['listen', f.url, '--duration', '1.5', '--json']);
+      ok(j);
+      const types = jsonLines(j.stdout).map((e) => e.type);
+      expect(types.slice(0, 6)).toEqual(['tools', 'acknowledged', 'drop', 'reconnecting', 'acknowledged', 'reconnected']);
+      const reconnecting = jsonLines(j.stdout).find((e) => e.type === 'reconnecting');
+      expect(reconnecting).toMatchObject({ attempt: 1 });
+      expect(reconnecting.delayMs).toBeGreaterThanOrEqual(400);
+      expect(reconnecting.delayMs).toBeLessThanOrEqual(600);
+      expect(jsonLines(j.stdout).find((e) => e.type === 'diff')).toMatchObject({ cause: 'resync' });
+    } finally {
+      await f.stop();
+    }
+  });
+
+  it('stdio server dying mid-listen: the drop is reported, no reconnect is possible, exit 3', async () => {
+    const r = await runCli(['listen', '--', process.execPath, fixturePath('faults/stdio-die-mid-listen')]);
+    ok(r, 3);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines.map((l) => l.replace(new RegExp(`^${TS} `), ''))).toEqual([
+      expect.stringMatching(/^1 tools? listed$/),
+      expect.stringMatching(/^subscribed to tools \(subscription \d+\)$/),
+      'notifications/tools/list_changed',
+      'tools/list re-fetched after tools/list_changed: no change',
+      'stream dropped: the server process exited with code 3 before answering',
+      'error: cannot reconnect: the server process exited with code 3',
+    ]);
+    const j = await runCli(['listen', '--json', '--', process.execPath, fixturePath('faults/stdio-die-mid-listen'), '--exit-code', '7']);
+    ok(j, 3);
+    const events = jsonLines(j.stdout);
+    expect(events.map((e) => e.type)).toEqual(['tools', 'acknowledged', 'notification', 'diff', 'drop', 'error']);
+    expect(events[4].error).toBe('the server process exited with code 7 before answering');
+    expect(events[5].error).toBe('cannot reconnect: the server process exited with code 7');
+  });
+});
+
+describe('signals', () => {
+  it('SIGINT ends listen cleanly: the spawned server is shut down and the CLI exits', async () => {
+    const listen = startCli(['listen', '--quiet', '--', process.execPath, MODERN, '--stdio']);
+    await listen.waitFor(/subscribed to tools/);
+    listen.kill('SIGINT');
+    const r = await listen.done;
+    // Ctrl-C is the documented way to stop listen; 0 or 130 are both defensible.
+    expect([0, 130], describeResult(r)).toContain(r.code);
+    expect(r.orphans).toEqual([]);
+    expect(r.descendants.length).toBeGreaterThan(0);
+    expect(stackLines(r.stderr)).toEqual([]);
+  });
+
+  it('SIGINT during a call: exit 130 "interrupted", the server is stopped', async () => {
+    const call = startCli(['call', 'slow', 'steps=200', 'delayMs=50', '--quiet', '--', process.execPath, MODERN, '--stdio']);
+    await call.waitFor(/progress 2\/200/, { stream: 'stderr' });
+    call.kill('SIGINT');
+    const r = await call.done;
+    ok(r, 130);
+    expect(ownStderr(r.stderr)).toMatch(/^mcp-inspect: interrupted$/m);
+    expect(r.stdout).toBe('');
+  });
+
+  it('SIGTERM ends an HTTP listen too', async () => {
+    const f = await startHttpFixture('modern-server', ['--http']);
+    try {
+      const listen = startCli(['listen', f.url]);
+      await listen.waitFor(/subscribed to tools/);
+      listen.kill('SIGTERM');
+      const r = await listen.done;
+      expect([0, 130, 143], describeResult(r)).toContain(r.code);
+      expect(r.signal).toBeNull();
+    } finally {
+      await f.stop();
+    }
+  });
+});
