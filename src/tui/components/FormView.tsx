@@ -79,7 +79,9 @@ export function FormView({ rows, focus, cursor, errors, width, height }: FormVie
           ? { text: `  ✗ ${errs[0]}`, style: 'error' as const }
           : r.node.kind === 'json' && r.role === 'field'
             ? { text: '  JSON', style: 'muted' as const }
-            : undefined;
+            : r.node.description && r.itemIndex === undefined
+              ? { text: `  ${sanitizeLine(r.node.description)}`, style: 'muted' as const }
+              : undefined;
         return (
           <Text key={r.pointer || '#'} wrap="truncate-end">
             <Text {...theme.style(focused ? 'selected' : 'plain')}>{focused ? '›' : ' '}</Text>

@@ -118,7 +118,7 @@ export function ToolDetail({ tool, form, gone, confirmPending, width, height }: 
   const focused = form.rows[form.state.focus];
   const problems = form.problems;
   const focusedProblems = focused ? problems.byRow.get(focused.pointer) ?? [] : [];
-  const helpRows = 3;
+  const helpRows = 4;
   const formH = Math.max(1, height - headerRows - 1 - helpRows);
   const summary = problems.count === 0 ? '✓ valid' : `✗ ${problems.count} problem${problems.count === 1 ? '' : 's'}`;
   return (
@@ -135,14 +135,9 @@ export function ToolDetail({ tool, form, gone, confirmPending, width, height }: 
         <Text wrap="truncate-end" {...theme.style('muted')}>
           {focused ? `${sanitizeLine(focused.itemIndex !== undefined ? pathLabel(focused.path) : focused.node.label)}: ${fieldFacts(focused)}` : ' '}
         </Text>
-        <Text wrap="truncate-end">
-          {focusedProblems.length ? (
-            <Text {...theme.style('error')}>{`✗ ${focusedProblems.join('; ')}`}</Text>
-          ) : problems.general.length ? (
-            <Text {...theme.style('error')}>{`✗ ${problems.general.join('; ')}`}</Text>
-          ) : (
-            <Text>{focused?.node.description ? sanitizeLine(focused.node.description) : ' '}</Text>
-          )}
+        <Text wrap="truncate-end">{focused?.node.description ? sanitizeLine(focused.node.description) : ' '}</Text>
+        <Text wrap="truncate-end" {...theme.style('error')}>
+          {focusedProblems.length ? `✗ ${focusedProblems.join('; ')}` : problems.general.length ? `✗ ${problems.general.join('; ')}` : ' '}
         </Text>
         <Text wrap="truncate-end" {...theme.style('muted')}>
           {rowKeys(focused)}

@@ -1,0 +1,62 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup } from 'ink-testing-library';
+import { Header } from '../../src/tui/components/Header.js';
+import type { WatchEvent } from '../../src/client/types.js';
+import { makeTheme } from '../../src/tui/theme.js';
+import { initialWatchState, applyWatchEvents } from '../../src/tui/watchState.js';
+import { description, Feed, fakeServices, renderWith } from './helpers.js';
+
+afterEach(() => cleanup());
+
+const svc = () => fakeServices(new Feed<WatchEvent>());
+
+describe('Header', () => {
+  it('shows server, version, era, protocol, transport, connection, listen state and hints', () => {
+    const now = Date.now();
+    let ws = initialWatchState({ toolsListChanged: true, promptsListChanged: true });
+    ws = applyWatchEvents(ws, [
+      { type: 'acknowledged', time: now - 5000, subscriptionId: 7, granted: { toolsListChanged: true }, refused: { promptsListChanged: true } },
+      { type: 'notification', time: now - 3000, method: 'notifications/tools/list_changed', unsolicited: false },
+    ]);
+    const r = renderWith(<Header description={description({ transport: 'http' })} targetLabel="x" connection="connected" watch={ws} now={now} hints="Tab panes · q quit" width={100} />, svc());
+    const f = r.lastFrame()!;
+    expect(f).toContain('fixture-server 1.2.3');
+    expect(f).toContain('modern 2026-07-28');
+    expect(f).toContain('http');
+    expect(f).toContain('● connected');
+    expect(f).toContain('✓ tools (refused: prompts)');
+    expect(f).toContain('2 events');
+    expect(f).toContain('last 3s ago');
+    expect(f).toContain('Tab panes · q quit');
+  });
+
+  it('legacy era, reconnecting, dropped', () => {
+    let ws = initialWatchState({ toolsListChanged: true });
+    ws = applyWatchEvents(ws, [{ type: 'reconnecting', time: 1, attempt: 2, delayMs: 1000, error: 'socket hang up' }]);
+    const r = renderWith(<Header description={description({ era: 'legacy', protocolVersion: '2025-06-18' })} targetLabel="x" connection="reconnecting" watch={ws} now={1} hints="" width={100} />, svc());
+    expect(r.lastFrame()).toContain('legacy 2025-06-18');
+    expect(r.lastFrame()).toContain('reconnecting (attempt 2)');
+    ws = applyWatchEvents(ws, [{ type: 'drop', time: 2, error: 'EOF' }]);
+    r.rerender(<Header description={description()} targetLabel="x" connection="connected" watch={ws} now={2} hints="" width={100} />);
+    expect(r.lastFrame()).toContain('dropped: EOF');
+  });
+
+  it('sanitizes the server name', () => {
+    const r = renderWith(<Header description={description({ serverInfo: { name: 'evil\u001b]0;owned\u0007', version: '1\u001b[2J' } })} targetLabel="x" connection="connected" now={0} hints="" width={100} />, svc());
+    expect(r.lastFrame()).not.toMatch(/[\u001b\u0007]/);
+    expect(r.lastFrame()).toContain('evil 1');
+  });
+});
+
+describe('theme', () => {
+  it('returns no colors when disabled, colors when enabled', () => {
+    const off = makeTheme(false);
+    const on = makeTheme(true);
+    for (const k of ['error', 'added', 'removed', 'changed', 'ok', 'warn', 'muted', 'title', 'accent', 'badge', 'in', 'out'] as const) {
+      expect(off.style(k).color).toBeUndefined();
+      expect(off.style(k).dimColor).toBeUndefined();
+      expect(on.style(k).color).toBeDefined();
+    }
+    expect(off.style('selected').inverse).toBe(true);
+  });
+});
