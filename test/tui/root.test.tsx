@@ -1,0 +1,169 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup } from 'ink-testing-library';
+import { EventEmitter } from 'node:events';
+import { Root, type ConnectHooks } from '../../src/tui/Root.js';
+import { runTui } from '../../src/tui/run.js';
+import type { InspectorClient, WatchEvent } from '../../src/client/types.js';
+import { TransportError } from '../../src/protocol/errors.js';
+import { Feed, KEY, fakeClient, fakeServices, press, renderWith, sleep, tool, toolsEvent, waitFor } from './helpers.js';
+
+afterEach(() => cleanup());
+
+describe('Root', () => {
+  it('shows connecting with server stderr, then the app; wire events are buffered from the start', async () => {
+    let hooks!: ConnectHooks;
+    let resolve!: (c: InspectorClient) => void;
+    const feed = new Feed<WatchEvent>();
+    const client = fakeClient({ tools: [tool('echo')] });
+    const r = renderWith(
+      <Root
+        connect={(h) => {
+          hooks = h;
+          return new Promise((res) => (resolve = res));
+        }}
+        targetLabel="node srv.mjs"
+        size={{ columns: 100, rows: 30 }}
+      />,
+      fakeServices(feed),
+    );
+    await waitFor(r, (f) => f.includes('Connecting to node srv.mjs'));
+    hooks.onStderr('listening on stdio');
+    hooks.onWire({ time: Date.now(), direction: 'out', bytes: 10, message: { jsonrpc: '2.0', id: 1, method: 'server/discover' } });
+    await waitFor(r, (f) => f.includes('listening on stdio'));
+    resolve(client);
+    feed.push(toolsEvent([tool('echo')]));
+    await waitFor(r, (f) => f.includes('Tools (1)'));
+    await press(r, 'w', KEY.shiftTab);
+    await waitFor(r, (f) => f.includes('server/discover #1'));
+  });
+
+  it('a failed connection shows the error, retries with r, and quits with the transport exit code', async () => {
+    let attempts = 0;
+    let code: number | undefined;
+    const r = renderWith(
+      <Root
+        connect={async () => {
+          attempts++;
+          throw new TransportError('MCPI_SPAWN', 'spawn nosuchcmd ENOENT');
+        }}
+        targetLabel="nosuchcmd"
+        onExit={(c) => (code = c)}
+        size={{ columns: 100, rows: 30 }}
+      />,
+      fakeServices(new Feed<WatchEvent>()),
+    );
+    let f = await waitFor(r, (f) => f.includes('Could not connect'));
+    expect(f).toContain('MCPI_SPAWN: spawn nosuchcmd ENOENT');
+    await press(r, 'r');
+    await waitFor(r, () => attempts === 2);
+    f = await waitFor(r, (f) => f.includes('Could not connect'));
+    await press(r, 'q');
+    await waitFor(r, () => code !== undefined);
+    expect(code).toBe(3);
+  });
+
+  it('quit closes the client once, then exits with 0', async () => {
+    const client = fakeClient({ tools: [tool('echo')] });
+    const feed = new Feed<WatchEvent>();
+    let code: number | undefined;
+    const r = renderWith(<Root connect={async () => client} targetLabel="x" onExit={(c) => (code = c)} size={{ columns: 100, rows: 30 }} />, fakeServices(feed));
+    feed.push(toolsEvent([tool('echo')]));
+    await waitFor(r, (f) => f.includes('Tools (1)'));
+    await press(r, 'q');
+    await waitFor(r, () => code !== undefined);
+    expect(code).toBe(0);
+    expect(client.closed).toBe(1);
+  });
+
+  it('quitting while still connecting closes the client when it arrives', async () => {
+    const client = fakeClient();
+    let resolve!: (c: InspectorClient) => void;
+    let code: number | undefined;
+    const r = renderWith(
+      <Root connect={() => new Promise((res) => (resolve = res))} targetLabel="x" onExit={(c) => (code = c)} size={{ columns: 100, rows: 30 }} />,
+      fakeServices(new Feed<WatchEvent>()),
+    );
+    await waitFor(r, (f) => f.includes('Connecting'));
+    await press(r, 'q');
+    await waitFor(r, () => code !== undefined);
+    resolve(client);
+    await sleep(20);
+    expect(client.closed).toBe(1);
+  });
+});
+
+/** A fake TTY pair good enough for Ink. */
+function fakeTty() {
+  const stdout = Object.assign(new EventEmitter(), {
+    isTTY: true,
+    columns: 100,
+    rows: 30,
+    chunks: [] as string[],
+    write(s: string) {
+      stdout.chunks.push(s);
+      return true;
+    },
+  });
+  const stdin = Object.assign(new EventEmitter(), {
+    isTTY: true,
+    data: null as string | null,
+    setEncoding() {},
+    setRawMode() {},
+    resume() {},
+    pause() {},
+    ref() {},
+    unref() {},
+    read() {
+      const d = stdin.data;
+      stdin.data = null;
+      return d;
+    },
+    send(s: string) {
+      stdin.data = s;
+      stdin.emit('readable');
+    },
+  });
+  return { stdout, stdin };
+}
+
+describe('runTui', () => {
+  it('refuses to run without a TTY (exit 64) and never connects', async () => {
+    let connected = false;
+    const { stdout, stdin } = fakeTty();
+    stdin.isTTY = false;
+    const code = await runTui({
+      connect: async () => {
+        connected = true;
+        return fakeClient();
+      },
+      targetLabel: 'x',
+      color: false,
+      stdin: stdin as unknown as NodeJS.ReadStream,
+      stdout: stdout as unknown as NodeJS.WriteStream,
+    });
+    expect(code).toBe(64);
+    expect(connected).toBe(false);
+  });
+
+  it('uses the alternate screen, restores it, and closes the client on quit', async () => {
+    const { stdout, stdin } = fakeTty();
+    const client = fakeClient({ tools: [tool('echo')] });
+    const feed = new Feed<WatchEvent>();
+    const done = runTui({
+      connect: async () => client,
+      targetLabel: 'x',
+      color: false,
+      stdin: stdin as unknown as NodeJS.ReadStream,
+      stdout: stdout as unknown as NodeJS.WriteStream,
+      services: fakeServices(feed),
+    });
+    feed.push(toolsEvent([tool('echo')]));
+    for (let i = 0; i < 100 && !stdout.chunks.join('').includes('Tools (1)'); i++) await sleep(20);
+    expect(stdout.chunks[0]).toContain('\u001b[?1049h');
+    stdin.send('q');
+    const code = await done;
+    expect(code).toBe(0);
+    expect(client.closed).toBe(1);
+    expect(stdout.chunks.join('')).toContain('\u001b[?1049l');
+  });
+});
