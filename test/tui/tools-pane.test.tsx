@@ -111,7 +111,7 @@ describe('tools pane', () => {
     feed.push({ type: 'diff', time: Date.now(), cause: 'poll', diff: diffTools(before, after), tools: after });
     const f = await waitFor(r, (f) => f.includes('Tools (2)'));
     expect(f).toMatch(/›\s+c/);
-    expect(f).toContain('changed without notification');
+    await waitFor(r, (f) => f.includes('changed without notification'));
   });
 
   it('lists dropped tools apart, with the reason', async () => {
