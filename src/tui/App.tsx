@@ -220,6 +220,8 @@ export function App({ client, targetLabel, pollMs, listenFilter, wire, log, onQu
   };
 
   useKeys((input, key) => {
+    // Several characters at once where keys are commands: take them one by one.
+    if ([...input].length > 1 && !key.ctrl && !key.meta && !typing) return 'split';
     if (key.ctrl && input === 'c') {
       const t = services.now();
       if (t - lastCtrlC.current < 2000) quit();
@@ -265,7 +267,8 @@ export function App({ client, targetLabel, pollMs, listenFilter, wire, log, onQu
     }
     switch (pane) {
       case 'tools':
-        return toolsKey(input, key);
+        toolsKey(input, key);
+        return;
       case 'server': {
         const o = scrollKey(serverOffset, sLines.length, mainH - 1, input, key);
         if (o !== undefined) setServerOffset(o);
@@ -279,9 +282,9 @@ export function App({ client, targetLabel, pollMs, listenFilter, wire, log, onQu
             else n[k] = true;
             return n;
           });
-        if (input === '1') return toggle('toolsListChanged');
-        if (input === '2') return toggle('promptsListChanged');
-        if (input === '3') return toggle('resourcesListChanged');
+        if (input === '1') return void toggle('toolsListChanged');
+        if (input === '2') return void toggle('promptsListChanged');
+        if (input === '3') return void toggle('resourcesListChanged');
         if (key.return) {
           watch.resubscribe(pendingFilter);
           setListenScroll({ offset: 0, follow: true });
@@ -300,10 +303,10 @@ export function App({ client, targetLabel, pollMs, listenFilter, wire, log, onQu
           setDiffSel(j === n - 1 ? undefined : ws.diffs[j]!.id);
           setDiffOffset(0);
         };
-        if (key.leftArrow || input === '[') return go(diffIndex - 1);
-        if (key.rightArrow || input === ']') return go(diffIndex + 1);
-        if (key.home) return go(0);
-        if (key.end) return go(n - 1);
+        if (key.leftArrow || input === '[') return void go(diffIndex - 1);
+        if (key.rightArrow || input === ']') return void go(diffIndex + 1);
+        if (key.home) return void go(0);
+        if (key.end) return void go(n - 1);
         const o = scrollKey(diffOffset, dLines.length, diffBodyH, input, key);
         if (o !== undefined) setDiffOffset(o);
         return;
@@ -316,7 +319,7 @@ export function App({ client, targetLabel, pollMs, listenFilter, wire, log, onQu
       case 'wire': {
         const n = wire.items.length;
         if (wireDetail.open) {
-          if (key.escape || key.return) return setWireDetail({ open: false, offset: 0 });
+          if (key.escape || key.return) return void setWireDetail({ open: false, offset: 0 });
           if (key.leftArrow || key.rightArrow) {
             const i = Math.max(0, Math.min(n - 1, wireIndex + (key.leftArrow ? -1 : 1)));
             setWireSel({ index: i, follow: false });

@@ -111,6 +111,7 @@ export function Root({ connect, targetLabel, pollMs, listenFilter, size, closeCl
 
   // Keys while not connected (the App handles its own).
   useKeys((input, key) => {
+    if ([...input].length > 1 && !key.ctrl) return 'split';
     if (key.ctrl && input === 'c') {
       const t = services.now();
       if (t - lastCtrlC.current < 2000) quit();

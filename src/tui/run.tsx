@@ -107,7 +107,7 @@ export async function runTui(opts: RunTuiOptions): Promise<number> {
         />
       </ServicesContext.Provider>
     </ThemeContext.Provider>,
-    { stdout, stdin, exitOnCtrlC: false, patchConsole: true, incrementalRendering: true, maxFps: 30 },
+    { stdout, stdin, exitOnCtrlC: false, patchConsole: true, incrementalRendering: false, maxFps: 30 },
   );
 
   const onSignal = (sig: NodeJS.Signals) => {
