@@ -50,10 +50,14 @@ describe('keys arriving in one chunk', () => {
     const r = renderWith(<App client={fakeClient({ tools })} targetLabel="x" wire={{ items: [], total: 0 }} log={{ items: [], total: 0 }} onQuit={() => {}} size={{ columns: 100, rows: 30 }} />, fakeServices(feed));
     feed.push(toolsEvent(tools));
     await waitFor(r, (f) => f.includes('Tools (2)'));
-    r.stdin.write('/ech\r\r');
+    r.stdin.write('/ech\r');
+    await waitFor(r, (f) => f.includes('/ech') && f.includes('1 of 2 match'));
+    r.stdin.write('\r');
     const f = await waitFor(r, (f) => f.includes('Arguments'));
     expect(f).toContain('echo');
     r.stdin.write('hi there\r');
-    await waitFor(r, (f) => f.includes('complete'));
+    await waitFor(r, (f) => f.includes('complete') && f.includes('"text":"hi there"'));
+    r.stdin.write('\u001b');
+    await waitFor(r, (f) => f.includes('Arguments'));
   });
 });

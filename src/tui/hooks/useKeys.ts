@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef } from 'react';
 import { useInput, type Key } from 'ink';
 
 /** What a key handler may return: `'split'` asks for a multi-character input to be re-sent one character at a time. */
@@ -70,49 +70,91 @@ export function splitChunk(input: string, key: Key): KeyEvent[] {
   return out;
 }
 
+/** How long to wait for React to start rendering after a key, before assuming the key changed nothing (ms). */
+const RENDER_WAIT_MS = 15;
+/** Upper bound on waiting for a started render to commit (ms). */
+const MAX_WAIT_MS = 500;
+
 /**
- * `useInput` with a handler that always sees the latest render's state, and with inputs
- * handled strictly one at a time: when a chunk holds several keys, the first is handled now
- * and the rest after React has re-rendered (so each key sees the state the previous one
- * produced). A handler returning `'split'` gets a multi-character text input again as single
- * characters (where keys are commands, not text).
+ * `useInput` with keys handled strictly one at a time, each seeing the state the previous
+ * one produced.
+ *
+ * Ink's React renders asynchronously (updates from input are scheduled, not flushed), and
+ * it delivers a chunk of stdin as one input when it holds no escape sequence: fast typing,
+ * `tmux send-keys`, or a paste ending in Enter arrive as `"/ech\r"`. So keys are queued:
+ * chunks are split into text runs and single control keys, a handler returning `'split'`
+ * (keys are commands there, not text) gets a text run again as single characters, and the
+ * next key is handled only after the component has re-rendered and committed (or, when a key
+ * changed nothing, after a short wait in which no render started).
  */
 export function useKeys(handler: KeyHandler, active = true): void {
   const ref = useRef(handler);
   ref.current = handler;
-  const queue = useRef<KeyEvent[]>([]);
-  const timer = useRef<ReturnType<typeof setImmediate> | undefined>(undefined);
-  const mounted = useRef(true);
+  const st = useRef({
+    queue: [] as KeyEvent[],
+    waiting: false,
+    rendered: false,
+    since: 0,
+    timer: undefined as ReturnType<typeof setTimeout> | undefined,
+    mounted: true,
+  });
+  // Render phase: a render of this component has started since the last key.
+  st.current.rendered = true;
 
-  const handleOne = useCallback((ev: KeyEvent) => {
+  const next = useCallback(() => {
+    const s = st.current;
+    if (!s.mounted || s.waiting) return;
+    const ev = s.queue.shift();
+    if (!ev) return;
+    s.waiting = true;
+    s.rendered = false;
+    s.since = Date.now();
     const r = ref.current(ev.input, ev.key);
     const chars = [...ev.input];
-    if (r === 'split' && chars.length > 1) queue.current.unshift(...chars.map((c) => ({ input: c, key: plainKey(c) })));
+    if (r === 'split' && chars.length > 1) s.queue.unshift(...chars.map((c) => ({ input: c, key: plainKey(c) })));
+    arm();
   }, []);
 
-  const drain = useCallback(() => {
-    timer.current = undefined;
-    if (!mounted.current) return;
-    const ev = queue.current.shift();
-    if (ev) handleOne(ev);
-    if (queue.current.length && mounted.current) timer.current = setImmediate(drain);
-  }, [handleOne]);
+  const release = useCallback(() => {
+    const s = st.current;
+    if (s.timer !== undefined) clearTimeout(s.timer);
+    s.timer = undefined;
+    s.waiting = false;
+    if (s.queue.length && s.mounted) setImmediate(next);
+  }, [next]);
 
-  const stable = useCallback(
-    (input: string, key: Key) => {
-      queue.current.push(...splitChunk(input, key));
-      if (timer.current === undefined) drain();
-    },
-    [drain],
-  );
+  // A render started but not committed yet: keep waiting (bounded); nothing started: go on.
+  const arm = useCallback(() => {
+    const s = st.current;
+    if (s.timer !== undefined) clearTimeout(s.timer);
+    s.timer = setTimeout(() => {
+      s.timer = undefined;
+      if (s.rendered && Date.now() - s.since < MAX_WAIT_MS) arm();
+      else release();
+    }, RENDER_WAIT_MS);
+  }, [release]);
+
+  // Commit of this component: the state the last key produced is now what handlers see.
+  useLayoutEffect(() => {
+    if (st.current.waiting) release();
+  });
 
   useEffect(() => {
-    mounted.current = true;
+    const s = st.current;
+    s.mounted = true;
     return () => {
-      mounted.current = false;
-      if (timer.current !== undefined) clearImmediate(timer.current);
+      s.mounted = false;
+      if (s.timer !== undefined) clearTimeout(s.timer);
     };
   }, []);
 
-  useInput(stable, { isActive: active });
+  const onInput = useCallback(
+    (input: string, key: Key) => {
+      st.current.queue.push(...splitChunk(input, key));
+      next();
+    },
+    [next],
+  );
+
+  useInput(onInput, { isActive: active });
 }
