@@ -428,3 +428,39 @@ describe('stdio spawning options', () => {
     expect(quiet.stdout).toBe(loud.stdout);
   });
 });
+
+describe('HTTP request headers on the wire (cli-header-echo.mjs)', () => {
+  let echo: HttpFixture;
+  beforeAll(async () => {
+    echo = await startHttpFixture('cli-header-echo');
+  });
+  afterAll(async () => {
+    await echo?.stop();
+  });
+
+  async function sentHeaders(extra: string[], env?: Record<string, string>): Promise<[string, string][]> {
+    const r = await runCli(['call', echo.url, 'headers', '--json', ...extra], env ? { env } : {});
+    ok(r);
+    return parseJson(r).result.structuredContent.rawHeaders;
+  }
+  const named = (h: [string, string][], name: string) => h.filter(([k]) => k.toLowerCase() === name.toLowerCase()).map(([, v]) => v);
+
+  it('the modern headers, --header and --bearer, each sent exactly once', async () => {
+    const h = await sentHeaders(['--header', 'X-Custom: v1', '--header', 'X-Other:  spaced value ', '--bearer', 'tok-1']);
+    expect(named(h, 'mcp-protocol-version')).toEqual(['2026-07-28']);
+    expect(named(h, 'mcp-method')).toEqual(['tools/call']);
+    expect(named(h, 'mcp-name')).toEqual(['headers']);
+    expect(named(h, 'content-type')).toEqual(['application/json']);
+    expect(named(h, 'accept')).toEqual(['application/json, text/event-stream']);
+    expect(named(h, 'x-custom')).toEqual(['v1']);
+    expect(named(h, 'x-other')).toEqual(['spaced value']);
+    expect(named(h, 'authorization')).toEqual(['Bearer tok-1']);
+    const lower = h.map(([k]) => k.toLowerCase());
+    expect(new Set(lower).size, JSON.stringify(h)).toBe(lower.length);
+  });
+
+  it('$MCP_BEARER_TOKEN is used when --bearer is absent; an explicit Authorization --header wins', async () => {
+    expect(named(await sentHeaders([], { MCP_BEARER_TOKEN: 'from-env' }), 'authorization')).toEqual(['Bearer from-env']);
+    expect(named(await sentHeaders(['--header', 'Authorization: Basic abc'], { MCP_BEARER_TOKEN: 'from-env' }), 'authorization')).toEqual(['Basic abc']);
+  });
+});
