@@ -61,3 +61,11 @@ describe('keys arriving in one chunk', () => {
     await waitFor(r, (f) => f.includes('Arguments'));
   });
 });
+
+describe('double escape', () => {
+  it('ESC ESC in one read is two Esc presses', () => {
+    const ev = splitChunk('\u001b', { ...plainKey(), escape: true, meta: true });
+    expect(ev).toHaveLength(2);
+    expect(ev.every((e) => e.key.escape)).toBe(true);
+  });
+});

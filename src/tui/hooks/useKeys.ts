@@ -54,6 +54,8 @@ function controlEvent(ch: string): KeyEvent {
  * sequences (arrows…) are already separated by Ink.
  */
 export function splitChunk(input: string, key: Key): KeyEvent[] {
+  // Ink reads ESC ESC (Esc pressed twice within one read) as one escape whose input is ESC.
+  if (key.escape && input === '\u001b') return [controlEvent('\u001b'), controlEvent('\u001b')];
   // eslint-disable-next-line no-control-regex
   if ([...input].length <= 1 || !/[\u0000-\u001f\u007f]/.test(input)) return [{ input, key }];
   const out: KeyEvent[] = [];

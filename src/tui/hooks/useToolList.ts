@@ -73,6 +73,7 @@ export function useToolList(tools: readonly Tool[] | undefined): UseToolList {
     if (filtering) {
       if (key.return) {
         setFiltering(false);
+        if (selected) setSel({ name: selected.name, pos });
         return true;
       }
       if (key.escape) {
@@ -93,15 +94,21 @@ export function useToolList(tools: readonly Tool[] | undefined): UseToolList {
       return false;
     }
     if (input === '/') {
+      // A new search, as in less and vim.
       setFiltering(true);
-      setQuery((q) => ({ ...q, cursor: [...q.text].length }));
+      setQuery({ text: '', cursor: 0 });
       return true;
     }
     if (key.escape && query.text) {
       setQuery({ text: '', cursor: 0 });
       return true;
     }
-    if (key.return) return selected ? 'open' : true;
+    if (key.return) {
+      if (!selected) return true;
+      // Pin the selection to this tool by name (it may have been implied by its position).
+      setSel({ name: selected.name, pos });
+      return 'open';
+    }
     const p = moveKey(pos, filtered.length, height, input, key);
     if (p !== undefined) {
       select(p);
