@@ -40,7 +40,10 @@ export function splitArgv(argv: string[]): { cli: string[]; command: string[] } 
 
 /** Separates the URL operand (if the target is a URL) from the rest of the words. */
 function takeUrl(words: string[], command: string[], flags: CommonFlags): { url?: string; rest: string[] } {
-  if (command.length || flags.config) return { rest: words };
+  if (command.length || flags.config) {
+    // A URL as well: let resolveTarget say "give one server" rather than misreading it as a tool.
+    return isUrl(words[0]) ? { url: words[0], rest: words.slice(1) } : { rest: words };
+  }
   if (!words.length) return { rest: words };
   if (!isUrl(words[0])) {
     throw new UsageError(`expected an http(s) URL as the first argument, got ${JSON.stringify(words[0])}; to spawn a local server put its command after --, e.g. mcp-inspect tools -- node server.js`);
@@ -213,7 +216,7 @@ export function reportError(e: unknown, json: boolean): number {
   if (e instanceof UsageError) {
     code = EXIT.usage;
     kind = 'usage';
-    text = e.message;
+    text = sanitize(e.message);
   } else if (e instanceof McpError) {
     code = EXIT.rpcError;
     kind = 'rpc';
@@ -233,7 +236,7 @@ export function reportError(e: unknown, json: boolean): number {
     const err: Record<string, unknown> = { kind, message: e instanceof Error ? sanitizeLine(e.message) : String(e), exitCode: code };
     if (e instanceof McpError) Object.assign(err, { code: e.code, data: e.data ?? null });
     if (e instanceof TransportError) Object.assign(err, { code: e.code, status: e.status ?? null });
-    process.stdout.write(JSON.stringify({ error: err }) + '\n');
+    process.stdout.write(JSON.stringify({ error: err }).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`) + '\n');
   }
   return code;
 }

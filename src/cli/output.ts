@@ -97,9 +97,17 @@ export function formatTrace(w: WireEvent, p: Palette): string {
   return p.dim(`${t} ${arrow} ${w.bytes}B ${body}`);
 }
 
+/**
+ * JSON.stringify that also escapes DEL and the C1 controls (U+007F–U+009F): JSON.stringify
+ * leaves them raw, and a terminal honouring C1 in UTF-8 would execute U+009B as CSI.
+ */
+export function safeJson(v: unknown, indent?: number): string {
+  return JSON.stringify(v, null, indent).replace(/[\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 /** Writes a JSON document on stdout. */
 export function printJson(v: unknown): void {
-  process.stdout.write(JSON.stringify(v, null, 2) + '\n');
+  process.stdout.write(safeJson(v, 2) + '\n');
 }
 
 /** Formats a duration in ms as "1h 2m", "3.5s", "250ms". */

@@ -97,6 +97,7 @@ export class McpClient implements InspectorClient {
     }
     transport.setHooks({
       onUnsolicited: (n) => {
+        if (this.routeToActive(n)) return;
         for (const l of this.unsolicited) l(n);
       },
       onClose: (reason) => {
@@ -203,6 +204,34 @@ export class McpClient implements InspectorClient {
     }
   }
 
+  /** Requests in flight that asked for progress, by progressToken (newest last). */
+  private active = new Map<string | number, (n: JsonRpcNotification) => void>();
+
+  private trackActive(token: string | number, handler: (n: JsonRpcNotification) => void): () => void {
+    this.active.set(token, handler);
+    return () => this.active.delete(token);
+  }
+
+  /**
+   * A legacy server may send a request's progress or log messages outside that request's
+   * stream (SDK v1 over sessionful HTTP puts notifications/message on the GET stream): give
+   * them to the request they belong to (progress by token; log messages to the newest call).
+   */
+  private routeToActive(n: JsonRpcNotification): boolean {
+    if (!this.active.size) return false;
+    const params = (n.params ?? {}) as JsonObject;
+    if (n.method === METHOD.progress) {
+      const h = this.active.get(params.progressToken as string | number);
+      if (h) h(n);
+      return !!h;
+    }
+    if (n.method === METHOD.message) {
+      [...this.active.values()].at(-1)!(n);
+      return true;
+    }
+    return false;
+  }
+
   /** Set when the transport closed by itself (the server process exited, the legacy GET stream ended). */
   closedReason: string | undefined;
 
@@ -234,10 +263,22 @@ export class McpClient implements InspectorClient {
       fullParams = { ...params, _meta: { progressToken } };
     }
     const headers = modern && this.transport.kind === 'http' ? { ...buildModernHeaders({ method, params: fullParams, protocolVersion: this.version }), ...(o.headers ?? {}) } : o.headers;
-    const res = await this.transport.request(
-      { jsonrpc: '2.0', id, method, params: fullParams },
-      { signal: o.signal, timeoutMs: o.timeoutMs ?? this.timeoutMs, onNotification: o.onNotification, headers, stream: o.stream, progressToken },
-    );
+    const onNotification = o.onNotification && ((n: JsonRpcNotification) => {
+      // Progress for a token this request did not send belongs to somebody else.
+      const token = (n.params as JsonObject | undefined)?.progressToken;
+      if (n.method === METHOD.progress && token !== progressToken) {
+        this.opts.onWarning?.(`ignored notifications/progress for token ${JSON.stringify(token)}, which ${method} (token ${JSON.stringify(progressToken)}) did not send`);
+        return;
+      }
+      o.onNotification!(n);
+    });
+    const unregister = progressToken !== undefined && onNotification ? this.trackActive(progressToken, onNotification) : undefined;
+    const res = await this.transport
+      .request(
+        { jsonrpc: '2.0', id, method, params: fullParams },
+        { signal: o.signal, timeoutMs: o.timeoutMs ?? this.timeoutMs, onNotification, headers, stream: o.stream, progressToken },
+      )
+      .finally(() => unregister?.());
     const msg = res.message as JsonRpcResponse;
     if ('error' in msg && msg.error) {
       const err = new McpError(msg.error, res.httpStatus);

@@ -63,7 +63,10 @@ export function classify(m: unknown): 'request' | 'notification' | 'response' | 
   if (!m || typeof m !== 'object' || Array.isArray(m)) return undefined;
   const o = m as JsonObject;
   if (typeof o.method === 'string') return 'id' in o && o.id !== undefined && o.id !== null ? 'request' : 'notification';
-  if ('result' in o || 'error' in o) return 'response';
+  // An error response needs an error *object* with a numeric code: an OAuth/HTTP body such as
+  // {"error":"unauthorized"} is not JSON-RPC.
+  if ('result' in o && 'id' in o) return 'response';
+  if (o.error && typeof o.error === 'object' && typeof (o.error as JsonObject).code === 'number') return 'response';
   return undefined;
 }
 

@@ -35,7 +35,27 @@ export function buildArguments(tool: Tool, pairs: string[], flags: CallFlags): J
     if (a.startsWith('@')) return parseArgsJson(readArgFile(a.slice(1)), a.slice(1)) as JsonObject;
     return parseArgsJson(a, '--args') as JsonObject;
   }
-  return coerceArgs(tool.inputSchema, pairs, readArgFile) as JsonObject;
+  if (flags.validate !== false) return coerceArgs(tool.inputSchema, pairs, readArgFile) as JsonObject;
+  // --no-validate: type each pair by the schema where it fits, and send the rest as written
+  // (JSON when it parses, else the text) so the server decides.
+  const args: JsonObject = {};
+  for (const pair of pairs) {
+    try {
+      Object.assign(args, coerceArgs(tool.inputSchema, [pair], readArgFile));
+    } catch (e) {
+      if (!(e instanceof UsageError)) throw e;
+      const i = pair.indexOf('=');
+      if (i <= 0) throw e;
+      const raw = pair.slice(i + 1);
+      const text = raw.startsWith('@') && !raw.startsWith('@@') ? readArgFile(raw.slice(1)) : raw.replace(/^@@/, '@');
+      try {
+        args[pair.slice(0, i)] = JSON.parse(text);
+      } catch {
+        args[pair.slice(0, i)] = text;
+      }
+    }
+  }
+  return args;
 }
 
 /** Byte size of base64 data. */
@@ -96,8 +116,8 @@ export async function runCall(s: Session, toolName: string, pairs: string[], fla
   const tool = list.tools.find((t) => t.name === toolName);
   if (!tool) {
     const dropped = list.dropped.find((d) => d.name === toolName);
-    if (dropped) throw new UsageError(`tool ${toolName} was left out of the list: ${dropped.reason}`);
-    const names = list.tools.map((t) => t.name);
+    if (dropped) throw new UsageError(`tool ${toolName} was left out of the list: ${sanitizeLine(dropped.reason)}`);
+    const names = list.tools.map((t) => sanitizeLine(t.name));
     const near = names.filter((n) => n.toLowerCase().includes(toolName.toLowerCase()) || toolName.toLowerCase().includes(n.toLowerCase()));
     throw new UsageError(`the server has no tool named ${JSON.stringify(toolName)}${near.length ? `; did you mean ${near.slice(0, 3).join(', ')}?` : names.length ? `; it has: ${names.slice(0, 20).join(', ')}${names.length > 20 ? ', …' : ''}` : ''}`);
   }

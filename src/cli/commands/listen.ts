@@ -12,7 +12,7 @@ import type { ListenFilter } from '../../protocol/types.js';
 import { renderToolDiff } from '../../watch/render.js';
 import { summarizeDiff, isEmptyDiff } from '../../watch/diff.js';
 import { sanitizeLine } from '../../util/sanitize.js';
-import type { Out } from '../output.js';
+import { safeJson, type Out } from '../output.js';
 import type { Session } from '../session.js';
 
 export interface ListenFlags {
@@ -131,18 +131,21 @@ export async function runListen(s: Session, flags: ListenFlags): Promise<number>
     } else out.info(`listening for ${filterText(filter)} on ${d.transport}${pollSec ? `, polling every ${pollSec}s` : ''}. Ctrl-C to stop.`);
   }
   let notifications = 0;
+  /** list_changed notifications counted whose re-fetch (a `diff` with cause notification) has not arrived yet. */
+  let pendingRefetches = 0;
   let exit: number = EXIT.ok;
   try {
     for await (const ev of watchTools(client, { filter, pollMs: pollSec ? pollSec * 1000 : undefined, signal: ctl.signal })) {
-      if (out.json) out.line(JSON.stringify(eventJson(ev)));
+      if (out.json) out.line(safeJson(eventJson(ev)));
       else for (const l of renderEvent(ev, out)) out.line(l);
       if (ev.type === 'error' && /cannot reconnect/.test(ev.error)) exit = EXIT.transport;
-      if (ev.type === 'notification' && count !== undefined && ++notifications >= count) {
-        // Let the re-fetch for this notification land before stopping.
-        if (ev.method.endsWith('/list_changed')) continue;
-        break;
-      }
-      if (ev.type === 'diff' && count !== undefined && notifications >= count) break;
+      if (count === undefined) continue;
+      if (ev.type === 'notification' && notifications < count) {
+        notifications++;
+        if (ev.method === 'notifications/tools/list_changed') pendingRefetches++;
+      } else if (ev.type === 'diff' && ev.cause === 'notification') pendingRefetches--;
+      // Stop after the n-th notification, once the re-fetch of every counted list_changed has been shown.
+      if (notifications >= count && pendingRefetches <= 0) break;
     }
   } finally {
     if (timer) clearTimeout(timer);
