@@ -173,6 +173,12 @@ export function App({ client, targetLabel, pollMs, listenFilter, wire, log, onQu
     return i >= 0 ? i : 0;
   })();
   const shownDiff = ws.diffs[diffIndex];
+  // A different diff shown (a new one while following the newest): start at its top.
+  const shownDiffId = useRef<number | undefined>(undefined);
+  if (shownDiff && shownDiff.id !== shownDiffId.current) {
+    shownDiffId.current = shownDiff.id;
+    if (diffOffset !== 0) setDiffOffset(0);
+  }
   const dLines = useMemo(() => (shownDiff ? diffEntryLines(shownDiff, width) : []), [shownDiff, width]);
   const logLines = useMemo<Line[]>(
     () =>

@@ -81,9 +81,9 @@ export function Header({ description: d, targetLabel, connection, watch, now, hi
   return (
     <Box flexDirection="column" width={width}>
       <Text wrap="truncate-end">
-        <Text {...theme.style('title')}>mcp-inspect</Text>
-        <Text {...theme.style('muted')}> ▸ </Text>
-        <Text bold>{name}</Text>
+        <Text {...theme.style(CONN_STYLE[connection])}>● {connection}</Text>
+        <Text {...theme.style('muted')}> · </Text>
+        <Text {...theme.style('title')}>{name}</Text>
         {d ? (
           <>
             <Text {...theme.style('muted')}> · </Text>
@@ -93,8 +93,7 @@ export function Header({ description: d, targetLabel, connection, watch, now, hi
             <Text>{d.transport}</Text>
           </>
         ) : null}
-        <Text {...theme.style('muted')}> · </Text>
-        <Text {...theme.style(CONN_STYLE[connection])}>● {connection}</Text>
+        <Text {...theme.style('muted')}> · mcp-inspect</Text>
       </Text>
       <Text wrap="truncate-end">
         <Text {...theme.style('muted')}>listen </Text>

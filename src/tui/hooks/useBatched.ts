@@ -5,8 +5,9 @@ export const FLUSH_MS = 50;
 
 /**
  * State fed by a stream of items, applied in batches: `push` only queues; the queue is
- * reduced into the state at most once every `flushMs`, so a burst of wire messages or
- * events costs one render, not one per item (no flicker, bounded CPU).
+ * reduced into the state at most once every `flushMs` (the first item after a quiet period
+ * is applied on the next turn), so a burst of wire messages or events costs one render, not
+ * one per item (no flicker, bounded CPU).
  *
  * @param reducer applies a batch (in arrival order) to the state; must be pure.
  * @returns `[state, push, reset]`; `push` is stable and safe to call after unmount (ignored).
@@ -23,9 +24,12 @@ export function useBatchedReducer<S, T>(
   const reducerRef = useRef(reducer);
   reducerRef.current = reducer;
 
+  const lastFlush = useRef(0);
+
   const flush = useCallback(() => {
     timer.current = undefined;
     if (!mounted.current) return;
+    lastFlush.current = Date.now();
     const batch = queue.current;
     if (batch.length === 0) return;
     queue.current = [];
@@ -36,7 +40,9 @@ export function useBatchedReducer<S, T>(
     (item: T) => {
       if (!mounted.current) return;
       queue.current.push(item);
-      if (timer.current === undefined) timer.current = setTimeout(flush, flushMs);
+      // Leading edge after a quiet period (what arrives in the same turn still coalesces),
+      // then at most one flush per flushMs.
+      if (timer.current === undefined) timer.current = setTimeout(flush, Math.max(0, lastFlush.current + flushMs - Date.now()));
     },
     [flush, flushMs],
   );

@@ -1,0 +1,114 @@
+/**
+ * The body of runTui (see run.tsx), loaded only after NODE_ENV is settled so that React
+ * picks its production build.
+ */
+import { render } from 'ink';
+import type { InspectorClient } from '../client/types.js';
+import { Root, type ConnectHooks } from './Root.js';
+import { ThemeContext, makeTheme } from './theme.js';
+import { ServicesContext, defaultServices } from './services.js';
+import type { RunTuiOptions } from './run.js';
+
+const ENTER_ALT = '\u001b[?1049h\u001b[2J\u001b[H';
+const LEAVE_ALT = '\u001b[?25h\u001b[?1049l';
+
+/** Exit codes for termination by signal (128 + signal number). */
+const SIGNAL_EXIT: Record<string, number> = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 };
+
+const withTimeout = <T,>(p: Promise<T>, ms: number): Promise<T | undefined> =>
+  Promise.race([p, new Promise<undefined>((r) => setTimeout(() => r(undefined), ms).unref())]);
+
+/**
+ * Runs the full-screen inspector until the user quits (see runTui).
+ *
+ * Renders in the terminal's alternate screen buffer (restored on every exit path: quit,
+ * crash, SIGINT/SIGTERM/SIGHUP, process exit), connects through `opts.connect`, and before
+ * returning always calls `client.close()` once (which stops a spawned stdio server), also
+ * when the user quits while the connection is still being made.
+ *
+ * @returns the exit code: 0 after a normal quit; the CLI's code for the connection error
+ * when the user quits after a failed connection (2 JSON-RPC, 3 transport); 64 without a TTY;
+ * 70 when the UI crashed; 128+n after signal n.
+ */
+export async function startTui(opts: RunTuiOptions): Promise<number> {
+  const stdout = opts.stdout ?? process.stdout;
+  const stdin = opts.stdin ?? process.stdin;
+  if (!stdin.isTTY || !stdout.isTTY) {
+    process.stderr.write('mcp-inspect: the interactive inspector needs a terminal (stdin and stdout must be a TTY); use a subcommand such as `tools`, `call` or `listen` in scripts.\n');
+    return 64;
+  }
+
+  let exitCode = 0;
+  let connecting: Promise<InspectorClient> | undefined;
+  const closed = new WeakMap<InspectorClient, Promise<void>>();
+  const closeClient = (c: InspectorClient): Promise<void> => {
+    let p = closed.get(c);
+    if (!p) {
+      p = c.close().catch(() => {});
+      closed.set(c, p);
+    }
+    return p;
+  };
+  const connect = (hooks: ConnectHooks): Promise<InspectorClient> => {
+    const p = opts.connect(hooks);
+    connecting = p;
+    return p;
+  };
+
+  let restored = false;
+  const restore = () => {
+    if (restored) return;
+    restored = true;
+    stdout.write(LEAVE_ALT);
+  };
+  stdout.write(ENTER_ALT);
+  process.once('exit', restore);
+
+  const services = opts.services ?? defaultServices();
+  const instance = render(
+    <ThemeContext.Provider value={makeTheme(opts.color)}>
+      <ServicesContext.Provider value={services}>
+        <Root
+          connect={connect}
+          targetLabel={opts.targetLabel}
+          pollMs={opts.pollMs}
+          listenFilter={opts.listenFilter}
+          size={opts.size}
+          closeClient={closeClient}
+          onExit={(code) => {
+            exitCode = code;
+          }}
+        />
+      </ServicesContext.Provider>
+    </ThemeContext.Provider>,
+    { stdout, stdin, exitOnCtrlC: false, patchConsole: true, incrementalRendering: false, maxFps: 30 },
+  );
+
+  const onSignal = (sig: NodeJS.Signals) => {
+    exitCode = SIGNAL_EXIT[sig] ?? 1;
+    instance.unmount();
+  };
+  const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+  for (const s of signals) process.on(s, onSignal);
+
+  let crash: unknown;
+  try {
+    await instance.waitUntilExit();
+  } catch (e) {
+    crash = e;
+    exitCode = 70;
+  } finally {
+    for (const s of signals) process.off(s, onSignal);
+    // Whatever ended the UI, the server must not outlive it: close the client, including
+    // one whose connection was still being made when the user quit.
+    if (connecting) {
+      const c = await withTimeout(connecting.catch(() => undefined), 10_000);
+      if (c) await withTimeout(closeClient(c), 5_000);
+    }
+    instance.cleanup();
+    restore();
+    process.off('exit', restore);
+  }
+  if (crash !== undefined) process.stderr.write(`mcp-inspect: the interactive inspector crashed: ${crash instanceof Error ? (crash.stack ?? crash.message) : String(crash)}\n`);
+  return exitCode;
+}
