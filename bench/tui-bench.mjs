@@ -25,6 +25,8 @@ if (!existsSync(join(root, 'dist', 'tui', 'App.js'))) {
   console.error('build first: npm run build');
   process.exit(1);
 }
+// As runTui does: React's production build unless NODE_ENV says otherwise.
+process.env.NODE_ENV ??= 'production';
 const imp = (p) => import(pathToFileURL(join(root, 'dist', p)).href);
 const React = (await import('react')).default;
 const { render } = await import('ink');
@@ -196,7 +198,7 @@ m.inst.unmount();
 m.inst.cleanup();
 
 const f = (x) => `${x.toFixed(1)} ms`;
-console.log(`TUI benchmark: ${N_TOOLS} tools, 120×40, Ink debug-mode frames (dist/)`);
+console.log(`TUI benchmark: ${N_TOOLS} tools, 120×40, Ink debug-mode frames (dist/, NODE_ENV=${process.env.NODE_ENV})`);
 console.log(`  first full frame (render → list drawn), median of ${firsts.length}: ${f(median(firsts))}   (min ${f(Math.min(...firsts))}, max ${f(Math.max(...firsts))}, ${lines} lines)`);
 console.log(`  filter keystroke → updated frame, median of ${keyTimes.length}:   ${f(median(keyTimes))}   (max ${f(Math.max(...keyTimes))})`);
 console.log(`  ↓ keystroke → moved selection, median of ${moveTimes.length}:        ${f(median(moveTimes))}   (max ${f(Math.max(...moveTimes))})`);
