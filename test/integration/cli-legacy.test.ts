@@ -103,11 +103,13 @@ describe.each<Kind>(['stdio', 'http', 'http-stateless'])('legacy server over %s'
     expect(r.stdout).toBe('done after 2 steps\n');
     const err = ownStderr(r.stderr).split('\n');
     expect(err.filter((l) => l.startsWith('progress '))).toEqual(['progress 1/2 50% step 1/2', 'progress 2/2 100% step 2/2']);
-    if (kind === 'stdio') {
-      // (Stateless HTTP: every POST gets a fresh server, so the level set by logging/setLevel is
-      // forgotten; sessionful HTTP: see the BUG test below.)
-      expect(err.filter((l) => l.startsWith('log '))).toEqual(['log info [slow]: slow step 1/2', 'log info [slow]: slow step 2/2']);
-    }
+    const logs = err.filter((l) => l.startsWith('log '));
+    if (kind === 'stdio') expect(logs).toEqual(['log info [slow]: slow step 1/2', 'log info [slow]: slow step 2/2']);
+    // Sessionful HTTP: the SDK v1 server sends them on the GET stream; the last one races the
+    // response (see the BUG test below), so only the first is certain.
+    if (kind === 'http') expect(logs[0]).toBe('log info [slow]: slow step 1/2');
+    // (Stateless HTTP: every POST gets a fresh server, so the level set by logging/setLevel is
+    // forgotten and no log arrives.)
   });
 
   it('--era legacy skips the probe (no discover on the wire)', async () => {
@@ -120,13 +122,16 @@ describe.each<Kind>(['stdio', 'http', 'http-stateless'])('legacy server over %s'
 });
 
 describe('legacy HTTP with sessions: log messages', () => {
-  // BUG: `call --log-level info` against a legacy sessionful HTTP server shows no log lines.
-  // The SDK v1 server sends notifications/message without a related request, so they travel
-  // on the session's GET stream (visible with --trace: "← … notifications/message"); the
-  // client only hands request-stream notifications to callTool's onLog (src/client/client.ts,
-  // callTool → rpc onNotification) and routes GET-stream ones to `unsolicited` listeners,
-  // which only `listen` subscribes to. The logs the user asked for are silently dropped.
-  it.fails('call slow --log-level info shows the log lines that arrive on the GET stream', async () => {
+  // The SDK v1 server sends notifications/message without a related request, so they travel on
+  // the session's GET stream. 42d462d made the ones that arrive during the call show up (before,
+  // none did), but the server's LAST log (written just before the result, on the other stream)
+  // still arrives after the POST's response and is lost: the client stops listening and
+  // DELETEs the session as soon as the response is in (--trace shows no second
+  // notifications/message before the DELETE). Deterministic here: 1 of 2 lines, every run.
+  // BUG: log messages sent before the response are dropped when the GET stream is a few ms
+  // behind the POST stream (src/client/client.ts callTool: unsolicited GET-stream routing ends
+  // with the request; a short drain of the GET stream before close would keep them).
+  it.fails('call slow --log-level info shows every log line the server sent before its result', async () => {
     const r = await runCli(['call', sessionful.url, 'slow', 'steps=2', 'delayMs=20', '--log-level', 'info']);
     ok(r);
     expect(ownStderr(r.stderr).split('\n').filter((l) => l.startsWith('log '))).toEqual(['log info [slow]: slow step 1/2', 'log info [slow]: slow step 2/2']);

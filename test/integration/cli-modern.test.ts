@@ -295,14 +295,13 @@ describe.each<Kind>(['stdio', 'http'])('modern server over %s', (kind) => {
     expect(missingSent.stdout).toMatch(/Input validation error/);
   });
 
-  // BUG: `--no-validate` does not apply to key=value pairs: the schema-driven coercion still
-  // refuses `i=1.5` with exit 64 (src/schema/coerce.ts coerceOne throws before call.ts looks
-  // at flags.validate), so the flag documented as "send the arguments even when they do not
-  // match the inputSchema" cannot send an invalid key=value argument.
-  it.fails('call --no-validate i=1.5: sends the value anyway and the server decides (exit 1 from the SDK validation)', async () => {
+  // Regression (fixed in 42d462d): the key=value coercion refused `i=1.5` with exit 64 even with
+  // --no-validate, so an invalid key=value argument could not be sent at all.
+  it('call --no-validate i=1.5: sends the value anyway and the server decides (exit 1 from the SDK validation)', async () => {
     const r = await modern(kind, 'call', ['typed', 'i=1.5', '--no-validate', '--json']);
-    expect(r.code, describeResult(r)).toBe(1);
+    ok(r, 1);
     expect(parseJson(r).arguments).toEqual({ i: 1.5 });
+    expect(parseJson(r).result.content[0].text).toMatch(/Input validation error.*i must be integer/);
   });
 
   it('call: an unknown tool is a usage error (64) listing the tools, a near miss suggests the name', async () => {
