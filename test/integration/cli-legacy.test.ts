@@ -112,6 +112,14 @@ describe.each<Kind>(['stdio', 'http', 'http-stateless'])('legacy server over %s'
     // forgotten and no log arrives.)
   });
 
+  it('--protocol-version 2025-06-18: an older legacy version is requested and negotiated', async () => {
+    const r = await legacy(kind, 'discover', ['--protocol-version', '2025-06-18', '--json', '--trace']);
+    ok(r);
+    expect(JSON.parse(r.stdout)).toMatchObject({ era: 'legacy', protocolVersion: '2025-06-18' });
+    expect(r.stderr).toContain('"method":"initialize","params":{"protocolVersion":"2025-06-18"');
+    expect(r.stderr).not.toContain('"method":"server/discover"');
+  });
+
   it('--era legacy skips the probe (no discover on the wire)', async () => {
     const r = await legacy(kind, 'discover', ['--era', 'legacy', '--trace', '--json']);
     ok(r);

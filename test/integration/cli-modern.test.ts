@@ -267,6 +267,9 @@ describe.each<Kind>(['stdio', 'http'])('modern server over %s', (kind) => {
     const arr = await modern(kind, 'call', ['typed', '--args', '[1,2]']);
     ok(arr, 64);
     expect(ownStderr(arr.stderr)).toContain('mcp-inspect: the arguments from --args must be a JSON object, got an array');
+    const empty = await modern(kind, 'call', ['typed', '--args', '-'], { input: '' });
+    ok(empty, 64);
+    expect(ownStderr(empty.stderr)).toContain('mcp-inspect: the arguments from standard input are empty');
     const both = await modern(kind, 'call', ['typed', 's=x', '--args', '{}']);
     ok(both, 64);
     expect(ownStderr(both.stderr)).toContain('mcp-inspect: give either --args or key=value pairs, not both');
