@@ -239,7 +239,7 @@ export function App({ client, targetLabel, pollMs, listenFilter, wire, log, onQu
     }
     if (closing) return;
     if (help.open) {
-      const total = helpLines().length;
+      const total = helpLines(width).length;
       const o = scrollKey(help.offset, total, mainH - 1, input, key);
       if (o !== undefined && !key.escape) setHelp({ open: true, offset: o });
       else setHelp({ open: false, offset: 0 });
@@ -473,6 +473,7 @@ export function App({ client, targetLabel, pollMs, listenFilter, wire, log, onQu
     main = (
       <ListenPane
         listen={ws.listen}
+        legacy={client.description.era === 'legacy'}
         pending={pendingFilter}
         pollMs={pollMs}
         lines={lLines}

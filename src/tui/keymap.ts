@@ -17,7 +17,7 @@ export const KEYMAP: readonly KeySection[] = [
     title: 'Everywhere',
     keys: [
       { keys: 'Tab / Shift-Tab', does: 'next / previous pane (Tools, Server, Listen, Diffs, Log, Wire)' },
-      { keys: '?', does: 'this help (any key closes it)' },
+      { keys: '?', does: 'this help (↑/↓ scroll it, any other key closes it)' },
       { keys: 'd', does: 'jump to the Diffs pane (newest diff)' },
       { keys: 'w', does: 'show / hide the Wire pane (raw messages in and out)' },
       { keys: 'q', does: 'quit (not while typing in a field: use Esc first)' },

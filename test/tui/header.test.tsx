@@ -41,6 +41,12 @@ describe('Header', () => {
     expect(r.lastFrame()).toContain('dropped: EOF');
   });
 
+  it('a legacy server is watched through unsolicited notifications', () => {
+    const ws = initialWatchState({ toolsListChanged: true });
+    const r = renderWith(<Header description={description({ era: 'legacy', protocolVersion: '2025-11-25' })} targetLabel="x" connection="connected" watch={ws} now={0} hints="" width={120} />, svc());
+    expect(r.lastFrame()).toContain('unsolicited notifications (legacy server, no subscription)');
+  });
+
   it('sanitizes the server name', () => {
     const r = renderWith(<Header description={description({ serverInfo: { name: 'evil\u001b]0;owned\u0007', version: '1\u001b[2J' } })} targetLabel="x" connection="connected" now={0} hints="" width={100} />, svc());
     expect(r.lastFrame()).not.toMatch(/[\u001b\u0007]/);

@@ -45,8 +45,14 @@ export function Header({ description: d, targetLabel, connection, watch, now, hi
   else {
     switch (l.status) {
       case 'starting':
-        listenText = `subscribing to ${filterLabel(l.requested)}…`;
-        listenStyle = 'warn';
+        if (d?.era === 'legacy') {
+          // A legacy server has no subscriptions/listen: its list_changed notifications come unsolicited.
+          listenText = 'unsolicited notifications (legacy server, no subscription)';
+          listenStyle = 'accent';
+        } else {
+          listenText = `subscribing to ${filterLabel(l.requested)}…`;
+          listenStyle = 'warn';
+        }
         break;
       case 'listening': {
         const refused = filterLabel(l.refused);

@@ -3,14 +3,18 @@ import { useTheme } from '../theme.js';
 import { KEYMAP } from '../keymap.js';
 import type { Line } from '../lines.js';
 import { LinesView } from './LinesView.js';
+import { wrapText } from '../text.js';
 
-/** The help screen as lines (every key, by context). */
-export function helpLines(): Line[] {
+/** The help screen as lines (every key, by context), descriptions wrapped to `width`. */
+export function helpLines(width = 100): Line[] {
   const out: Line[] = [];
   const w = Math.max(...KEYMAP.flatMap((s) => s.keys.map((k) => k.keys.length))) + 2;
   for (const s of KEYMAP) {
     out.push([{ text: s.title, style: 'title' }]);
-    for (const k of s.keys) out.push([{ text: `  ${k.keys.padEnd(w)}`, style: 'key' }, { text: k.does }]);
+    for (const k of s.keys) {
+      const wrapped = wrapText(k.does, Math.max(20, width - w - 2));
+      wrapped.forEach((d, i) => out.push([{ text: `  ${(i === 0 ? k.keys : '').padEnd(w)}`, style: 'key' }, { text: d }]));
+    }
     out.push([]);
   }
   return out;
@@ -25,12 +29,12 @@ export interface HelpOverlayProps {
 /** `?`: every key. Scroll with ↑/↓; Esc or ? closes. */
 export function HelpOverlay({ offset, width, height }: HelpOverlayProps) {
   const theme = useTheme();
-  const lines = helpLines();
+  const lines = helpLines(width);
   return (
     <Box flexDirection="column" width={width} height={height}>
       <Text wrap="truncate-end">
         <Text {...theme.style('title')}>Keys</Text>
-        <Text {...theme.style('muted')}>{'  ↑/↓ scroll · Esc or ? closes'}</Text>
+        <Text {...theme.style('muted')}>{'  ↑/↓ scroll · any other key closes'}</Text>
       </Text>
       <LinesView lines={lines} offset={offset} height={height - 1} width={width} />
     </Box>

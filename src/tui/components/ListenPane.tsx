@@ -9,6 +9,8 @@ import { sanitizeLine } from '../../util/sanitize.js';
 
 export interface ListenPaneProps {
   listen: WatchState['listen'];
+  /** A legacy server has no subscriptions/listen; its notifications arrive unsolicited. */
+  legacy?: boolean;
   /** The filter being edited for the next subscription. */
   pending: ListenFilter;
   pollMs?: number;
@@ -25,7 +27,7 @@ export interface ListenPaneProps {
  * the subscription (requested / granted / refused) and the filter for the next one
  * (1/2/3 toggle tools/prompts/resources, Enter re-subscribes).
  */
-export function ListenPane({ listen, pending, pollMs, lines, offset, follow, width, height }: ListenPaneProps) {
+export function ListenPane({ listen, legacy, pending, pollMs, lines, offset, follow, width, height }: ListenPaneProps) {
   const theme = useTheme();
   const box = (on: boolean | undefined) => (on ? '[x]' : '[ ]');
   const refused = filterLabel(listen.refused);
@@ -34,14 +36,22 @@ export function ListenPane({ listen, pending, pollMs, lines, offset, follow, wid
   const info = scrollInfo(offset, bodyH, lines.length);
   return (
     <Box flexDirection="column" width={width} height={height}>
-      <Text wrap="truncate-end">
-        <Text {...theme.style('title')}>Subscription </Text>
-        <Text>{`asked: ${filterLabel(listen.requested)}`}</Text>
-        <Text {...theme.style('muted')}> · </Text>
-        <Text {...theme.style(listen.granted ? 'ok' : 'muted')}>{`granted: ${listen.granted ? filterLabel(listen.granted) : '(not yet)'}`}</Text>
-        {refused !== 'nothing' ? <Text {...theme.style('warn')}>{` · refused: ${refused}`}</Text> : null}
-        <Text {...theme.style('muted')}>{` · ${listen.status}${listen.detail ? `: ${sanitizeLine(listen.detail)}` : ''}`}</Text>
-      </Text>
+      {legacy ? (
+        <Text wrap="truncate-end">
+          <Text {...theme.style('title')}>Legacy server </Text>
+          <Text>{'no subscriptions/listen: list_changed notifications arrive unsolicited'}</Text>
+          <Text {...theme.style('muted')}>{` · ${listen.status === 'starting' ? 'watching' : listen.status}${listen.detail ? `: ${sanitizeLine(listen.detail)}` : ''}`}</Text>
+        </Text>
+      ) : (
+        <Text wrap="truncate-end">
+          <Text {...theme.style('title')}>Subscription </Text>
+          <Text>{`asked: ${filterLabel(listen.requested)}`}</Text>
+          <Text {...theme.style('muted')}> · </Text>
+          <Text {...theme.style(listen.granted ? 'ok' : 'muted')}>{`granted: ${listen.granted ? filterLabel(listen.granted) : '(not yet)'}`}</Text>
+          {refused !== 'nothing' ? <Text {...theme.style('warn')}>{` · refused: ${refused}`}</Text> : null}
+          <Text {...theme.style('muted')}>{` · ${listen.status}${listen.detail ? `: ${sanitizeLine(listen.detail)}` : ''}`}</Text>
+        </Text>
+      )}
       <Text wrap="truncate-end">
         <Text {...theme.style('muted')}>next: </Text>
         <Text>{`${box(pending.toolsListChanged)} `}</Text>
