@@ -55,6 +55,11 @@ export function Header({ description: d, targetLabel, connection, watch, now, hi
         }
         break;
       case 'listening': {
+        if (d?.era === 'legacy') {
+          listenText = '✓ unsolicited notifications (legacy server)';
+          listenStyle = 'ok';
+          break;
+        }
         const refused = filterLabel(l.refused);
         listenText = `✓ ${filterLabel(l.granted ?? l.requested)}${refused !== 'nothing' ? ` (refused: ${refused})` : ''}`;
         listenStyle = 'ok';
