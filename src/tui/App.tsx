@@ -433,7 +433,9 @@ export function App({ client, targetLabel, pollMs, listenFilter, wire, log, onQu
         : pane === 'diffs'
           ? 'Tab panes · ←/→ older/newer · ↑↓ scroll · ? keys · q quit'
           : pane === 'wire'
-            ? 'Tab panes · ↑↓ select · Enter open · G follow · w hide · ? keys · q quit'
+            ? wireDetail.open
+              ? 'Esc back · ←/→ previous/next message · ↑↓ scroll · Tab panes · q quit'
+              : 'Tab panes · ↑↓ select · Enter open · G follow · w hide · ? keys · q quit'
             : 'Tab panes · ↑↓ scroll · ? keys · q quit';
 
   let main: JSX.Element;
