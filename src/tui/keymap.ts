@@ -12,6 +12,7 @@ export interface KeySection {
   keys: KeyHelp[];
 }
 
+/** Every key, grouped by where it applies (drawn by the `?` help screen). */
 export const KEYMAP: readonly KeySection[] = [
   {
     title: 'Everywhere',

@@ -65,6 +65,7 @@ export function defaultServices(cwd: string = process.cwd()): TuiServices {
   };
 }
 
+/** React context carrying the services (see {@link TuiServices}); provided by runTui, or by tests with fakes. */
 export const ServicesContext = createContext<TuiServices | null>(null);
 
 /** The injected services; throws when rendered outside a provider (a programming error). */

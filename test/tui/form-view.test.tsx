@@ -193,4 +193,13 @@ describe('call form', () => {
     expect(f).not.toContain('\u001b');
     expect(f).not.toContain('\u0007');
   });
+
+  it('never draws control characters of server-provided defaults', async () => {
+    const r = show(obj({ s: { type: 'string', default: 'a\u001b[2Jb' }, n: { type: 'number', default: 'x\u001b]0;t\u0007' } }));
+    const f = await waitFor(r, (f) => f.includes('[ab'));
+    expect(f).not.toMatch(/[\u001b\u0007]/);
+    await press(r, KEY.down);
+    const g = await waitFor(r, (f) => f.includes('not a number'));
+    expect(g).not.toMatch(/[\u001b\u0007]/);
+  });
 });

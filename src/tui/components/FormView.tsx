@@ -29,7 +29,7 @@ export function editorText(row: FormRow): string {
     if (v.kind !== 'enum' || v.index < 0 || v.index >= n.options.length) return `‹ (unset) ›  ${n.options.length} choices`;
     return `‹ ${sanitizeLine(n.options[v.index]!.label)} ›  ${v.index + 1}/${n.options.length}`;
   }
-  return v.kind === 'text' ? v.text : '';
+  return v.kind === 'text' ? sanitizeLine(v.text) : '';
 }
 
 /**
@@ -53,7 +53,11 @@ export function FormView({ rows, focus, cursor, errors, width, height }: FormVie
         const isText = r.role === 'field' && r.value.kind === 'text' && !r.value.isNull;
         let editor: JSX.Element;
         if (isText && focused && r.value.kind === 'text') {
+          // Text may hold a server-provided default: never draw its control characters.
           const v = viewText({ text: r.value.text, cursor }, editorW - 2);
+          v.before = sanitizeLine(v.before);
+          v.at = sanitizeLine(v.at) || ' ';
+          v.after = sanitizeLine(v.after);
           editor = (
             <Text>
               <Text {...theme.style('muted')}>[</Text>
@@ -76,7 +80,7 @@ export function FormView({ rows, focus, cursor, errors, width, height }: FormVie
           editor = <Text {...theme.style(r.value.isNull ? 'accent' : r.role === 'field' ? 'plain' : 'muted')}>{truncate(editorText(r), editorW + 10)}</Text>;
         }
         const after = errs?.length
-          ? { text: `  ✗ ${errs[0]}`, style: 'error' as const }
+          ? { text: `  ✗ ${sanitizeLine(errs[0]!)}`, style: 'error' as const }
           : r.node.kind === 'json' && r.role === 'field'
             ? { text: '  JSON', style: 'muted' as const }
             : r.node.description && r.itemIndex === undefined

@@ -3,6 +3,7 @@ import { useTheme } from '../theme.js';
 
 export type PaneId = 'tools' | 'server' | 'listen' | 'diffs' | 'log' | 'wire';
 
+/** Title of each pane in the pane bar. */
 export const PANE_TITLES: Record<PaneId, string> = {
   tools: 'Tools',
   server: 'Server',

@@ -137,7 +137,7 @@ export function ToolDetail({ tool, form, gone, confirmPending, width, height }: 
         </Text>
         <Text wrap="truncate-end">{focused?.node.description ? sanitizeLine(focused.node.description) : ' '}</Text>
         <Text wrap="truncate-end" {...theme.style('error')}>
-          {focusedProblems.length ? `✗ ${focusedProblems.join('; ')}` : problems.general.length ? `✗ ${problems.general.join('; ')}` : ' '}
+          {sanitizeLine(focusedProblems.length ? `✗ ${focusedProblems.join('; ')}` : problems.general.length ? `✗ ${problems.general.join('; ')}` : ' ')}
         </Text>
         <Text wrap="truncate-end" {...theme.style('muted')}>
           {rowKeys(focused)}
