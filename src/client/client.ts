@@ -39,6 +39,8 @@ interface RpcOptions {
   progress?: boolean;
   /** Skip the one automatic retry on -32022. */
   noVersionRetry?: boolean;
+  /** ms to keep routing out-of-band notifications to this request after its response (legacy GET stream). */
+  lingerMs?: number;
 }
 
 /**
@@ -278,7 +280,10 @@ export class McpClient implements InspectorClient {
         { jsonrpc: '2.0', id, method, params: fullParams },
         { signal: o.signal, timeoutMs: o.timeoutMs ?? this.timeoutMs, onNotification, headers, stream: o.stream, progressToken },
       )
-      .finally(() => unregister?.());
+      .finally(async () => {
+        if (o.lingerMs && unregister) await new Promise((r) => setTimeout(r, o.lingerMs));
+        unregister?.();
+      });
     const msg = res.message as JsonRpcResponse;
     if ('error' in msg && msg.error) {
       const err = new McpError(msg.error, res.httpStatus);
@@ -368,6 +373,9 @@ export class McpClient implements InspectorClient {
       timeoutMs: opts.timeoutMs,
       headers,
       progress: true,
+      // SDK v1 over sessionful HTTP sends a call's log messages on the GET stream, where the last
+      // one can trail the response: keep routing them to this call for a moment.
+      lingerMs: this.era === 'legacy' && this.legacyGetStream && this.opts.logLevel ? 150 : undefined,
       onNotification: (n) => {
         const p = (n.params ?? {}) as JsonObject;
         if (n.method === METHOD.progress && typeof p.progress === 'number') {

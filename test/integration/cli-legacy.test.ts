@@ -131,15 +131,10 @@ describe.each<Kind>(['stdio', 'http', 'http-stateless'])('legacy server over %s'
 
 describe('legacy HTTP with sessions: log messages', () => {
   // The SDK v1 server sends notifications/message without a related request, so they travel on
-  // the session's GET stream. 42d462d made the ones that arrive during the call show up (before,
-  // none did), but the server's LAST log (written just before the result, on the other stream)
-  // still arrives after the POST's response and is lost: the client stops listening and
-  // DELETEs the session as soon as the response is in (--trace shows no second
-  // notifications/message before the DELETE). Deterministic here: 1 of 2 lines, every run.
-  // BUG: log messages sent before the response are dropped when the GET stream is a few ms
-  // behind the POST stream (src/client/client.ts callTool: unsolicited GET-stream routing ends
-  // with the request; a short drain of the GET stream before close would keep them).
-  it.fails('call slow --log-level info shows every log line the server sent before its result', async () => {
+  // the session's GET stream, and its LAST log (written just before the result, on the other
+  // stream) can arrive after the POST's response. Regression test: the client keeps routing
+  // GET-stream notifications to the call for a moment (lingerMs) before it closes the session.
+  it('call slow --log-level info shows every log line the server sent before its result', async () => {
     const r = await runCli(['call', sessionful.url, 'slow', 'steps=2', 'delayMs=20', '--log-level', 'info']);
     ok(r);
     expect(ownStderr(r.stderr).split('\n').filter((l) => l.startsWith('log '))).toEqual(['log info [slow]: slow step 1/2', 'log info [slow]: slow step 2/2']);
