@@ -64,10 +64,12 @@ export function resolveTarget(url: string | undefined, command: string[], flags:
   const given = [url ? 'a URL' : '', command.length ? 'a command after --' : '', flags.config ? '--config' : ''].filter(Boolean);
   if (given.length > 1) throw new UsageError(`give one server: ${given.join(' and ')} were both given`);
   if (url) {
+    if (flags.env?.length || flags.cwd) throw new UsageError('--env and --cwd apply to a spawned server (a command after --), not to a URL');
     if (!isUrl(url)) throw new UsageError(`expected an http(s) URL, got ${JSON.stringify(url)}; to run a local server, put its command after --, e.g. mcp-inspect tools -- node server.js`);
     return httpTarget(url, flags);
   }
   if (command.length) {
+    if (flags.header?.length || flags.bearer) throw new UsageError('--header and --bearer apply to HTTP servers; a spawned server gets --env K=V instead');
     const [cmd, ...args] = command;
     return { kind: 'stdio', command: cmd!, args, env: parseEnv(flags.env), cwd: flags.cwd };
   }

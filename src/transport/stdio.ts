@@ -46,6 +46,8 @@ export class StdioTransport implements Transport {
   private proc: ChildProcess | undefined;
   private hooks: TransportHooks = {};
   private pending = new Map<string, Pending>();
+  /** Ids of requests that timed out or were cancelled (bounded), to explain their late answers. */
+  private abandoned = new Map<string, string>();
   private buf = '';
   private bufBytes = 0;
   private skippingLongLine = false;
@@ -185,6 +187,10 @@ export class StdioTransport implements Transport {
 
   private onResponse(res: JsonRpcResponse): void {
     const p = res.id === null || res.id === undefined ? undefined : this.pending.get(idKey(res.id));
+    if (!p && res.id !== null && res.id !== undefined && this.abandoned.has(idKey(res.id))) {
+      this.hooks.onWarning?.(`the answer to request ${JSON.stringify(res.id)} arrived after it ${this.abandoned.get(idKey(res.id))}; ignored`);
+      return;
+    }
     if (!p) {
       const err = 'error' in res ? ` (error ${res.error?.code}: ${sanitizeLine(String(res.error?.message ?? ''))})` : '';
       this.hooks.onWarning?.(`the server sent a response with an unknown id ${JSON.stringify(res.id)}${err}; ignored`);
@@ -270,6 +276,8 @@ export class StdioTransport implements Transport {
   }
 
   private sendCancelled(requestId: RequestId, reason: string): void {
+    this.abandoned.set(idKey(requestId), reason === 'timeout' ? 'timed out' : 'was cancelled');
+    if (this.abandoned.size > 256) this.abandoned.delete(this.abandoned.keys().next().value!);
     this.write({ jsonrpc: '2.0', method: METHOD.cancelled, params: { requestId, reason } });
   }
 

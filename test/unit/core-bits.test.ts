@@ -97,6 +97,8 @@ describe('command line', () => {
     expect(resolveTarget(undefined, ['node', 's.js'], { env: ['A=1'] })).toEqual({ kind: 'stdio', command: 'node', args: ['s.js'], env: { A: '1' }, cwd: undefined });
     expect(() => resolveTarget(undefined, [], {})).toThrow(/no server given/);
     expect(() => resolveTarget('http://a', ['node'], {})).toThrow(UsageError);
+    expect(() => resolveTarget(undefined, ['node'], { header: ['X-A: 1'] })).toThrow(/apply to HTTP servers/);
+    expect(() => resolveTarget('http://127.0.0.1:1/mcp', [], { env: ['A=1'] })).toThrow(/apply to a spawned server/);
     const dir = mkdtempSync(join(tmpdir(), 'mcpi-'));
     const f1 = join(dir, 'claude.json');
     writeFileSync(f1, JSON.stringify({ mcpServers: { one: { command: 'node', args: ['x.js'], env: { K: 'v' } }, two: { url: 'http://127.0.0.1:9/mcp', headers: { 'X-A': 'b' } } } }));
