@@ -352,6 +352,8 @@ export function App({ client, targetLabel, pollMs, listenFilter, wire, log, onQu
     if (view === 'list') {
       const r = list.onKey(input, key, toolRowsH);
       if (r === 'open' && list.selected) {
+        // Reopening the same tool keeps what was typed; a different tool starts a new form.
+        if (openName === list.selected.name) form.clearRebuilt();
         setOpenName(list.selected.name);
         lastOpen.current = list.selected;
         setConfirm(false);

@@ -5,6 +5,7 @@ import type { CallOptions, CallOutcome, WatchEvent, WireEvent } from '../../src/
 import type { JsonObject, Tool } from '../../src/protocol/types.js';
 import { McpError, TransportError } from '../../src/protocol/errors.js';
 import type { LogEntry } from '../../src/tui/logEntry.js';
+import { diffTools } from '../../src/watch/diff.js';
 import { Feed, KEY, fakeClient, fakeServices, press, renderWith, tool, toolsEvent, waitFor, withProviders } from './helpers.js';
 
 afterEach(() => cleanup());
@@ -124,6 +125,23 @@ describe('App flows', () => {
     expect(f).toContain('"field": "text"');
     await press(r, 'r');
     f = await waitFor(r, (f) => f.includes('tool error (isError: true)'));
+  });
+
+  it('the open form follows the tool list: rebuilt when the schema changes, flagged when the tool is removed', async () => {
+    const { r, feed } = setup();
+    await waitFor(r, (f) => f.includes('echo'));
+    await press(r, KEY.enter, 'abc');
+    await waitFor(r, (f) => f.includes('[abc'));
+    const echo2 = { ...echo, inputSchema: { type: 'object', properties: { text: { type: 'string' }, times: { type: 'integer' } }, required: ['text'] } };
+    const after = [echo2, tool('ping')];
+    feed.push({ type: 'diff', time: Date.now(), cause: 'notification', diff: diffTools([echo, tool('ping')], after), tools: after });
+    let f = await waitFor(r, (f) => f.includes('the form was rebuilt'));
+    expect(f).toContain('times');
+    const gone = [tool('ping')];
+    feed.push({ type: 'diff', time: Date.now(), cause: 'notification', diff: diffTools(after, gone), tools: gone });
+    f = await waitFor(r, (f) => f.includes('no longer in the server’s list'));
+    await press(r, KEY.esc);
+    f = await waitFor(r, (f) => f.includes('Tools (1)'));
   });
 
   it('q quits; Ctrl-C needs a second press; typing q in a text field does not quit', async () => {

@@ -25,6 +25,8 @@ export interface UseForm {
   onKey(input: string, key: Key): FormAction | undefined;
   /** Whether the input schema changed since the form was built (it was rebuilt). */
   rebuilt: boolean;
+  /** Forgets the "rebuilt" notice (when the form is opened again). */
+  clearRebuilt(): void;
 }
 
 /**
@@ -108,5 +110,7 @@ export function useForm(tool: Tool): UseForm {
     [model, current.state],
   );
 
-  return { model, state, rows, args: args as JsonObject, problems, onKey, rebuilt: current.rebuilt };
+  const clearRebuilt = useCallback(() => setBuilt((b) => (b.rebuilt ? { ...b, rebuilt: false } : b)), []);
+
+  return { model, state, rows, args: args as JsonObject, problems, onKey, rebuilt: current.rebuilt, clearRebuilt };
 }
