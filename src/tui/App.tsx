@@ -417,7 +417,8 @@ export function App({ client, targetLabel, pollMs, listenFilter, wire, log, onQu
   }
 
   // ---- rendering ----
-  const connection: ConnectionState = closing ? 'closing' : ws.listen.status === 'reconnecting' ? 'reconnecting' : 'connected';
+  const closedReason = client.closedReason;
+  const connection: ConnectionState = closing ? 'closing' : closedReason ? 'disconnected' : ws.listen.status === 'reconnecting' ? 'reconnecting' : 'connected';
   const hints = help.open
     ? '↑↓ scroll · Esc close'
     : pane === 'tools'
@@ -520,7 +521,9 @@ export function App({ client, targetLabel, pollMs, listenFilter, wire, log, onQu
   const statusShown = status && now - status.at < 10_000 ? status : undefined;
   const statusText = statusShown
     ? statusShown.text
-    : ws.toolsError && !tools
+    : closedReason
+      ? `disconnected: ${sanitizeLine(closedReason)}`
+      : ws.toolsError && !tools
       ? `error: ${ws.toolsError}`
       : `${sanitizeLine(targetLabel)} · ${tools ? `${tools.length} tools` : 'listing tools…'}${ws.diffCount ? ` · ${ws.diffCount} change${ws.diffCount === 1 ? '' : 's'} seen` : ''}`;
 
@@ -536,7 +539,7 @@ export function App({ client, targetLabel, pollMs, listenFilter, wire, log, onQu
       <Box height={mainH} flexDirection="column" overflow="hidden">
         {main}
       </Box>
-      <StatusBar text={statusText} style={statusShown?.style ?? (ws.toolsError && !tools ? 'error' : 'muted')} width={width} />
+      <StatusBar text={statusText} style={statusShown?.style ?? (closedReason || (ws.toolsError && !tools) ? 'error' : 'muted')} width={width} />
     </Box>
   );
 }

@@ -144,6 +144,14 @@ describe('App flows', () => {
     f = await waitFor(r, (f) => f.includes('Tools (1)'));
   });
 
+  it('a server gone for good shows as disconnected, with the reason', async () => {
+    const { r, client } = setup();
+    await waitFor(r, (f) => f.includes('● connected'));
+    (client as { closedReason?: string }).closedReason = 'the server process exited (code 1)';
+    const f = await waitFor(r, (f) => f.includes('● disconnected'), 3000);
+    expect(f).toContain('disconnected: the server process exited (code 1)');
+  });
+
   it('q quits; Ctrl-C needs a second press; typing q in a text field does not quit', async () => {
     const { r, state } = setup();
     await waitFor(r, (f) => f.includes('echo'));
