@@ -129,6 +129,7 @@ export function App({ client, targetLabel, pollMs, listenFilter, wire, log, onQu
   const [logScroll, setLogScroll] = useState<Follow>({ offset: 0, follow: true });
   const [wireSel, setWireSel] = useState<{ index: number; follow: boolean }>({ index: 0, follow: true });
   const [wireDetail, setWireDetail] = useState<{ open: boolean; offset: number }>({ open: false, offset: 0 });
+  const wireOffset = useRef(0);
 
   const panes: PaneId[] = wireOn ? ['tools', 'server', 'listen', 'diffs', 'log', 'wire'] : ['tools', 'server', 'listen', 'diffs', 'log'];
 
@@ -502,13 +503,14 @@ export function App({ client, targetLabel, pollMs, listenFilter, wire, log, onQu
       </Box>
     );
   } else {
-    const offset = scrollToShow(Math.max(0, wire.items.length - wireBodyH), wireIndex, wireBodyH, wire.items.length);
+    const bottom = Math.max(0, wire.items.length - wireBodyH);
+    wireOffset.current = wireSel.follow ? bottom : scrollToShow(wireOffset.current, wireIndex, wireBodyH, wire.items.length);
     main = (
       <WirePane
         rows={wRows}
         total={wire.total}
         selected={wireIndex}
-        offset={wireSel.follow ? Math.max(0, wire.items.length - wireBodyH) : offset}
+        offset={wireOffset.current}
         detail={wDetail}
         detailOffset={clampOffset(wireDetail.offset, wDetail?.length ?? 0, wireBodyH)}
         follow={wireSel.follow}
