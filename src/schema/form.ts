@@ -306,7 +306,7 @@ function buildNode(schema: unknown, key: string, required: boolean, ctx: Ctx): F
       });
       return { ...base(key, s, outer, required, options.some((o) => o.value === null)), kind: 'enum', options };
     }
-    const nonNull = alts.filter((a, i) => !isNullSchema(resolvedAlts[i]));
+    const nonNull = alts.filter((_a, i) => !isNullSchema(resolvedAlts[i]));
     if (nonNull.length === 1 && alts.length === 2) {
       const { [kw]: _drop, ...rest } = s;
       void _drop;

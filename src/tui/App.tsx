@@ -1,12 +1,12 @@
 import type { JSX } from 'react';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { Box, Text, type Key } from 'ink';
+import { Box, type Key } from 'ink';
 import type { InspectorClient, WireEvent } from '../client/types.js';
 import type { ListenFilter, Tool } from '../protocol/types.js';
 import { defaultFilter } from '../client/watch.js';
 import { sanitizeLine } from '../util/sanitize.js';
 import { useServices } from './services.js';
-import { useTheme, type StyleKey } from './theme.js';
+import type { StyleKey } from './theme.js';
 import type { Ring } from './hooks/useBatched.js';
 import { useTerminalSize, type TermSize } from './hooks/useTerminalSize.js';
 import { useWatch } from './hooks/useWatch.js';
@@ -23,15 +23,15 @@ import { diffEntryLines, diffCounts, causeLabel } from './diffViewLines.js';
 import { eventLine } from './listenLines.js';
 import { wireDetailLines, wireRow } from './wireLines.js';
 import type { LogEntry } from './logEntry.js';
-import { formatClock } from './text.js';
-import type { Line } from './lines.js';
 import { Header, type ConnectionState } from './components/Header.js';
 import { PaneTabs, type PaneId } from './components/PaneTabs.js';
 import { StatusBar } from './components/StatusBar.js';
 import { ToolsPane, toolListHeight } from './components/ToolsPane.js';
 import { ToolDetail } from './components/ToolDetail.js';
 import { ResultView } from './components/ResultView.js';
-import { LinesView, scrollInfo } from './components/LinesView.js';
+import { ServerPane } from './components/ServerPane.js';
+import { LogPane, logLine } from './components/LogPane.js';
+import { hintLine, type HintContext } from './keymap.js';
 import { ListenPane } from './components/ListenPane.js';
 import { DiffView } from './components/DiffView.js';
 import { WirePane } from './components/WirePane.js';
@@ -85,7 +85,6 @@ function followKey(f: Follow, total: number, height: number, input: string, key:
  * handler, so that exactly one view acts on each key.
  */
 export function App({ client, targetLabel, pollMs, listenFilter, wire, log, onQuit, closing, size }: AppProps) {
-  const theme = useTheme();
   const services = useServices();
   const term = useTerminalSize(size);
   const width = Math.max(40, term.columns);
@@ -181,15 +180,7 @@ export function App({ client, targetLabel, pollMs, listenFilter, wire, log, onQu
     if (diffOffset !== 0) setDiffOffset(0);
   }
   const dLines = useMemo(() => (shownDiff ? diffEntryLines(shownDiff, width) : []), [shownDiff, width]);
-  const logLines = useMemo<Line[]>(
-    () =>
-      log.items.map((e) => [
-        { text: `${formatClock(e.time)} `, style: 'muted' },
-        { text: e.kind === 'stderr' ? 'stderr  ' : e.kind === 'warning' ? 'warning ' : 'info    ', style: e.kind === 'warning' ? 'warn' : e.kind === 'stderr' ? 'accent' : 'muted' },
-        { text: sanitizeLine(e.text) },
-      ]),
-    [log],
-  );
+  const logLines = useMemo(() => log.items.map(logLine), [log]);
   const wRows = useMemo(() => (wireOn ? wire.items.map(wireRow) : []), [wire, wireOn]);
   const wireIndex = wireSel.follow ? Math.max(0, wire.items.length - 1) : Math.min(wireSel.index, Math.max(0, wire.items.length - 1));
   const wDetail = useMemo(
@@ -420,27 +411,22 @@ export function App({ client, targetLabel, pollMs, listenFilter, wire, log, onQu
   // ---- rendering ----
   const closedReason = client.closedReason;
   const connection: ConnectionState = closing ? 'closing' : closedReason ? 'disconnected' : ws.listen.status === 'reconnecting' ? 'reconnecting' : 'connected';
-  const hints = help.open
-    ? '↑↓ scroll · Esc close'
+  const hintCtx: HintContext = help.open
+    ? 'help'
     : pane === 'tools'
-      ? view === 'list'
+      ? view === 'list' || !openTool
         ? list.filtering
-          ? 'type to filter · ↑↓ move · Enter keep · Esc clear'
-          : 'Tab panes · ↑↓ move · Enter open · / filter · d diffs · w wire · ? keys · q quit'
+          ? 'tools-filter'
+          : 'tools-list'
         : view === 'form'
-          ? '↑↓ field · Enter call · Esc back · Tab panes · Ctrl-C twice quits · ? keys'
+          ? 'tools-form'
           : call.state.phase === 'running'
-            ? 'Esc cancel the call'
-            : '↑↓ scroll · s save JSON · r call again · Esc back · Tab panes · ? keys · q quit'
-      : pane === 'listen'
-        ? 'Tab panes · 1/2/3 filter · Enter re-subscribe · ↑↓ scroll · G follow · ? keys · q quit'
-        : pane === 'diffs'
-          ? 'Tab panes · ←/→ older/newer · ↑↓ scroll · ? keys · q quit'
-          : pane === 'wire'
-            ? wireDetail.open
-              ? 'Esc back · ←/→ previous/next message · ↑↓ scroll · Tab panes · q quit'
-              : 'Tab panes · ↑↓ select · Enter open · G follow · w hide · ? keys · q quit'
-            : 'Tab panes · ↑↓ scroll · ? keys · q quit';
+            ? 'call-running'
+            : 'result'
+      : pane === 'wire' && wireDetail.open
+        ? 'wire-detail'
+        : pane;
+  const hints = hintLine(hintCtx);
 
   let main: JSX.Element;
   if (help.open) main = <HelpOverlay offset={help.offset} width={width} height={mainH} />;
@@ -467,14 +453,7 @@ export function App({ client, targetLabel, pollMs, listenFilter, wire, log, onQu
       main = <ResultView call={call.state} lines={rLines} offset={clampOffset(resultOffset, rLines.length, resultH)} savedPath={savedPath} width={width} height={mainH} />;
     }
   } else if (pane === 'server') {
-    const o = clampOffset(serverOffset, sLines.length, mainH - 1);
-    const info = scrollInfo(o, mainH - 1, sLines.length);
-    main = (
-      <Box flexDirection="column" height={mainH}>
-        <LinesView lines={sLines} offset={o} height={mainH - 1} width={width} />
-        <Text {...theme.style('muted')}>{info || ' '}</Text>
-      </Box>
-    );
+    main = <ServerPane lines={sLines} offset={clampOffset(serverOffset, sLines.length, mainH - 1)} width={width} height={mainH} />;
   } else if (pane === 'listen') {
     main = (
       <ListenPane
@@ -492,16 +471,7 @@ export function App({ client, targetLabel, pollMs, listenFilter, wire, log, onQu
   } else if (pane === 'diffs') {
     main = <DiffView diffs={ws.diffs} index={diffIndex} lines={dLines} offset={clampOffset(diffOffset, dLines.length, diffBodyH)} width={width} height={mainH} />;
   } else if (pane === 'log') {
-    const o = followOffset(logScroll, logLines.length, logBodyH);
-    main = (
-      <Box flexDirection="column" height={mainH}>
-        <Text wrap="truncate-end">
-          <Text {...theme.style('title')}>Log</Text>
-          <Text {...theme.style('muted')}>{`  server stderr and client warnings · ${log.items.length} kept of ${log.total}${logScroll.follow ? ' · following' : ' · G to follow'}`}</Text>
-        </Text>
-        {logLines.length ? <LinesView lines={logLines} offset={o} height={logBodyH} width={width} /> : <Text {...theme.style('muted')}>Nothing yet.</Text>}
-      </Box>
-    );
+    main = <LogPane lines={logLines} total={log.total} offset={followOffset(logScroll, logLines.length, logBodyH)} follow={logScroll.follow} width={width} height={mainH} />;
   } else {
     const bottom = Math.max(0, wire.items.length - wireBodyH);
     wireOffset.current = wireSel.follow ? bottom : scrollToShow(wireOffset.current, wireIndex, wireBodyH, wire.items.length);

@@ -82,3 +82,38 @@ export const KEYMAP: readonly KeySection[] = [
     ],
   },
 ];
+
+/** Where the user is, for the hint line. */
+export type HintContext =
+  | 'help'
+  | 'tools-list'
+  | 'tools-filter'
+  | 'tools-form'
+  | 'call-running'
+  | 'result'
+  | 'server'
+  | 'listen'
+  | 'diffs'
+  | 'log'
+  | 'wire'
+  | 'wire-detail';
+
+const HINTS: Record<HintContext, string> = {
+  help: '↑↓ scroll · any other key closes',
+  'tools-list': 'Tab panes · ↑↓ move · Enter open · / filter · d diffs · w wire · ? keys · q quit',
+  'tools-filter': 'type to filter · ↑↓ move · Enter keep · Esc clear',
+  'tools-form': '↑↓ field · Enter call · Esc back · Tab panes · Ctrl-C twice quits · ? keys',
+  'call-running': 'Esc cancel the call',
+  result: '↑↓ scroll · s save JSON · r call again · Esc back · Tab panes · ? keys · q quit',
+  server: 'Tab panes · ↑↓ scroll · ? keys · q quit',
+  listen: 'Tab panes · 1/2/3 filter · Enter re-subscribe · ↑↓ scroll · G follow · ? keys · q quit',
+  diffs: 'Tab panes · ←/→ older/newer · ↑↓ scroll · ? keys · q quit',
+  log: 'Tab panes · ↑↓ scroll · G follow · ? keys · q quit',
+  wire: 'Tab panes · ↑↓ select · Enter open · G follow · w hide · ? keys · q quit',
+  'wire-detail': 'Esc back · ←/→ previous/next message · ↑↓ scroll · Tab panes · q quit',
+};
+
+/** The header's key hint line for a context. */
+export function hintLine(ctx: HintContext): string {
+  return HINTS[ctx];
+}
