@@ -42,7 +42,8 @@ export interface RunTuiOptions {
  * when the user quits while the connection is still being made.
  *
  * Unless NODE_ENV is set, it is set to `production` before React loads (React's development
- * build renders about twice as slowly).
+ * build renders about twice as slowly). On a TTY, CI / CONTINUOUS_INTEGRATION are hidden
+ * while Ink loads (Ink would otherwise draw only on exit).
  *
  * @returns the exit code: 0 after a normal quit; the CLI's code for the connection error
  * when the user quits after a failed connection (2 JSON-RPC, 3 transport); 64 without a TTY;
@@ -50,6 +51,25 @@ export interface RunTuiOptions {
  */
 export async function runTui(opts: RunTuiOptions): Promise<number> {
   if (process.env.NODE_ENV === undefined) process.env.NODE_ENV = 'production';
-  const { startTui } = await import('./main.js');
+  // Ink draws nothing but the last frame when it believes it runs in CI (it reads CI /
+  // CONTINUOUS_INTEGRATION once, when loaded). On a real terminal the user is present:
+  // hide those variables while Ink loads, then put them back.
+  const tty = (opts.stdin ?? process.stdin).isTTY && (opts.stdout ?? process.stdout).isTTY;
+  const hidden: Record<string, string> = {};
+  if (tty) {
+    for (const k of ['CI', 'CONTINUOUS_INTEGRATION']) {
+      const v = process.env[k];
+      if (v !== undefined) {
+        hidden[k] = v;
+        delete process.env[k];
+      }
+    }
+  }
+  let startTui: typeof import('./main.js').startTui;
+  try {
+    ({ startTui } = await import('./main.js'));
+  } finally {
+    Object.assign(process.env, hidden);
+  }
   return startTui(opts);
 }

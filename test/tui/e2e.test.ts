@@ -62,7 +62,7 @@ afterAll(() => {
 
 describe.skipIf(!canRun)('e2e in tmux (built binary, modern stdio fixture)', () => {
   it('filter, call, diff after change_tools, quit without leaving the server running', { timeout: 60_000 }, async () => {
-    const cmd = `env -u CI NO_COLOR=1 node ${JSON.stringify(join(root, 'bin', 'mcp-inspect.js'))} -- node ${JSON.stringify(fixture)} --stdio; echo $? > ${JSON.stringify(exitFile)}; sleep 60`;
+    const cmd = `env NO_COLOR=1 CI=1 node ${JSON.stringify(join(root, 'bin', 'mcp-inspect.js'))} -- node ${JSON.stringify(fixture)} --stdio; echo $? > ${JSON.stringify(exitFile)}; sleep 60`;
     tmux('new-session', '-d', '-s', session, '-x', '100', '-y', '30', '-c', root, cmd);
     const shellPid = Number(tmux('list-panes', '-t', session, '-F', '#{pane_pid}').trim());
 
