@@ -71,7 +71,7 @@ export async function runDemoServer(flags: { http?: string | boolean; changeEver
     throw e;
   }
   process.stdout.write(`${server.url}\n`);
-  process.stderr.write(`mcp-inspect demo server (MCP 2026-07-28) listening on ${server.url}; Ctrl-C to stop\n`);
+  process.stderr.write(`mcp-inspect demo server (MCP 2026-07-28); tool list changes every ${changeIntervalMs} ms; Ctrl-C to stop\n`);
   await new Promise<void>((resolve) => {
     process.once('SIGTERM', resolve);
     process.once('SIGINT', resolve);
