@@ -6,6 +6,7 @@
  * spec: server/tools#calling-tools (arguments), basic/index#json-schema-usage ($ref resolution)
  */
 import { UsageError } from '../protocol/errors.js';
+import { resolveLocalRef } from './refs.js';
 
 type JsonType = 'string' | 'integer' | 'number' | 'boolean' | 'null' | 'array' | 'object';
 type Schema = Record<string, unknown>;
@@ -50,21 +51,8 @@ function deref(root: Schema, schema: unknown): Schema | undefined {
     if (hops >= MAX_REF_HOPS) return undefined;
     const ref = s.$ref as string;
     if (!ref.startsWith('#')) return undefined;
-    let target: unknown = root;
-    if (ref !== '#') {
-      if (!ref.startsWith('#/')) return undefined;
-      for (const raw of ref.slice(2).split('/')) {
-        let seg: string;
-        try {
-          seg = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
-        } catch {
-          return undefined;
-        }
-        if (Array.isArray(target) && /^\d+$/.test(seg)) target = target[Number(seg)];
-        else if (isObject(target) && Object.hasOwn(target, seg)) target = target[seg];
-        else return undefined;
-      }
-    }
+    let target: unknown = resolveLocalRef(root, ref);
+    if (target === undefined) return undefined;
     // A $ref with siblings (2019-09+): keep the siblings' type if the target has none.
     if (isObject(target) && own(target, 'type') === undefined && own(s, 'type') !== undefined) target = { ...target, type: s.type };
     s = target;

@@ -17,9 +17,11 @@
  * (never followed), `patternProperties`, map-like `additionalProperties`, tuples, multi-type
  * unions, untyped schemas, and nesting deeper than {@link MAX_FORM_DEPTH}.
  */
+import { jsonEqual } from '../util/json.js';
+import { resolveLocalRef, type SchemaObject } from './refs.js';
 
-/** A JSON object as found in a schema. */
-export type SchemaObject = { [k: string]: unknown };
+export type { SchemaObject };
+export { resolveLocalRef };
 
 /** One step of a path into the arguments value: a property name or an array index. */
 export type PathSeg = string | number;
@@ -118,45 +120,13 @@ export interface FormError {
 
 const isObj = (v: unknown): v is SchemaObject => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** Deep equality for JSON values (used to find a default among enum options). */
-export function jsonEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((x, i) => jsonEqual(x, b[i]));
-  if (isObj(a) && isObj(b)) {
-    const ka = Object.keys(a);
-    const kb = Object.keys(b);
-    return ka.length === kb.length && ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && jsonEqual(a[k], b[k]));
-  }
-  return false;
-}
+export { jsonEqual } from '../util/json.js';
 
 /** Encodes path segments as a JSON pointer (RFC 6901): `['a', 0]` → `/a/0`. */
 export function toPointer(path: readonly PathSeg[]): string {
   return path.map((s) => '/' + String(s).replace(/~/g, '~0').replace(/\//g, '~1')).join('');
 }
 
-/**
- * Resolves a local `$ref` (`#`, `#/$defs/X`, `#/definitions/X`, any `#/json/pointer`) against
- * the root schema. Returns `undefined` for anything else (network or relative URIs, anchors),
- * which the caller must never try to fetch.
- */
-export function resolveLocalRef(root: SchemaObject, ref: string): SchemaObject | boolean | undefined {
-  if (ref === '#') return root;
-  if (!ref.startsWith('#/')) return undefined;
-  let cur: unknown = root;
-  for (const raw of ref.slice(2).split('/')) {
-    let seg: string;
-    try {
-      seg = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
-    } catch {
-      return undefined;
-    }
-    if (Array.isArray(cur)) cur = cur[Number(seg)];
-    else if (isObj(cur) && Object.prototype.hasOwnProperty.call(cur, seg)) cur = cur[seg];
-    else return undefined;
-  }
-  return isObj(cur) || typeof cur === 'boolean' ? cur : undefined;
-}
 
 const ANNOTATION_KEYS = ['title', 'description', 'default', 'examples', 'deprecated', 'readOnly', 'writeOnly', '$comment'];
 

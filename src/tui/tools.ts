@@ -5,12 +5,11 @@
  */
 import type { Tool } from '../protocol/types.js';
 import { sanitizeLine } from '../util/sanitize.js';
+import { toolDisplayName } from '../protocol/tool.js';
 
 /** Display name: `title`, then `annotations.title`, then `name`. Sanitized, one line. */
 export function displayName(tool: Tool): string {
-  const t = typeof tool.title === 'string' && tool.title.trim() ? tool.title : undefined;
-  const a = typeof tool.annotations?.title === 'string' && tool.annotations.title.trim() ? tool.annotations.title : undefined;
-  return sanitizeLine(t ?? a ?? String(tool.name));
+  return sanitizeLine(toolDisplayName(tool));
 }
 
 /** First line (or sentence, when short enough) of the description, sanitized. */

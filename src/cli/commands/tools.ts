@@ -3,13 +3,14 @@
  * spec: server/tools#listing-tools
  */
 import type { Tool } from '../../protocol/types.js';
+import { toolDisplayName } from '../../protocol/tool.js';
 import { sanitize, sanitizeLine } from '../../util/sanitize.js';
 import { printJson, type Out } from '../output.js';
 import type { Session } from '../session.js';
 
 /** The display name: `title`, then `annotations.title`, then `name`. spec: server/tools#tool */
 export function displayName(t: Tool): string {
-  return sanitizeLine(String(t.title ?? t.annotations?.title ?? t.name));
+  return sanitizeLine(toolDisplayName(t));
 }
 
 /** Required argument names of a tool's inputSchema. */
