@@ -65,11 +65,38 @@ export async function runTui(opts: RunTuiOptions): Promise<number> {
       }
     }
   }
+  // Loading Ink and React takes ~0.3 s: connect meanwhile, not after.
+  const connect = tty ? connectEarly(opts.connect) : opts.connect;
   let startTui: typeof import('./main.js').startTui;
   try {
     ({ startTui } = await import('./main.js'));
   } finally {
     Object.assign(process.env, hidden);
   }
-  return startTui(opts);
+  return startTui({ ...opts, connect });
+}
+
+/**
+ * Starts `connect` at once with hooks that buffer what they are told, and returns a connect
+ * function whose first call hands those buffered events (then the live ones) to the real
+ * hooks and resolves with that same connection; later calls (retries) connect anew.
+ */
+export function connectEarly(connect: (hooks: ConnectHooks) => Promise<InspectorClient>): (hooks: ConnectHooks) => Promise<InspectorClient> {
+  let target: ConnectHooks | undefined;
+  const buffered: Array<(h: ConnectHooks) => void> = [];
+  const relay = (fn: (h: ConnectHooks) => void) => (target ? fn(target) : buffered.push(fn));
+  const early = connect({
+    onWire: (e) => relay((h) => h.onWire(e)),
+    onStderr: (l) => relay((h) => h.onStderr(l)),
+    onWarning: (m) => relay((h) => h.onWarning(m)),
+  });
+  early.catch(() => undefined); // observed by the first caller
+  let used = false;
+  return (hooks) => {
+    if (used) return connect(hooks);
+    used = true;
+    target = hooks;
+    for (const fn of buffered.splice(0)) fn(hooks);
+    return early;
+  };
 }
