@@ -16,6 +16,7 @@ import type { HttpTransport } from '../transport/http.js';
 import { StdioTransport } from '../transport/stdio.js';
 import type { Transport } from '../transport/types.js';
 import { looksSecret } from '../util/redact.js';
+import { sanitizeLine } from '../util/sanitize.js';
 import { AsyncQueue } from './queue.js';
 import { packageVersion } from '../util/version.js';
 import type { CallOptions, CallOutcome, ClientOptions, InspectorClient, ListenEvent, ServerDescription, Target, ToolList } from './types.js';
@@ -39,6 +40,8 @@ interface RpcOptions {
   progress?: boolean;
   /** Skip the one automatic retry on -32022. */
   noVersionRetry?: boolean;
+  /** Send without modern `_meta` and headers (the legacy `initialize`). */
+  plain?: boolean;
   /** ms to keep routing out-of-band notifications to this request after its response (legacy GET stream). */
   lingerMs?: number;
 }
@@ -118,17 +121,67 @@ export class McpClient implements InspectorClient {
     return this.opts.timeoutMs ?? 30_000;
   }
 
-  /** Era detection and the first exchange. */
+  /**
+   * Era detection and the first exchange. `--era`/`--protocol-version` skip the probe. HTTP:
+   * `server/discover`; a 400/404/405 without a modern error body means legacy. stdio: the probe
+   * is `server/discover`; a non-modern error means legacy; with no answer within the probe
+   * timeout (5 s) `initialize` is sent as well and whichever succeeds first decides, so a slow
+   * modern server is not mistaken for a silent legacy one.
+   */
   async init(): Promise<void> {
     const forced = this.opts.era ?? (this.opts.protocolVersion ? (isModernVersion(this.opts.protocolVersion) ? 'modern' : 'legacy') : undefined);
     if (forced === 'legacy') return this.initLegacy(this.opts.protocolVersion && !isModernVersion(this.opts.protocolVersion) ? this.opts.protocolVersion : undefined);
+    if (forced === 'modern') return this.useDiscover(await this.discoverRequest());
+    if (this.transport.kind === 'stdio') return this.detectStdio();
     try {
-      await this.discover(forced !== 'modern');
+      return this.useDiscover(await this.discoverRequest());
     } catch (e) {
-      if (forced === 'modern' || !this.isLegacySignal(e)) throw e;
-      this.opts.onInfo?.(`server/discover was not understood (${describeErr(e)}): a legacy server; using the initialize handshake`);
-      await this.initLegacy(undefined);
+      return this.fallBack(e);
     }
+  }
+
+  /** After a failed discover: legacy when the spec says so (or -32022 names only legacy versions), else rethrow. */
+  private async fallBack(e: unknown): Promise<void> {
+    if (e instanceof McpError && e.code === ERROR_CODE.unsupportedProtocolVersion) {
+      const next = pickVersion(e.data, this.version);
+      if (next && !isModernVersion(next)) {
+        this.opts.onInfo?.(`the server supports only legacy versions (${sanitizeLine(JSON.stringify((e.data as JsonObject)?.supported))}); using initialize with ${next}`);
+        return this.initLegacy(next);
+      }
+    }
+    if (!this.isLegacySignal(e)) throw e;
+    this.opts.onInfo?.(`server/discover was not understood (${describeErr(e)}): a legacy server; using the initialize handshake`);
+    return this.initLegacy(undefined);
+  }
+
+  private async detectStdio(): Promise<void> {
+    const probeMs = Math.min(this.opts.probeTimeoutMs ?? 5_000, this.timeoutMs);
+    const probeCtl = new AbortController();
+    const probe = this.discoverRequest(probeCtl.signal);
+    probe.catch(() => undefined);
+    let timer: NodeJS.Timeout | undefined;
+    const early = await Promise.race([
+      probe.then((ok) => ({ ok }), (err: unknown) => ({ err })),
+      new Promise<undefined>((r) => (timer = setTimeout(() => r(undefined), probeMs))),
+    ]);
+    clearTimeout(timer);
+    if (early && 'ok' in early) return this.useDiscover(early.ok);
+    if (early && 'err' in early) return this.fallBack(early.err);
+    this.opts.onInfo?.(`no answer to server/discover within ${probeMs} ms; sending initialize as well (a legacy server may ignore unknown methods, a modern one may be slow to start)`);
+    const initCtl = new AbortController();
+    const requested = LEGACY_VERSIONS[0];
+    const init = this.rpc(METHOD.initialize, { protocolVersion: requested, capabilities: CLIENT_CAPABILITIES, clientInfo: CLIENT_INFO }, { plain: true, signal: initCtl.signal });
+    init.catch(() => undefined);
+    const winner = await Promise.any([probe.then((modern) => ({ modern })), init.then((legacy) => ({ legacy }))]).catch((agg: AggregateError) => {
+      throw agg.errors[1] ?? agg.errors[0];
+    });
+    if ('modern' in winner) {
+      initCtl.abort();
+      return this.useDiscover(winner.modern);
+    }
+    probeCtl.abort();
+    this.opts.onInfo?.('the server answered initialize: a legacy server');
+    return this.finishLegacy(winner.legacy, requested);
   }
 
   /** True when a probe failure means "this is a legacy server" per the spec's era rules. */
@@ -144,19 +197,22 @@ export class McpClient implements InspectorClient {
     return false;
   }
 
-  /** `server/discover` (modern). With `probe`, a short timeout on stdio so a silent legacy server is detected. */
-  private async discover(probe: boolean): Promise<void> {
-    const probeTimeout = probe && this.transport.kind === 'stdio' ? Math.min(this.opts.probeTimeoutMs ?? 5_000, this.timeoutMs) : this.timeoutMs;
-    const result = (await this.rpc(METHOD.discover, {}, { timeoutMs: probeTimeout })) as DiscoverResult;
-    if (!Array.isArray(result.supportedVersions) || typeof result.capabilities !== 'object' || result.capabilities === null) {
-      throw new TransportError('MCPI_BAD_RESPONSE', 'the server/discover result lacks supportedVersions or capabilities');
+  /** Sends `server/discover` (modern `_meta`; one retry on -32022 with a modern version). */
+  private async discoverRequest(signal?: AbortSignal): Promise<DiscoverResult> {
+    return (await this.rpc(METHOD.discover, {}, { signal })) as DiscoverResult;
+  }
+
+  /** Checks a DiscoverResult and makes the client modern. spec: server/discover */
+  private useDiscover(result: DiscoverResult): void {
+    if (!Array.isArray(result.supportedVersions) || typeof result.capabilities !== 'object' || result.capabilities === null || Array.isArray(result.capabilities)) {
+      throw new TransportError('MCPI_BAD_RESPONSE', 'the server/discover result lacks supportedVersions (an array) or capabilities (an object)');
     }
     this.era = 'modern';
     this.desc = {
       era: 'modern',
       protocolVersion: this.version,
       supportedVersions: result.supportedVersions.filter((v) => typeof v === 'string'),
-      serverInfo: serverInfoOf(result),
+      serverInfo: implementationOf(serverInfoOf(result)),
       capabilities: result.capabilities as ServerCapabilities,
       instructions: typeof result.instructions === 'string' ? result.instructions : undefined,
       ttlMs: typeof result.ttlMs === 'number' ? result.ttlMs : undefined,
@@ -169,13 +225,13 @@ export class McpClient implements InspectorClient {
 
   /** The legacy `initialize` handshake, then `notifications/initialized`. spec: 2025-11-25 basic/lifecycle */
   private async initLegacy(version: string | undefined): Promise<void> {
-    this.era = 'legacy';
     const requested = version ?? LEGACY_VERSIONS[0];
-    const result = await this.rpc(METHOD.initialize, {
-      protocolVersion: requested,
-      capabilities: CLIENT_CAPABILITIES,
-      clientInfo: CLIENT_INFO,
-    });
+    const result = await this.rpc(METHOD.initialize, { protocolVersion: requested, capabilities: CLIENT_CAPABILITIES, clientInfo: CLIENT_INFO }, { plain: true });
+    return this.finishLegacy(result, requested);
+  }
+
+  private async finishLegacy(result: JsonObject, requested: string): Promise<void> {
+    this.era = 'legacy';
     const negotiated = typeof result.protocolVersion === 'string' ? result.protocolVersion : requested;
     if (!(LEGACY_VERSIONS as readonly string[]).includes(negotiated)) {
       this.opts.onWarning?.(`the server chose protocol version ${negotiated}, which mcp-inspect does not know; continuing as ${negotiated}`);
@@ -183,15 +239,16 @@ export class McpClient implements InspectorClient {
     this.version = negotiated;
     if (isHttp(this.transport)) this.transport.legacyProtocolVersion = negotiated;
     await this.transport.notify({ jsonrpc: '2.0', method: METHOD.initialized });
-    if (this.opts.logLevel && (result.capabilities as ServerCapabilities | undefined)?.logging) {
+    const caps = result.capabilities && typeof result.capabilities === 'object' && !Array.isArray(result.capabilities) ? (result.capabilities as ServerCapabilities) : {};
+    if (this.opts.logLevel && caps.logging) {
       await this.rpc('logging/setLevel', { level: this.opts.logLevel }).catch((e) => this.opts.onWarning?.(`logging/setLevel failed: ${describeErr(e)}`));
     }
     this.desc = {
       era: 'legacy',
       protocolVersion: negotiated,
       supportedVersions: [negotiated],
-      serverInfo: (result.serverInfo as Implementation | undefined) ?? undefined,
-      capabilities: (result.capabilities as ServerCapabilities | undefined) ?? {},
+      serverInfo: implementationOf(result.serverInfo),
+      capabilities: caps,
       instructions: typeof result.instructions === 'string' ? result.instructions : undefined,
       transport: this.transport.kind,
       raw: result,
@@ -247,7 +304,7 @@ export class McpClient implements InspectorClient {
    */
   private async rpc(method: string, params: JsonObject, o: RpcOptions = {}): Promise<JsonObject> {
     const id = this.nextId++;
-    const modern = this.era !== 'legacy';
+    const modern = this.era !== 'legacy' && !o.plain;
     const progressToken = o.progress ? `p${id}` : undefined;
     let fullParams: JsonObject = params;
     if (modern) {
@@ -286,19 +343,13 @@ export class McpClient implements InspectorClient {
       });
     const msg = res.message as JsonRpcResponse;
     if ('error' in msg && msg.error) {
-      const err = new McpError(msg.error, res.httpStatus);
+      const err = new McpError(msg.error, res.httpStatus, method);
       if (modern && err.code === ERROR_CODE.unsupportedProtocolVersion && !o.noVersionRetry) {
         const next = pickVersion(err.data, this.version);
         if (next && isModernVersion(next)) {
           this.opts.onWarning?.(`the server does not support protocol version ${this.version}; retrying with ${next}`);
           this.version = next;
           return this.rpc(method, params, { ...o, noVersionRetry: true });
-        }
-        if (next && method === METHOD.discover) {
-          // The server only speaks a legacy version over a modern-aware endpoint: use the handshake.
-          this.opts.onWarning?.(`the server supports only legacy versions (${JSON.stringify((err.data as JsonObject)?.supported)}); using initialize with ${next}`);
-          await this.initLegacy(next);
-          return (this.desc!.raw as JsonObject) ?? {};
         }
       }
       throw err;
@@ -494,6 +545,14 @@ function normalizeFilter(f: ListenFilter): ListenFilter {
   if (f.resourcesListChanged) out.resourcesListChanged = true;
   if (Array.isArray(f.resourceSubscriptions) && f.resourceSubscriptions.length) out.resourceSubscriptions = f.resourceSubscriptions.filter((u) => typeof u === 'string');
   return out;
+}
+
+/** A serverInfo object with string name/version, or undefined for anything else a server sends. */
+function implementationOf(v: unknown): Implementation | undefined {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return undefined;
+  const o = v as JsonObject;
+  if (typeof o.name !== 'string') return undefined;
+  return { ...o, name: o.name, version: typeof o.version === 'string' ? o.version : o.version === undefined ? '' : JSON.stringify(o.version) } as Implementation;
 }
 
 /** What was asked for but not granted. */

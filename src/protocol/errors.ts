@@ -16,12 +16,15 @@ export class McpError extends Error {
   readonly data: unknown;
   /** The HTTP status the error came with, when it came over HTTP. */
   readonly httpStatus: number | undefined;
-  constructor(error: JsonRpcErrorObject, httpStatus?: number) {
+  /** The method of the request the error answers, when known. */
+  readonly method: string | undefined;
+  constructor(error: JsonRpcErrorObject, httpStatus?: number, method?: string) {
     super(typeof error.message === 'string' ? error.message : 'JSON-RPC error');
     this.name = 'McpError';
     this.code = typeof error.code === 'number' ? error.code : ERROR_CODE.internalError;
     this.data = error.data;
     this.httpStatus = httpStatus;
+    this.method = method;
   }
 }
 

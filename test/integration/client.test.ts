@@ -83,6 +83,18 @@ describe('era detection', () => {
   it('--era modern does not fall back', async () => {
     await expect(connect(stdio('legacy-server', ['--stdio']), { era: 'modern', timeoutMs: 5000 })).rejects.toBeInstanceOf(McpError);
   });
+  it('a slow-starting modern stdio server is not mistaken for legacy: initialize is tried too, discover wins', async () => {
+    const info: string[] = [];
+    const c = await open(stdio('faults/stdio-era-edge', ['--mode', 'slow-modern', '--delay', '600']), { probeTimeoutMs: 200, onInfo: (m) => info.push(m) });
+    expect(c.description.era).toBe('modern');
+    expect(info.join('\n')).toMatch(/sending initialize as well/);
+  });
+  it('-32022 naming only a legacy version → initialize with that version', async () => {
+    const c = await open(stdio('faults/stdio-era-edge', ['--mode', 'legacy-only']), { onInfo: () => undefined });
+    expect(c.description.era).toBe('legacy');
+    expect(c.description.protocolVersion).toBe('2025-06-18');
+    expect((await c.listTools()).tools.map((t) => t.name)).toEqual(['echo']);
+  });
   it('a silent stdio server: the probe times out, then initialize times out too', async () => {
     const err = await connect(stdio('faults/stdio-silent'), { timeoutMs: 800, probeTimeoutMs: 300 }).catch((e) => e);
     expect(err).toBeInstanceOf(TransportError);
