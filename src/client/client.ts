@@ -474,6 +474,16 @@ export class McpClient implements InspectorClient {
       return q;
     }
     signal?.addEventListener('abort', onAbort, { once: true });
+    // A modern stdio server must tag listen messages with the subscriptionId; show untagged
+    // list changes anyway (marked unsolicited), and say once that they were untagged.
+    const onUntagged = (n: JsonRpcNotification) => {
+      if (!n.method.endsWith('/list_changed') && n.method !== METHOD.resourceUpdated) return;
+      const w = `the server sent ${n.method} without _meta["${META.subscriptionId}"]: it belongs to no subscription`;
+      if (!this.warned.has(w)) this.opts.onWarning?.(w);
+      this.warned.add(w);
+      q.push({ type: 'notification', time: Date.now(), method: n.method, params: n.params, unsolicited: true });
+    };
+    this.unsolicited.add(onUntagged);
     let ackSeen = false;
     let listenId: string | number | undefined;
     const requested = normalizeFilter(filter);
@@ -508,7 +518,10 @@ export class McpClient implements InspectorClient {
           q.end();
         }
       })
-      .finally(() => signal?.removeEventListener('abort', onAbort));
+      .finally(() => {
+        signal?.removeEventListener('abort', onAbort);
+        this.unsolicited.delete(onUntagged);
+      });
     return q;
   }
 

@@ -5,7 +5,7 @@
  * legacy mode: `Mcp-Session-Id`, a GET stream for server-initiated messages, DELETE on close.
  * spec: basic/transports/streamable-http (2026-07-28 and 2025-11-25)
  */
-import { Agent, request as undiciRequest, type Dispatcher } from 'undici';
+import { Agent, interceptors, request as undiciRequest, type Dispatcher } from 'undici';
 import { createParser } from 'eventsource-parser';
 import { TransportError } from '../protocol/errors.js';
 import { HEADER } from '../protocol/constants.js';
@@ -66,7 +66,9 @@ function connectError(url: string, e: unknown): TransportError {
 export class HttpTransport implements Transport {
   readonly kind = 'http' as const;
   private hooks: TransportHooks = {};
-  private readonly agent = new Agent({ keepAliveTimeout: 4_000, connect: { timeout: 10_000 } });
+  private readonly pool = new Agent({ keepAliveTimeout: 4_000, connect: { timeout: 10_000 } });
+  /** Follows up to 5 redirects (307/308 keep the method and body), as servers mounted at /mcp/ send. */
+  private readonly agent = this.pool.compose(interceptors.redirect({ maxRedirections: 5 }));
   private readonly controllers = new Set<AbortController>();
   private closed = false;
   /** Legacy session id (2025-03-26…2025-11-25), captured from the initialize response. */
@@ -211,7 +213,8 @@ export class HttpTransport implements Transport {
         } else if (kind === 'notification') {
           opts.onNotification?.(m as JsonRpcNotification);
         } else if (kind === 'request') {
-          this.hooks.onWarning?.(`the server sent a request (${sanitizeLine(String((m as JsonRpcRequest).method))}) on a response stream; modern servers must not; ignored`);
+          if (this.legacyProtocolVersion) this.answerServerRequest(m as JsonRpcRequest);
+          else this.hooks.onWarning?.(`the server sent a request (${sanitizeLine(String((m as JsonRpcRequest).method))}) on a response stream; modern servers must not; ignored`);
         }
       },
       onError: (err) => {
@@ -306,9 +309,7 @@ export class HttpTransport implements Transport {
         const kind = classify(m);
         if (kind === 'notification') this.hooks.onUnsolicited?.(m as JsonRpcNotification);
         else if (kind === 'request') {
-          const r = m as JsonRpcRequest;
-          const reply = r.method === 'ping' ? { jsonrpc: '2.0', id: r.id, result: {} } : { jsonrpc: '2.0', id: r.id, error: { code: -32601, message: `mcp-inspect does not handle ${r.method}` } };
-          void this.postRaw(reply).catch(() => undefined);
+          this.answerServerRequest(m as JsonRpcRequest);
         }
       },
       onError: (err) => this.hooks.onWarning?.(`malformed SSE on the GET stream: ${err.message}`),
@@ -325,6 +326,12 @@ export class HttpTransport implements Transport {
       }
     })();
     return true;
+  }
+
+  /** Legacy servers may ask the client things (2025-11-25): answer ping, refuse the rest (-32601), by POST. */
+  private answerServerRequest(r: JsonRpcRequest): void {
+    const reply = r.method === 'ping' ? { jsonrpc: '2.0', id: r.id, result: {} } : { jsonrpc: '2.0', id: r.id, error: { code: -32601, message: `mcp-inspect does not handle ${r.method}` } };
+    void this.postRaw(reply).catch((e) => this.hooks.onWarning?.(`could not answer the server's ${sanitizeLine(String(r.method))} request: ${(e as Error).message}`));
   }
 
   private async postRaw(m: object): Promise<void> {
@@ -352,6 +359,6 @@ export class HttpTransport implements Transport {
         /* best effort */
       }
     }
-    await this.agent.destroy().catch(() => undefined);
+    await this.pool.destroy().catch(() => undefined);
   }
 }

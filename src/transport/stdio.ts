@@ -165,6 +165,7 @@ export class StdioTransport implements Transport {
   }
 
   private onLine(line: string): void {
+    if (line.charCodeAt(0) === 0xfeff) line = line.slice(1); // a BOM is not part of the JSON
     if (line.trim() === '') return;
     let msg: unknown;
     try {

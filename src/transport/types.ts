@@ -66,7 +66,7 @@ export function classify(m: unknown): 'request' | 'notification' | 'response' | 
   // An error response needs an error *object* with a numeric code: an OAuth/HTTP body such as
   // {"error":"unauthorized"} is not JSON-RPC.
   if ('result' in o && 'id' in o) return 'response';
-  if (o.error && typeof o.error === 'object' && typeof (o.error as JsonObject).code === 'number') return 'response';
+  if (o.error && typeof o.error === 'object' && !Array.isArray(o.error) && ('id' in o || typeof (o.error as JsonObject).code === 'number')) return 'response';
   return undefined;
 }
 

@@ -246,6 +246,38 @@ describe('watchTools', () => {
   });
 });
 
+describe('transport edges', () => {
+  it('follows a 307 redirect (method and body kept)', async () => {
+    const f = await startHttpFixture(fixturePath('faults/http-edge'), ['--mode', 'redirect']);
+    const c = await open(http(f.url));
+    expect(c.description.era).toBe('modern');
+    expect((await c.callTool('echo', { text: 'hi' })).kind).toBe('complete');
+  });
+  it('legacy HTTP: a ping request on a POST response stream is answered, and the call completes', async () => {
+    const f = await startHttpFixture(fixturePath('faults/http-edge'), ['--mode', 'legacy-ping']);
+    const c = await open(http(f.url), { onInfo: () => undefined });
+    expect(c.description.era).toBe('legacy');
+    const out = await c.callTool('echo', {});
+    expect(out.kind).toBe('complete');
+    expect(JSON.stringify(out)).toContain('pong received: {}');
+  });
+  it('an error response with a non-numeric code fails the request at once (not a timeout)', async () => {
+    const f = await startHttpFixture(fixturePath('faults/http-edge'), ['--mode', 'bad-error-code']);
+    const c = await open(http(f.url));
+    const err = await c.callTool('echo', { text: 'x' }, { timeoutMs: 20_000 }).catch((e) => e);
+    expect(err).toBeInstanceOf(McpError);
+    expect((err as McpError).message).toBe('weird error code');
+  });
+  it('stdio: lines with a BOM parse; an untagged list_changed during listen is shown (unsolicited) with a warning', async () => {
+    const warnings: string[] = [];
+    const c = await open(stdio('faults/stdio-untagged'), { onWarning: (w) => warnings.push(w) });
+    expect(c.description.era).toBe('modern');
+    const evs = await collect(watchTools(c, {}), (e) => e.some((x) => x.type === 'diff'));
+    expect(evs.find((e) => e.type === 'notification')).toMatchObject({ method: 'notifications/tools/list_changed', unsolicited: true });
+    expect(warnings.join('\n')).toMatch(/without _meta\["io.modelcontextprotocol\/subscriptionId"\]/);
+  });
+});
+
 describe('shutdown', () => {
   it('a server that ignores EOF and SIGTERM is killed', async () => {
     const t = stdio('faults/stdio-silent', ['--ignore-term']);
