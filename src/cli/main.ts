@@ -221,7 +221,8 @@ export function reportError(e: unknown, json: boolean): number {
     code = EXIT.rpcError;
     kind = 'rpc';
     const data = e.data !== undefined ? `\n  data: ${sanitize(JSON.stringify(e.data, null, 2)).replace(/\n/g, '\n  ')}` : '';
-    text = `the server answered with error ${e.code}: ${sanitize(e.message)}${data}`;
+    const hint = e.method === 'subscriptions/listen' && e.code === -32601 ? '\n  (the server cannot be listened to; --poll SECONDS watches it by polling)' : '';
+    text = `the server answered ${e.method ? `${sanitizeLine(e.method)} ` : ''}with error ${e.code}: ${sanitize(e.message)}${data}${hint}`;
   } else if (e instanceof TransportError) {
     code = e.code === 'MCPI_CANCELLED' ? 130 : EXIT.transport;
     kind = e.code === 'MCPI_CANCELLED' ? 'cancelled' : 'transport';

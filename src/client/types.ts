@@ -173,6 +173,8 @@ export type WatchEvent =
       cause: 'notification' | 'poll' | 'resync';
       diff: import('../watch/types.js').ToolDiff;
       tools: Tool[];
+      /** How many list_changed notifications this re-fetch answers (bursts are coalesced into one re-fetch). */
+      notifications?: number;
     }
   | { type: 'tools'; time: number; tools: Tool[]; dropped: DroppedTool[] }
   | { type: 'reconnecting'; time: number; attempt: number; delayMs: number; error: string }

@@ -5,7 +5,7 @@
  * any notification, and reconnects with exponential backoff after an abrupt drop, re-syncing by
  * fetching and diffing. spec: basic/patterns/subscriptions (delivery is best effort: poll too)
  */
-import { METHOD } from '../protocol/constants.js';
+import { ERROR_CODE, METHOD } from '../protocol/constants.js';
 import { McpError } from '../protocol/errors.js';
 import type { ListenFilter, Tool } from '../protocol/types.js';
 import { diffTools, isEmptyDiff } from '../watch/diff.js';
@@ -26,6 +26,8 @@ export interface WatchOptions {
   maxBackoffMs?: number;
   /** Give up after this many consecutive failed reconnects (default Infinity). */
   maxReconnects?: number;
+  /** A listen stream that stayed up this long (ms, default 10000) resets the backoff. */
+  healthyAfterMs?: number;
   /** Randomness source for jitter (tests). */
   random?: () => number;
 }
@@ -71,24 +73,39 @@ export function watchTools(client: InspectorClient, opts: WatchOptions = {}): As
   let current: Tool[] = [];
   let notifiedSinceFetch = false;
   let fetching: Promise<void> = Promise.resolve();
+  /** A re-fetch that is queued but has not started: later triggers join it instead of queueing more. */
+  let queued: { cause: 'notification' | 'poll' | 'resync'; notifications: number; done: Promise<void> } | undefined;
+  const rank = { poll: 0, resync: 1, notification: 2 } as const;
 
-  /** Serialized re-fetch + diff, so a burst of notifications and a poll never interleave. */
+  /**
+   * Serialized re-fetch + diff, so a burst of notifications and a poll never interleave, and
+   * coalesced: while one re-fetch runs, any number of triggers make at most one more.
+   */
   const refetch = (cause: 'notification' | 'poll' | 'resync'): Promise<void> => {
-    fetching = fetching.then(async () => {
+    const n = cause === 'notification' ? 1 : 0;
+    if (queued) {
+      queued.notifications += n;
+      if (rank[cause] > rank[queued.cause]) queued.cause = cause;
+      return queued.done;
+    }
+    const entry = { cause, notifications: n, done: Promise.resolve() };
+    queued = entry;
+    entry.done = fetching = fetching.then(async () => {
+      queued = undefined;
       if (signal.aborted) return;
       try {
         const list = await client.listTools({ signal });
         const diff = diffTools(current, list.tools);
         current = list.tools;
-        const unannounced = cause === 'poll' && !notifiedSinceFetch;
+        const unannounced = entry.cause === 'poll' && !notifiedSinceFetch;
         notifiedSinceFetch = false;
-        if (cause === 'poll' && (isEmptyDiff(diff) || !unannounced)) return;
-        q.push({ type: 'diff', time: Date.now(), cause, diff, tools: list.tools });
+        if (entry.cause === 'poll' && (isEmptyDiff(diff) || !unannounced)) return;
+        q.push({ type: 'diff', time: Date.now(), cause: entry.cause, diff, tools: list.tools, notifications: entry.notifications });
       } catch (e) {
         if (!signal.aborted) q.push({ type: 'error', time: Date.now(), error: `re-fetching tools/list failed: ${describeErr(e)}` });
       }
     });
-    return fetching;
+    return entry.done;
   };
 
   const listenLoop = async () => {
@@ -96,6 +113,7 @@ export function watchTools(client: InspectorClient, opts: WatchOptions = {}): As
     for (;;) {
       let dropped: string | undefined;
       let sawAck = false;
+      let upSince: number | undefined;
       try {
         for await (const ev of client.listen(filter, { signal })) {
           q.push(ev);
@@ -104,8 +122,8 @@ export function watchTools(client: InspectorClient, opts: WatchOptions = {}): As
               q.push({ type: 'reconnected', time: Date.now() });
               void refetch('resync');
             }
+            if (!sawAck) upSince = Date.now();
             sawAck = true;
-            attempt = 0;
           }
           if (ev.type === 'notification' && ev.method === METHOD.toolsListChanged) {
             notifiedSinceFetch = true;
@@ -115,6 +133,12 @@ export function watchTools(client: InspectorClient, opts: WatchOptions = {}): As
           if (ev.type === 'drop') dropped = ev.error;
         }
       } catch (e) {
+        if (e instanceof McpError && e.code === ERROR_CODE.methodNotFound && attempt === 0) {
+          // Not a modern listen-capable server (or not on this path): polling is all there is.
+          if (!opts.pollMs) return q.fail(e);
+          q.push({ type: 'error', time: Date.now(), error: `the server does not implement subscriptions/listen (${describeErr(e)}); polling only` });
+          return;
+        }
         if (e instanceof McpError) return q.fail(e);
         dropped = describeErr(e);
       }
@@ -124,6 +148,8 @@ export function watchTools(client: InspectorClient, opts: WatchOptions = {}): As
         q.push({ type: 'error', time: Date.now(), error: `cannot reconnect: ${client.closedReason}` });
         return q.end();
       }
+      // Back off from 500 ms, doubling per failure; a stream that stayed up a while resets it.
+      if (upSince !== undefined && Date.now() - upSince >= (opts.healthyAfterMs ?? 10_000)) attempt = 0;
       if (opts.reconnect === false || attempt >= (opts.maxReconnects ?? Infinity)) return q.end();
       attempt++;
       const base = Math.min((opts.backoffMs ?? 500) * 2 ** (attempt - 1), opts.maxBackoffMs ?? 30_000);

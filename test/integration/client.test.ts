@@ -236,6 +236,36 @@ describe('watchTools', () => {
     expect(evs.find((e) => e.type === 'diff')).toMatchObject({ cause: 'resync' });
   });
 
+  it('a burst of 200 list_changed is coalesced into a few re-fetches', async () => {
+    let lists = 0;
+    const c = await open(stdio('faults/stdio-listen-edge', ['--mode', 'flood', '--count', '200']), {
+      onWire: (w) => w.direction === 'out' && w.message && 'method' in w.message && w.message.method === 'tools/list' && lists++,
+    });
+    let answered = 0;
+    const evs = await collect(watchTools(c, {}), (e) => {
+      answered = e.filter((x) => x.type === 'diff').reduce((n, x) => n + ((x as { notifications?: number }).notifications ?? 0), 0);
+      return answered >= 200;
+    });
+    expect(answered).toBe(200);
+    expect(evs.filter((e) => e.type === 'notification')).toHaveLength(200);
+    expect(lists).toBeLessThanOrEqual(5); // the first list + at most a few coalesced re-fetches
+  });
+
+  it('a stream that breaks right after every acknowledgement backs off instead of retrying at full speed', async () => {
+    const c = await open(stdio('faults/stdio-listen-edge', ['--mode', 'bad-end']));
+    const evs = await collect(watchTools(c, { backoffMs: 20, random: () => 0.5 }), (e) => e.filter((x) => x.type === 'reconnecting').length >= 4);
+    const delays = evs.filter((e) => e.type === 'reconnecting').map((e) => (e as { delayMs: number }).delayMs);
+    expect(delays).toEqual([20, 40, 80, 160]);
+  });
+
+  it('a server without subscriptions/listen: polling only with --poll, else the -32601 is the answer', async () => {
+    const c = await open(stdio('faults/stdio-era-edge', ['--mode', 'slow-modern', '--delay', '0']));
+    const evs = await collect(watchTools(c, { pollMs: 100 }), (e) => e.some((x) => x.type === 'error'));
+    expect(evs.find((e) => e.type === 'error')).toMatchObject({ error: expect.stringMatching(/does not implement subscriptions\/listen.*polling only/) });
+    const err = await collect(watchTools(c, {}), () => false, 3000).catch((e) => e);
+    expect(err).toBeInstanceOf(McpError);
+  });
+
   it('a stdio server that dies mid-listen: drop, then no pointless reconnect', async () => {
     const c = await open(stdio('faults/stdio-die-mid-listen'));
     const evs = await collect(watchTools(c, { backoffMs: 50 }), () => false, 5000);

@@ -143,7 +143,7 @@ export async function runListen(s: Session, flags: ListenFlags): Promise<number>
       if (ev.type === 'notification' && notifications < count) {
         notifications++;
         if (ev.method === 'notifications/tools/list_changed') pendingRefetches++;
-      } else if (ev.type === 'diff' && ev.cause === 'notification') pendingRefetches--;
+      } else if (ev.type === 'diff' && ev.cause === 'notification') pendingRefetches -= ev.notifications ?? 1;
       // Stop after the n-th notification, once the re-fetch of every counted list_changed has been shown.
       if (notifications >= count && pendingRefetches <= 0) break;
     }
