@@ -12,6 +12,7 @@
  * spec: basic/index#json-schema-usage (schema dialect, $ref resolution, composition-keyword
  * resource use), server/tools#tool (inputSchema, outputSchema)
  */
+import safeRegex from 'safe-regex2';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -45,6 +46,12 @@ export interface ValidationResult {
   errors: ValidationIssue[];
   /** Why the schema could not be used (unsupported dialect, invalid schema, unresolvable or network `$ref`, too large). */
   schemaError?: string;
+  /**
+   * `pattern`s (and `patternProperties` keys) of the schema that were NOT enforced because they
+   * could backtrack catastrophically (exponential time on a crafted string): a server must not be
+   * able to hang the inspector with 40 bytes. Empty or absent when every pattern was checked.
+   */
+  unenforcedPatterns?: string[];
 }
 
 /** Wording knobs of {@link validateValue}; defaults fit tool arguments. */
@@ -84,7 +91,26 @@ export function dialectOf(schema: unknown): Dialect {
 }
 
 type AjvLike = Pick<Ajv, 'compile' | 'removeSchema' | 'validateSchema' | 'errors'>;
-type Compiled = { validate: ValidateFunction } | { schemaError: string };
+type Compiled = { validate: ValidateFunction; unenforcedPatterns?: string[] } | { schemaError: string };
+
+/** Patterns found unsafe during the compile in progress (Ajv compiles synchronously). */
+let unsafeDuringCompile: string[] | undefined;
+
+/**
+ * Ajv's regular-expression engine, guarded: a pattern that safe-regex2 finds exponential
+ * (star height > 1, e.g. `^(a+)+$`) is replaced by one that accepts everything, and recorded.
+ */
+const guardedRegExp = Object.assign(
+  (pattern: string, flags: string): { test: (s: string) => boolean } => {
+    const re = new RegExp(pattern, flags); // an invalid pattern stays a schema error
+    if (!safeRegex(pattern)) {
+      unsafeDuringCompile?.push(pattern);
+      return { test: () => true };
+    }
+    return re;
+  },
+  { code: 'new RegExp' },
+);
 
 // ajv-formats is CommonJS with `exports.default`; under NodeNext the default import may be either shape.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: unknown) => unknown;
@@ -95,7 +121,7 @@ function engine(d: Exclude<Dialect, 'unsupported'>): AjvLike {
   if (!ajv) {
     // No loadSchema: a $ref the schema does not contain is an error, never a fetch.
     // addUsedSchema: false so two tools with the same $id do not collide in one engine.
-    const opts = { strict: false, allErrors: true, logger: false, addUsedSchema: false } as const;
+    const opts = { strict: false, allErrors: true, logger: false, addUsedSchema: false, code: { regExp: guardedRegExp } } as const;
     const created = d === '2020-12' ? new Ajv2020(opts) : d === '2019-09' ? new Ajv2019(opts) : new Ajv(opts);
     addFormats(created);
     engines.set(d, created);
@@ -144,11 +170,14 @@ function compileUncached(schema: Record<string, unknown>): Compiled {
       const why = (ajv.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}`).join('; ');
       return { schemaError: clean(`the schema is not valid JSON Schema ${label}: ${why}`) };
     }
+    unsafeDuringCompile = [];
     const validate = ajv.compile(copy);
-    return { validate };
+    const unenforced = [...new Set(unsafeDuringCompile)];
+    return unenforced.length ? { validate, unenforcedPatterns: unenforced } : { validate };
   } catch (e) {
     return { schemaError: clean(describeCompileError(e)) };
   } finally {
+    unsafeDuringCompile = undefined;
     // Ajv also caches by schema object; drop ours so long watch sessions do not grow it.
     try {
       ajv.removeSchema(copy);
@@ -246,7 +275,8 @@ export function schemaErrorOf(schema: unknown): string | undefined {
 export function validateValue(schema: unknown, value: unknown, options: ValidateOptions = {}): ValidationResult {
   const c = compiled(schema);
   if ('schemaError' in c) return { valid: false, errors: [], schemaError: c.schemaError };
-  if (c.validate(value)) return { valid: true, errors: [] };
+  const extra = c.unenforcedPatterns ? { unenforcedPatterns: c.unenforcedPatterns } : {};
+  if (c.validate(value)) return { valid: true, errors: [], ...extra };
   const noun = options.noun ?? 'argument';
   const rootLabel = options.rootLabel ?? 'arguments';
   const seen = new Set<string>();
@@ -258,7 +288,7 @@ export function validateValue(schema: unknown, value: unknown, options: Validate
     seen.add(key);
     issues.push(issue);
   }
-  return { valid: false, errors: issues };
+  return { valid: false, errors: issues, ...extra };
 }
 
 function unescapePointer(seg: string): string {

@@ -289,3 +289,19 @@ describe('validateValue: messages', () => {
     expect(formatIssues([])).toBe('');
   });
 });
+
+describe('catastrophic patterns', () => {
+  it('does not enforce a pattern that could backtrack exponentially, and says so', () => {
+    const schema = { type: 'object', properties: { x: { type: 'string', pattern: '^(a+)+$' }, y: { type: 'string', pattern: '^[a-z]+$' } } };
+    const evil = 'a'.repeat(5000) + '!';
+    const r = validateValue(schema, { x: evil, y: 'ok' });
+    expect(r.valid).toBe(true);
+    expect(r.unenforcedPatterns).toEqual(['^(a+)+$']);
+    // Safe patterns are still enforced.
+    expect(validateValue(schema, { y: 'NO' }).valid).toBe(false);
+  });
+  it('patternProperties keys are guarded too', () => {
+    const schema = { type: 'object', patternProperties: { '^(x+)+$': { type: 'integer' } } };
+    expect(validateValue(schema, { ['x'.repeat(3000) + '!']: 'not checked' }).unenforcedPatterns).toEqual(['^(x+)+$']);
+  });
+});

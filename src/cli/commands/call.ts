@@ -67,9 +67,11 @@ function base64Bytes(b64: string): number {
 /** Human lines for one content block. */
 export function renderBlock(b: ContentBlock, out: Out): string[] {
   const c = out.c;
+  if (!b || typeof b !== 'object' || Array.isArray(b)) return [c.red(`[not a content block: ${sanitizeLine(JSON.stringify(b) ?? String(b)).slice(0, 120)}]`)];
   switch (b.type) {
     case 'text': {
-      const text = sanitize(String((b as { text?: unknown }).text ?? ''));
+      const raw = (b as { text?: unknown }).text;
+      const text = sanitize(typeof raw === 'string' ? raw : JSON.stringify(raw) ?? '');
       try {
         const parsed = JSON.parse(text);
         if (parsed && typeof parsed === 'object') return JSON.stringify(parsed, null, 2).split('\n');
@@ -106,7 +108,8 @@ export function checkOutput(tool: Tool | undefined, result: CallToolResult): { v
   if (result.structuredContent === undefined) return { valid: false, message: 'the tool has an outputSchema but the result has no structuredContent' };
   const v = validateValue(tool.outputSchema, result.structuredContent, { noun: 'field', rootLabel: 'structuredContent' });
   if (v.schemaError) return { valid: false, message: `the outputSchema cannot be used: ${v.schemaError}` };
-  return v.valid ? { valid: true, message: 'matches outputSchema' } : { valid: false, message: formatIssues(v.errors) };
+  const skipped = v.unenforcedPatterns?.length ? ` (not checked: pattern${v.unenforcedPatterns.length > 1 ? 's' : ''} ${v.unenforcedPatterns.map((p) => JSON.stringify(p)).join(', ')}, which could take exponential time)` : '';
+  return v.valid ? { valid: true, message: `matches outputSchema${skipped}` } : { valid: false, message: formatIssues(v.errors) + skipped };
 }
 
 export async function runCall(s: Session, toolName: string, pairs: string[], flags: CallFlags): Promise<number> {
@@ -124,6 +127,7 @@ export async function runCall(s: Session, toolName: string, pairs: string[], fla
   const args = buildArguments(tool, pairs, flags);
   if (flags.validate !== false) {
     const v = validateValue(tool.inputSchema, args);
+    for (const p of v.unenforcedPatterns ?? []) out.warn(`pattern ${JSON.stringify(p)} of ${toolName}'s inputSchema was not checked: it could take exponential time on some strings`);
     if (v.schemaError) out.warn(`the inputSchema of ${toolName} cannot be compiled (${v.schemaError}); sending without validation`);
     else if (!v.valid) throw new UsageError(`invalid arguments for ${toolName}:\n${formatIssues(v.errors)}\n(use --no-validate to send them anyway)`);
   }
@@ -155,7 +159,7 @@ export async function runCall(s: Session, toolName: string, pairs: string[], fla
     return result.isError ? EXIT.toolError : EXIT.ok;
   }
   const sameAsStructured = (b: ContentBlock) => {
-    if (b.type !== 'text' || result.structuredContent === undefined) return false;
+    if (!b || typeof b !== 'object' || b.type !== 'text' || result.structuredContent === undefined) return false;
     try {
       return JSON.stringify(JSON.parse(String((b as { text?: unknown }).text))) === JSON.stringify(result.structuredContent);
     } catch {
