@@ -12,6 +12,7 @@ import { packageVersion } from '../util/version.js';
 import { sanitize, sanitizeLine } from '../util/sanitize.js';
 import { addCommonOptions, type CommonFlags } from './options.js';
 import { isUrl } from './target.js';
+import { installStdoutGuard, isStdoutClosed } from './output.js';
 
 const EXIT_CODES_HELP = `
 Exit codes:
@@ -53,6 +54,27 @@ function takeUrl(words: string[], command: string[], flags: CommonFlags): { url?
 
 function noExtra(rest: string[], cmd: string): void {
   if (rest.length) throw new UsageError(`${cmd} takes no arguments besides the target (got ${rest.map((r) => JSON.stringify(r)).join(' ')})`);
+}
+
+/**
+ * The subcommand's flags with the options given before the subcommand (`mcp-inspect --json
+ * tools …`) merged in: an option set on the command line wins over a default, repeatable
+ * options are concatenated, and the subcommand's own explicit value wins over the root's.
+ */
+export function withGlobals<T extends object>(local: T, cmd: Command): T {
+  const root = cmd.parent;
+  if (!root) return local;
+  const merged: Record<string, unknown> = { ...(local as Record<string, unknown>) };
+  const rootOpts = root.opts() as Record<string, unknown>;
+  for (const [k, v] of Object.entries(rootOpts)) {
+    const rootSource = root.getOptionValueSource(k);
+    if (rootSource !== 'cli' && rootSource !== 'env') continue;
+    const localSource = cmd.getOptionValueSource(k);
+    const lv = merged[k];
+    if (Array.isArray(v) && Array.isArray(lv) && localSource === 'cli') merged[k] = [...v, ...lv];
+    else if (localSource !== 'cli' && localSource !== 'env') merged[k] = v;
+  }
+  return merged as T;
 }
 
 /** Builds the program; the chosen action is stored in `chosen`. */
@@ -97,7 +119,8 @@ ${EXIT_CODES_HELP}`);
     .description('show what the server is: name, era, versions, transport, capabilities, instructions, cache hints')
     .argument('[target]', 'URL of the server (or a command after --)')
     .addHelpText('after', `${TARGET_HELP}\n\nExamples:\n  mcp-inspect discover http://127.0.0.1:3000/mcp\n  mcp-inspect discover --json -- node server.js\n${EXIT_CODES_HELP}`)
-    .action((target: string | undefined, flags: CommonFlags) => {
+    .action((target: string | undefined, local: CommonFlags, cmd: Command) => {
+      const flags = withGlobals(local, cmd);
       chosen.action = async () => {
         const { url, rest } = takeUrl(target ? [target] : [], command, flags);
         noExtra(rest, 'discover');
@@ -111,7 +134,8 @@ ${EXIT_CODES_HELP}`);
     .argument('[target]', 'URL of the server (or a command after --)')
     .option('--schema', 'print each tool\'s inputSchema, outputSchema and annotations')
     .addHelpText('after', `${TARGET_HELP}\n\nAnnotations (read-only, destructive, …) are the server's own unverified hints.\n\nExamples:\n  mcp-inspect tools http://127.0.0.1:3000/mcp --schema\n  mcp-inspect tools --json -- node server.js | jq '.tools[].name'\n${EXIT_CODES_HELP}`)
-    .action((target: string | undefined, flags: CommonFlags & { schema?: boolean }) => {
+    .action((target: string | undefined, local: CommonFlags & { schema?: boolean }, cmd: Command) => {
+      const flags = withGlobals(local, cmd);
       chosen.action = async () => {
         const { url, rest } = takeUrl(target ? [target] : [], command, flags);
         noExtra(rest, 'tools');
@@ -139,7 +163,8 @@ Examples:
   mcp-inspect call search --args '{"query":"mcp","limit":5}' --json http://127.0.0.1:3000/mcp
   echo '{"a":1,"b":2}' | mcp-inspect call add --args - -- node server.js
 ${EXIT_CODES_HELP}`)
-    .action((words: string[], flags: CommonFlags & { args?: string; validate?: boolean }) => {
+    .action((words: string[], local: CommonFlags & { args?: string; validate?: boolean }, cmd: Command) => {
+      const flags = withGlobals(local, cmd);
       chosen.action = async () => {
         const { url, rest } = takeUrl(words, command, flags);
         const [tool, ...pairs] = rest;
@@ -172,11 +197,13 @@ Examples:
   mcp-inspect listen --tools --poll 30 --json -- node server.js
   mcp-inspect listen http://127.0.0.1:3000/mcp --count 1 --duration 60
 ${EXIT_CODES_HELP}`)
-    .action((target: string | undefined, flags: CommonFlags & Record<string, unknown>) => {
+    .action((target: string | undefined, local: CommonFlags & Record<string, unknown>, cmd: Command) => {
+      const flags = withGlobals(local, cmd);
       chosen.action = async () => {
         const { url, rest } = takeUrl(target ? [target] : [], command, flags);
         noExtra(rest, 'listen');
-        const [{ withSession }, { runListen }] = await Promise.all([import('./session.js'), import('./commands/listen.js')]);
+        const [{ withSession }, { runListen, parseListenFlags }] = await Promise.all([import('./session.js'), import('./commands/listen.js')]);
+        parseListenFlags(flags as never); // bad flags fail before a server is spawned
         return withSession(url, command, flags, (s) => runListen(s, flags as never));
       };
     });
@@ -185,9 +212,15 @@ ${EXIT_CODES_HELP}`)
     .command('demo')
     .description('a short tour against the built-in demo server: discover, tools, a call, and 15 s of listen with live diffs')
     .option('--duration <seconds>', 'how long to listen', '15')
-    .option('--json', 'machine-readable JSON on stdout')
     .option('--no-color', 'no colors (NO_COLOR is honored too)')
-    .action((flags: { duration: string; json?: boolean; color?: boolean }) => {
+    .addHelpText('after', `
+The tour is for people; for machine-readable output point discover, tools, call or listen
+--json at the demo server (mcp-inspect demo-server --http 3000).
+
+Examples:
+  mcp-inspect demo
+  mcp-inspect demo --duration 30`)
+    .action((flags: { duration: string; color?: boolean }) => {
       chosen.action = async () => (await import('./commands/demo.js')).runDemo(flags);
     });
 
@@ -246,6 +279,7 @@ export function reportError(e: unknown, json: boolean): number {
 export async function main(argv: string[]): Promise<number> {
   const { cli, command } = splitArgv(argv);
   const chosen: { action?: Action } = {};
+  installStdoutGuard();
   const program = buildProgram(command, chosen);
   const json = cli.includes('--json');
   program.exitOverride();
@@ -255,14 +289,18 @@ export async function main(argv: string[]): Promise<number> {
   } catch (e) {
     if (e instanceof CommanderError) {
       if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return EXIT.ok;
+      if (json) process.stdout.write(JSON.stringify({ error: { kind: 'usage', message: sanitizeLine(e.message.replace(/^error: /, '')), exitCode: EXIT.usage, code: e.code } }) + '\n');
       return EXIT.usage;
     }
     return reportError(e, json);
   }
   if (!chosen.action) return EXIT.ok;
   try {
-    return await chosen.action();
+    const code = await chosen.action();
+    return isStdoutClosed() ? EXIT.ok : code;
   } catch (e) {
+    // The reader of stdout went away (… | head): that ends the command, successfully.
+    if (isStdoutClosed()) return EXIT.ok;
     return reportError(e, json);
   }
 }

@@ -42,8 +42,21 @@ export function addCommonOptions(cmd: Command): Command {
 
 /** Parses --timeout. */
 export function timeoutOf(flags: CommonFlags): number {
-  const n = Number(flags.timeout ?? 30000);
-  if (!Number.isFinite(n) || n <= 0) throw new UsageError(`--timeout must be a positive number of ms (got ${flags.timeout})`);
+  return positiveNumber(flags.timeout ?? '30000', '--timeout', 'ms', MAX_TIMER_MS)!;
+}
+
+/** The longest delay a Node.js timer takes (2^31 − 1 ms, about 24.8 days). */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * Parses a positive number option; `max` is in the option's own unit. Throws UsageError
+ * naming the option. undefined stays undefined.
+ */
+export function positiveNumber(v: string | undefined, name: string, unit: string, max: number): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (v.trim() === '' || !Number.isFinite(n) || n <= 0) throw new UsageError(`${name} must be a positive number of ${unit} (got ${JSON.stringify(v)})`);
+  if (n > max) throw new UsageError(`${name} is at most ${max} ${unit} (got ${v})`);
   return n;
 }
 

@@ -4,7 +4,7 @@
  */
 import { connect, type McpClient } from '../client/client.js';
 import type { ClientOptions, Target } from '../client/types.js';
-import { makeOut, type Out } from './output.js';
+import { makeOut, onStdoutClosed, type Out } from './output.js';
 import { resolveTarget, targetLabel } from './target.js';
 import { timeoutOf, type CommonFlags } from './options.js';
 
@@ -25,9 +25,17 @@ export async function withSession<T>(url: string | undefined, command: string[],
   const target = resolveTarget(url, command, flags);
   const timeoutMs = timeoutOf(flags);
   const ctl = new AbortController();
-  const onSignal = () => ctl.abort();
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  // Ctrl-C, kill and a closed terminal all end the session in order: the first signal aborts
+  // what runs, and the handlers stay installed until the server is stopped, so a second
+  // Ctrl-C cannot kill mcp-inspect before its server (close() escalates to SIGKILL by itself).
+  let signals = 0;
+  const onSignal = () => {
+    if (++signals === 1) ctl.abort();
+    else out.info('still stopping the server…');
+  };
+  const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+  for (const s of SIGNALS) process.on(s, onSignal);
+  const offStdout = onStdoutClosed(() => ctl.abort());
   const opts: ClientOptions = {
     timeoutMs,
     era: flags.era,
@@ -41,22 +49,21 @@ export async function withSession<T>(url: string | undefined, command: string[],
       if (!flags.quiet) out.info(m);
     },
   };
-  const stop = out.wait(`connecting to ${targetLabel(target)}`);
-  let client: McpClient;
   try {
-    client = await connect(target, opts);
-  } finally {
-    stop();
-    if (ctl.signal.aborted) {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
+    const stop = out.wait(`connecting to ${targetLabel(target)}`);
+    let client: McpClient;
+    try {
+      client = await connect(target, opts);
+    } finally {
+      stop();
     }
-  }
-  try {
-    return await fn({ client, out, target, signal: ctl.signal });
+    try {
+      return await fn({ client, out, target, signal: ctl.signal });
+    } finally {
+      await client.close();
+    }
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-    await client.close();
+    for (const s of SIGNALS) process.off(s, onSignal);
+    offStdout();
   }
 }

@@ -392,6 +392,7 @@ export class McpClient implements InspectorClient {
         seen.add(cursor);
       }
     } while (cursor !== undefined && pages < MAX_PAGES);
+    if (cursor !== undefined && pages >= MAX_PAGES) this.opts.onWarning?.(`stopped after ${MAX_PAGES} pages of tools/list: the server keeps sending a new nextCursor; the list shown is incomplete`);
     if (this.transport.kind !== 'http') return { tools: all, dropped: [], pages, ttlMs, cacheScope };
     const f = filterToolsByXMcpHeader(all);
     this.headerSpecs = f.specsByTool;

@@ -11,7 +11,7 @@ import { TransportError } from '../protocol/errors.js';
 import { HEADER } from '../protocol/constants.js';
 import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../protocol/types.js';
 import { sanitizeLine } from '../util/sanitize.js';
-import { redactHeaders } from '../util/redact.js';
+import { redactHeaders, redactUrl } from '../util/redact.js';
 import { classify, idKey, MAX_MESSAGE_BYTES, type RequestOptions, type Transport, type TransportHooks, type TransportResponse } from './types.js';
 
 export interface HttpOptions {
@@ -60,7 +60,7 @@ function connectError(url: string, e: unknown): TransportError {
     code === 'UND_ERR_CONNECT_TIMEOUT' ? 'connect timeout' :
     code === 'ERR_TLS_CERT_ALTNAME_INVALID' || /certificate/i.test(err.message ?? '') ? `TLS error: ${err.message}` :
     err.message ?? String(e);
-  return new TransportError('MCPI_CONNECT', `cannot connect to ${url}: ${why}`, { cause: e });
+  return new TransportError('MCPI_CONNECT', `cannot connect to ${redactUrl(url)}: ${why}`, { cause: e });
 }
 
 export class HttpTransport implements Transport {
@@ -91,7 +91,7 @@ export class HttpTransport implements Transport {
 
   private wireHttp(direction: 'out' | 'in', info: { method?: string; url?: string; status?: number; headers: Record<string, string> }): void {
     if (!this.hooks.onWire) return;
-    this.hooks.onWire({ time: Date.now(), direction, http: { ...info, headers: redactHeaders(info.headers, this.opts.secretHeaderNames) }, bytes: 0 });
+    this.hooks.onWire({ time: Date.now(), direction, http: { ...info, url: info.url === undefined ? undefined : redactUrl(info.url), headers: redactHeaders(info.headers, this.opts.secretHeaderNames) }, bytes: 0 });
   }
 
   async request(req: JsonRpcRequest, opts: RequestOptions = {}): Promise<TransportResponse> {
@@ -163,7 +163,7 @@ export class HttpTransport implements Transport {
         throw new TransportError('MCPI_AUTH', `the server requires authorization: HTTP ${res.statusCode}${how}; pass a token with --bearer TOKEN or MCP_BEARER_TOKEN`, { status: res.statusCode, detail: describeBody(text, ctype) });
       }
       if (res.statusCode >= 400) {
-        throw new TransportError('MCPI_HTTP_STATUS', `HTTP ${res.statusCode} from ${this.opts.url}: ${describeBody(text, ctype)}`, { status: res.statusCode, detail: text.slice(0, 2048) });
+        throw new TransportError('MCPI_HTTP_STATUS', `HTTP ${res.statusCode} from ${redactUrl(this.opts.url)}: ${describeBody(text, ctype)}`, { status: res.statusCode, detail: text.slice(0, 2048) });
       }
       throw new TransportError('MCPI_BAD_RESPONSE', `the server answered ${req.method} with ${ctype || 'no content type'} that is not a JSON-RPC response (HTTP ${res.statusCode}): ${describeBody(text, ctype)}`, { status: res.statusCode });
     } catch (e) {

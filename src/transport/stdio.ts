@@ -189,7 +189,10 @@ export class StdioTransport implements Transport {
   private onResponse(res: JsonRpcResponse): void {
     const p = res.id === null || res.id === undefined ? undefined : this.pending.get(idKey(res.id));
     if (!p && res.id !== null && res.id !== undefined && this.abandoned.has(idKey(res.id))) {
-      this.hooks.onWarning?.(`the answer to request ${JSON.stringify(res.id)} arrived after it ${this.abandoned.get(idKey(res.id))}; ignored`);
+      // A late answer to a timed-out request is worth knowing (raise --timeout); one to a
+      // request we cancelled is an ordinary race, visible in --trace only.
+      const why = this.abandoned.get(idKey(res.id));
+      if (why === 'timed out') this.hooks.onWarning?.(`the answer to request ${JSON.stringify(res.id)} arrived after it timed out; ignored`);
       return;
     }
     if (!p) {

@@ -3,7 +3,7 @@
  */
 
 const SECRET_HEADER = /^(authorization|proxy-authorization|cookie|set-cookie|x-api-key|api-key|x-auth-token)$/i;
-const SECRET_NAME = /(token|secret|password|passwd|api[-_]?key|auth|session|cookie|credential)/i;
+const SECRET_NAME = /(token|secret|password|passwd|api[-_]?key|apikey|auth|session|cookie|credential|signature|sig)/i;
 /** Values that look like credentials regardless of their header name: JWTs, long opaque keys, Bearer/Basic schemes. */
 const SECRET_VALUE = /^(bearer|basic|token)\s+\S+|^eyJ[\w-]+\.[\w-]+\.[\w-]*$|^(sk|pk|ghp|gho|xox[abp])[-_][\w-]{8,}$/i;
 
@@ -26,4 +26,29 @@ export function redactHeaders(headers: Record<string, string>, extraSecretNames:
 /** True when a header value looks like a secret by itself (used to pick which `--header` values to redact). */
 export function looksSecret(name: string, value: string): boolean {
   return SECRET_HEADER.test(name) || SECRET_NAME.test(name) || SECRET_VALUE.test(value) || (value.length >= 24 && /^[\w\-.~+/=]+$/.test(value) && /\d/.test(value) && /[a-z]/i.test(value));
+}
+
+/**
+ * Returns `url` with its password and secret-looking query values replaced by `[redacted]`
+ * (userinfo `user:pass@`, `?api_key=…`, `?token=…`, …). Not a URL: returned unchanged.
+ */
+export function redactUrl(url: string): string {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return url;
+  }
+  let changed = false;
+  if (u.password) {
+    u.password = 'redacted';
+    changed = true;
+  }
+  for (const [k, v] of [...u.searchParams]) {
+    if (SECRET_NAME.test(k) || SECRET_VALUE.test(v)) {
+      u.searchParams.set(k, 'redacted');
+      changed = true;
+    }
+  }
+  return changed ? u.toString().replace(/redacted/g, '[redacted]').replace(/%5Bredacted%5D/gi, '[redacted]') : url;
 }

@@ -2,12 +2,15 @@
  * Terminal safety for untrusted, server-provided strings.
  *
  * Strips ANSI/VT escape sequences (CSI, OSC, DCS, SOS/PM/APC, two-byte ESC sequences), C1
- * controls (U+0080–U+009F) and C0 controls except `\n` and `\t` (with `keepNewlines`,
- * the default) so that a server can never move the cursor, recolor, retitle or clear the
- * user's terminal. Pure; never throws.
+ * controls (U+0080–U+009F), C0 controls except `\n` and `\t` (with `keepNewlines`, the
+ * default), and bidirectional formatting characters (U+202E and kin), so that a server can
+ * never move the cursor, recolor, retitle or clear the user's terminal, nor make a name read
+ * backwards. Pure; never throws.
  */
 // eslint-disable-next-line no-control-regex
 const ESCAPES = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|\u001b[PX^_][^\u001b]*(?:\u001b\\)?|\u001b[@-Z\\-_]|\u009b[0-?]*[ -/]*[@-~]|\u009d[^\u0007\u009c]*(?:\u0007|\u009c)?/g;
+/** Bidirectional formatting characters (LRM, RLM, ALM, LRE…RLO, LRI…PDI): they can make displayed text read backwards. */
+const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 // eslint-disable-next-line no-control-regex
 const CONTROLS_KEEP_NL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 // eslint-disable-next-line no-control-regex
@@ -18,7 +21,7 @@ const CONTROLS_ALL = /[\u0000-\u001f\u007f-\u009f]/g;
  * @param keepNewlines keep `\n` and `\t` (default true); with false they become spaces.
  */
 export function sanitize(s: string, keepNewlines = true): string {
-  const noEsc = s.replace(ESCAPES, '');
+  const noEsc = s.replace(ESCAPES, '').replace(BIDI, '');
   return keepNewlines ? noEsc.replace(/\r\n?/g, '\n').replace(CONTROLS_KEEP_NL, '') : noEsc.replace(/[\r\n\t]+/g, ' ').replace(CONTROLS_ALL, '');
 }
 

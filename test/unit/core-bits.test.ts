@@ -44,6 +44,9 @@ describe('sanitize', () => {
     expect(sanitize(nasty)).toBe('abcd\nefgh' + 'i');
     expect(sanitizeLine('x\ny\tz')).toBe('x y z');
   });
+  it('removes bidirectional overrides (a name cannot read backwards)', () => {
+    expect(sanitizeLine('rm_rf\u202Efdp.exe\u2066x\u2069')).toBe('rm_rffdp.exex');
+  });
   it('keeps ordinary text and newlines', () => {
     expect(sanitize('héllo\n世界\t!')).toBe('héllo\n世界\t!');
   });

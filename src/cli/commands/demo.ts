@@ -10,22 +10,21 @@ import { runTools } from './tools.js';
 import { runCall } from './call.js';
 import { runListen } from './listen.js';
 import { makeOut } from '../output.js';
+import { MAX_TIMER_MS, positiveNumber } from '../options.js';
 
-export async function runDemo(flags: { duration: string; json?: boolean; color?: boolean }): Promise<number> {
-  const duration = Number(flags.duration);
-  if (!Number.isFinite(duration) || duration <= 0) throw new UsageError(`--duration must be a positive number of seconds (got ${flags.duration})`);
-  const out = makeOut({ json: flags.json, color: flags.color });
+export async function runDemo(flags: { duration: string; color?: boolean }): Promise<number> {
+  const duration = positiveNumber(flags.duration, '--duration', 'seconds', Math.floor(MAX_TIMER_MS / 1000))!;
+  const out = makeOut({ color: flags.color });
   const server = await startDemoServer({ transport: 'http', port: 0, changeIntervalMs: 3000 });
   const url = server.url!;
   const heading = (n: number, title: string, cmd: string) => {
-    if (flags.json) return;
     out.line('');
     out.line(out.c.bold(`── ${n}/4 ${title} `.padEnd(60, '─')));
     out.line(out.c.dim(`$ mcp-inspect ${cmd}`));
   };
   try {
-    if (!flags.json) out.line(out.c.dim(`The demo server is running at ${url}; it changes its tool list every 3 s.`));
-    return await withSession(url, [], { json: flags.json, color: flags.color, quiet: true }, async (s) => {
+    out.line(out.c.dim(`The demo server is running at ${url}; it changes its tool list every 3 s.`));
+    return await withSession(url, [], { color: flags.color, quiet: true }, async (s) => {
       heading(1, 'discover', `discover ${url}`);
       await runDiscover(s);
       heading(2, 'tools', `tools ${url}`);
@@ -34,10 +33,8 @@ export async function runDemo(flags: { duration: string; json?: boolean; color?:
       await runCall(s, 'add', ['a=2', 'b=3'], {});
       heading(4, `listen (${duration} s)`, `listen ${url} --duration ${duration}`);
       const code = await runListen(s, { duration: String(duration) });
-      if (!flags.json) {
-        out.line('');
-        out.line(out.c.dim(`Try it yourself: mcp-inspect demo-server --http 3000, then mcp-inspect ${url.replace(/:\d+\//, ':3000/')} (interactive) or any command above.`));
-      }
+      out.line('');
+      out.line(out.c.dim(`Try it yourself: mcp-inspect demo-server --http 3000, then mcp-inspect ${url.replace(/:\d+\//, ':3000/')} (interactive) or any command above.`));
       return code;
     });
   } finally {

@@ -8,6 +8,7 @@ import type { JsonObject } from '../../protocol/types.js';
 import { sanitize, sanitizeLine } from '../../util/sanitize.js';
 import { formatMs, printJson, type Out } from '../output.js';
 import type { Session } from '../session.js';
+import { targetLabel } from '../target.js';
 
 /** What each well-known capability means, in one phrase. */
 const CAPABILITY_MEANING: Record<string, string> = {
@@ -71,7 +72,7 @@ export function renderDescription(d: ServerDescription, out: Out, where: string)
 
 export async function runDiscover(s: Session): Promise<number> {
   const d = s.client.description;
-  const where = s.target.kind === 'http' ? s.target.url : [s.target.command, ...s.target.args].join(' ');
+  const where = targetLabel(s.target);
   if (s.out.json) {
     printJson({
       serverInfo: d.serverInfo ?? null,

@@ -8,6 +8,7 @@
 import { watchTools, defaultFilter } from '../../client/watch.js';
 import type { WatchEvent } from '../../client/types.js';
 import { UsageError, EXIT } from '../../protocol/errors.js';
+import { MAX_TIMER_MS, positiveNumber } from '../options.js';
 import type { ListenFilter } from '../../protocol/types.js';
 import { renderToolDiff } from '../../watch/render.js';
 import { summarizeDiff, isEmptyDiff } from '../../watch/diff.js';
@@ -25,11 +26,12 @@ export interface ListenFlags {
   duration?: string;
 }
 
-function positive(v: string | undefined, name: string): number | undefined {
-  if (v === undefined) return undefined;
-  const n = Number(v);
-  if (!Number.isFinite(n) || n <= 0) throw new UsageError(`${name} must be a positive number (got ${v})`);
-  return n;
+/** Parses and checks the listen flags (before anything is spawned). */
+export function parseListenFlags(f: ListenFlags): { pollSec?: number; count?: number; durationSec?: number } {
+  const maxSec = Math.floor(MAX_TIMER_MS / 1000);
+  const count = positiveNumber(f.count, '--count', 'notifications', Number.MAX_SAFE_INTEGER);
+  if (count !== undefined && !Number.isInteger(count)) throw new UsageError(`--count must be a whole number (got ${f.count})`);
+  return { pollSec: positiveNumber(f.poll, '--poll', 'seconds', maxSec), count, durationSec: positiveNumber(f.duration, '--duration', 'seconds', maxSec) };
 }
 
 /** The filter from the flags; undefined means "the default for this server". */
@@ -115,9 +117,7 @@ export function renderEvent(ev: WatchEvent, out: Out): string[] {
 
 export async function runListen(s: Session, flags: ListenFlags): Promise<number> {
   const { client, out } = s;
-  const pollSec = positive(flags.poll, '--poll');
-  const count = positive(flags.count, '--count');
-  const durationSec = positive(flags.duration, '--duration');
+  const { pollSec, count, durationSec } = parseListenFlags(flags);
   const filter = filterFromFlags(flags) ?? defaultFilter(client);
   const ctl = new AbortController();
   const stopAll = () => ctl.abort();

@@ -6,15 +6,14 @@
 import { connect } from '../../client/client.js';
 import { UsageError } from '../../protocol/errors.js';
 import { resolveTarget, targetLabel } from '../target.js';
-import { timeoutOf, type CommonFlags } from '../options.js';
+import { MAX_TIMER_MS, positiveNumber, timeoutOf, type CommonFlags } from '../options.js';
 import { colorEnabled } from '../output.js';
 
 export async function runTuiCommand(url: string | undefined, command: string[], flags: CommonFlags & { poll?: string }): Promise<number> {
   if (!process.stdout.isTTY || !process.stdin.isTTY) {
     throw new UsageError('the interactive inspector needs a terminal; in scripts use a command: discover, tools, call, listen (see mcp-inspect --help)');
   }
-  const pollSec = flags.poll === undefined ? undefined : Number(flags.poll);
-  if (pollSec !== undefined && (!Number.isFinite(pollSec) || pollSec <= 0)) throw new UsageError(`--poll must be a positive number of seconds (got ${flags.poll})`);
+  const pollSec = positiveNumber(flags.poll, '--poll', 'seconds', Math.floor(MAX_TIMER_MS / 1000));
   let demo: { url?: string; close(): Promise<void> } | undefined;
   if (!url && !command.length && !flags.config) {
     const { startDemoServer } = await import('../../demo/server.js');
