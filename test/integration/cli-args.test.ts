@@ -68,14 +68,14 @@ describe('usage errors: exit 64, a helpful message, no stack trace', () => {
   });
 
   it('a bad --header', async () => {
-    usage(await runCli(['tools', 'http://127.0.0.1:9/mcp', '--header', 'no-colon-here']), `mcp-inspect: --header must look like 'Name: value' (got "no-colon-here")`);
-    usage(await runCli(['tools', 'http://127.0.0.1:9/mcp', '--header', 'Bad Name: x']), `--header must look like 'Name: value' (got "Bad Name: x")`);
+    usage(await runCli(['tools', 'http://127.0.0.1:9/mcp', '--header', 'no-colon-here']), `mcp-inspect: --header must look like 'Name: value' (got no colon)`);
+    usage(await runCli(['tools', 'http://127.0.0.1:9/mcp', '--header', 'Bad Name: x']), `--header must look like 'Name: value' (got an invalid name "Bad Name")`);
   });
 
   it('a bad --timeout (not a number, zero, negative)', async () => {
-    usage(await runCli(['tools', '--timeout', 'abc', ...MODERN_CMD]), 'mcp-inspect: --timeout must be a positive number of ms (got abc)');
-    usage(await runCli(['tools', '--timeout', '0', ...MODERN_CMD]), '--timeout must be a positive number of ms (got 0)');
-    usage(await runCli(['tools', 'http://127.0.0.1:9/mcp', '--timeout=-5']), '--timeout must be a positive number of ms (got -5)');
+    usage(await runCli(['tools', '--timeout', 'abc', ...MODERN_CMD]), 'mcp-inspect: --timeout must be a positive number of ms (got "abc")');
+    usage(await runCli(['tools', '--timeout', '0', ...MODERN_CMD]), '--timeout must be a positive number of ms (got "0")');
+    usage(await runCli(['tools', 'http://127.0.0.1:9/mcp', '--timeout=-5']), '--timeout must be a positive number of ms (got "-5")');
   });
 
   it('an unknown option', async () => {
@@ -91,11 +91,12 @@ describe('usage errors: exit 64, a helpful message, no stack trace', () => {
   });
 
   it('listen: --count, --poll and --duration must be positive numbers', async () => {
-    // These are checked after connecting, so a server is spawned (and must be stopped).
-    for (const [flag, value] of [['--count', '0'], ['--poll', 'x'], ['--duration', '-1']] as const) {
+    // Checked before anything is spawned.
+    for (const [flag, value, unit] of [['--count', '0', 'notifications'], ['--poll', 'x', 'seconds'], ['--duration', '-1', 'seconds']] as const) {
       const r = await runCli(['listen', `${flag}=${value}`, '--quiet', ...MODERN_CMD]);
       ok(r, 64);
-      expect(r.stderr).toContain(`mcp-inspect: ${flag} must be a positive number (got ${value})`);
+      expect(r.stderr).toContain(`mcp-inspect: ${flag} must be a positive number of ${unit} (got "${value}")`);
+      expect(r.descendants).toEqual([]);
     }
   });
 
