@@ -392,6 +392,7 @@ export class McpClient implements InspectorClient {
         seen.add(cursor);
       }
     } while (cursor !== undefined && pages < MAX_PAGES);
+    this.checkTools(all);
     if (cursor !== undefined && pages >= MAX_PAGES) this.opts.onWarning?.(`stopped after ${MAX_PAGES} pages of tools/list: the server keeps sending a new nextCursor; the list shown is incomplete`);
     if (this.transport.kind !== 'http') return { tools: all, dropped: [], pages, ttlMs, cacheScope };
     const f = filterToolsByXMcpHeader(all);
@@ -402,6 +403,21 @@ export class McpClient implements InspectorClient {
       this.warned.add(w);
     }
     return { tools: f.tools, dropped: f.dropped, pages, ttlMs, cacheScope };
+  }
+
+  /** Warns once per problem about tool definitions that break the spec: duplicate names, a non-object inputSchema. spec: server/tools#tool */
+  private checkTools(tools: Tool[]): void {
+    const warnOnce = (w: string) => {
+      if (!this.warned.has(w)) this.opts.onWarning?.(w);
+      this.warned.add(w);
+    };
+    const seen = new Set<string>();
+    for (const t of tools) {
+      if (seen.has(t.name)) warnOnce(`the server lists more than one tool named ${JSON.stringify(t.name)}; names must be unique (calls go to the first)`);
+      seen.add(t.name);
+      const s = t.inputSchema as unknown;
+      if (!s || typeof s !== 'object' || Array.isArray(s)) warnOnce(`tool ${JSON.stringify(t.name)} has an inputSchema that is not a JSON Schema object (${s === null ? 'null' : Array.isArray(s) ? 'an array' : typeof s}); its arguments cannot be typed or validated`);
+    }
   }
 
   /**
