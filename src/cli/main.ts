@@ -12,7 +12,7 @@ import { packageVersion } from '../util/version.js';
 import { sanitize, sanitizeLine } from '../util/sanitize.js';
 import { addCommonOptions, type CommonFlags } from './options.js';
 import { isUrl } from './target.js';
-import { installStdoutGuard, isStdoutClosed } from './output.js';
+import { installStdoutGuard, isStdoutClosed } from './stdout.js';
 
 const EXIT_CODES_HELP = `
 Exit codes:

@@ -8,38 +8,8 @@ import { sanitize, sanitizeLine } from '../util/sanitize.js';
 import type { WireEvent } from '../client/types.js';
 import { redactHeaders } from '../util/redact.js';
 
-let stdoutClosed = false;
-const closedListeners = new Set<() => void>();
-
-/**
- * Handles EPIPE on stdout (`mcp-inspect … | head`): instead of crashing with a stack trace,
- * stop writing and tell the listeners (the session aborts, so the server is shut down in order).
- * Installed once by main().
- */
-export function installStdoutGuard(): void {
-  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
-    if (e.code !== 'EPIPE' && e.code !== 'ERR_STREAM_DESTROYED') throw e;
-    if (stdoutClosed) return;
-    stdoutClosed = true;
-    for (const l of closedListeners) l();
-  });
-}
-
-/** True once the reader of stdout went away. */
-export function isStdoutClosed(): boolean {
-  return stdoutClosed;
-}
-
-/** Calls `fn` when stdout's reader goes away; returns the unsubscribe function. */
-export function onStdoutClosed(fn: () => void): () => void {
-  closedListeners.add(fn);
-  return () => closedListeners.delete(fn);
-}
-
-/** Writes to stdout unless its reader went away. */
-export function writeOut(s: string): void {
-  if (!stdoutClosed) process.stdout.write(s);
-}
+export { installStdoutGuard, isStdoutClosed, onStdoutClosed, writeOut } from './stdout.js';
+import { writeOut } from './stdout.js';
 
 /** Colors on stdout only on a TTY, never with NO_COLOR (any non-empty value) or --no-color. */
 export function colorEnabled(stream: NodeJS.WriteStream, flag: boolean | undefined): boolean {
