@@ -1,3 +1,4 @@
+import { clipText } from './lines.js';
 import type { JSX } from 'react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Box, type Key } from 'ink';
@@ -153,7 +154,7 @@ export function App({ client, targetLabel, pollMs, listenFilter, wire, log, onQu
     const fresh = log.items.slice(-(log.total - seenLog.current));
     seenLog.current = log.total;
     const w = fresh.filter((e) => e.kind === 'warning').pop();
-    if (w) setStatus({ text: `warning: ${sanitizeLine(w.text)}`, style: 'warn', at: services.now() });
+    if (w) setStatus({ text: `warning: ${sanitizeLine(clipText(w.text, 500))}`, style: 'warn', at: services.now() });
   }, [log, services]);
 
   // ---- derived lines ----

@@ -15,12 +15,15 @@ import { Spinner } from './components/Spinner.js';
 import { describeError } from './errors.js';
 import { LOG_BUFFER, WIRE_BUFFER, type LogEntry } from './logEntry.js';
 import { formatClock } from './text.js';
+import { clipText } from './lines.js';
 
 /** The hooks the client reports through while it connects and afterwards. */
 export interface ConnectHooks {
   onWire: (e: WireEvent) => void;
   onStderr: (line: string) => void;
   onWarning: (msg: string) => void;
+  /** Aborted when the user quits while the connection is still being made: give up at once. */
+  signal?: AbortSignal;
 }
 
 export interface RootProps {
@@ -33,6 +36,8 @@ export interface RootProps {
   closeClient?: (client: InspectorClient) => Promise<void>;
   /** Called with the exit code right before the Ink app exits. */
   onExit?: (code: number) => void;
+  /** Called once when the user asks to quit (before closing): gives up a connection still being made. */
+  onQuitting?: () => void;
   /** Max wait for `close()` on quit, in ms (default 5000). */
   closeTimeoutMs?: number;
 }
@@ -50,7 +55,7 @@ const EMPTY_RING = { items: [], total: 0 };
  * failure with retry, buffers wire and log events from the first byte, and on quit closes
  * the client (which stops a spawned server) before exiting.
  */
-export function Root({ connect, targetLabel, pollMs, listenFilter, size, closeClient, onExit, closeTimeoutMs = 5000 }: RootProps) {
+export function Root({ connect, targetLabel, pollMs, listenFilter, size, closeClient, onExit, onQuitting, closeTimeoutMs = 5000 }: RootProps) {
   const app = useApp();
   const theme = useTheme();
   const services = useServices();
@@ -95,6 +100,7 @@ export function Root({ connect, targetLabel, pollMs, listenFilter, size, closeCl
   const quit = useCallback(() => {
     if (quitting.current) return;
     quitting.current = true;
+    onQuitting?.();
     const c = connRef.current;
     const client = c.phase === 'connected' ? c.client : undefined;
     const error = c.phase === 'failed' ? c.error : undefined;
@@ -107,7 +113,7 @@ export function Root({ connect, targetLabel, pollMs, listenFilter, size, closeCl
       onExit?.(error !== undefined ? exitCodeFor(error) : 0);
       app.exit();
     })();
-  }, [app, closeClient, closeTimeoutMs, onExit]);
+  }, [app, closeClient, closeTimeoutMs, onExit, onQuitting]);
 
   // Keys while not connected (the App handles its own).
   useKeys((input, key) => {
@@ -121,7 +127,7 @@ export function Root({ connect, targetLabel, pollMs, listenFilter, size, closeCl
       }
       return;
     }
-    if (input === 'q' || key.escape) quit();
+    if (input === 'q') quit();
     else if (input === 'r' && conn.phase === 'failed') setAttempt((a) => a + 1);
   }, conn.phase === 'connecting' || conn.phase === 'failed');
 
@@ -165,7 +171,7 @@ export function Root({ connect, targetLabel, pollMs, listenFilter, size, closeCl
           {tail.map((e, i) => (
             <Text key={i} wrap="truncate-end">
               <Text {...theme.style('muted')}>{`${formatClock(e.time)} `}</Text>
-              <Text {...theme.style(e.kind === 'warning' ? 'warn' : 'plain')}>{sanitizeLine(e.text)}</Text>
+              <Text {...theme.style(e.kind === 'warning' ? 'warn' : 'plain')}>{sanitizeLine(clipText(e.text, term.columns))}</Text>
             </Text>
           ))}
         </Box>

@@ -64,3 +64,31 @@ export function compactJson(value: unknown): string {
     return '[unserializable]';
   }
 }
+
+/**
+ * Cuts a line's segments so that their text together is at most `width + 1` code points (the
+ * extra one lets Ink draw its ellipsis). Ink measures every string it is given, and its width
+ * measuring is superlinear on long non-ASCII strings: a 300 KB message in the Wire pane would
+ * freeze the UI. Cheap: slices by UTF-16 units first, then by code points.
+ */
+export function clipLine(line: Line, width: number): Line {
+  let budget = Math.max(1, width + 1);
+  const out: Seg[] = [];
+  for (const seg of line) {
+    if (budget <= 0) break;
+    let text = seg.text;
+    if (text.length > budget) {
+      const cps = Array.from(text.slice(0, budget * 2)).slice(0, budget);
+      text = cps.join('');
+    }
+    budget -= Array.from(text).length;
+    out.push(text === seg.text ? seg : { ...seg, text });
+  }
+  return out;
+}
+
+/** Cuts one string to at most `width + 1` code points (see {@link clipLine}). */
+export function clipText(text: string, width: number): string {
+  const budget = Math.max(1, width + 1);
+  return text.length <= budget ? text : Array.from(text.slice(0, budget * 2)).slice(0, budget).join('');
+}

@@ -49,8 +49,9 @@ export async function startTui(opts: RunTuiOptions): Promise<number> {
     }
     return p;
   };
+  const quitCtl = new AbortController();
   const connect = (hooks: ConnectHooks): Promise<InspectorClient> => {
-    const p = opts.connect(hooks);
+    const p = opts.connect({ ...hooks, signal: quitCtl.signal });
     connecting = p;
     return p;
   };
@@ -78,6 +79,7 @@ export async function startTui(opts: RunTuiOptions): Promise<number> {
           onExit={(code) => {
             exitCode = code;
           }}
+          onQuitting={() => quitCtl.abort()}
         />
       </ServicesContext.Provider>
     </ThemeContext.Provider>,
@@ -100,7 +102,8 @@ export async function startTui(opts: RunTuiOptions): Promise<number> {
   } finally {
     for (const s of signals) process.off(s, onSignal);
     // Whatever ended the UI, the server must not outlive it: close the client, including
-    // one whose connection was still being made when the user quit.
+    // one whose connection was still being made when the user quit (that one is given up).
+    quitCtl.abort();
     if (connecting) {
       const c = await withTimeout(connecting.catch(() => undefined), 10_000);
       if (c) await withTimeout(closeClient(c), 5_000);

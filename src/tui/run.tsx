@@ -85,10 +85,12 @@ export function connectEarly(connect: (hooks: ConnectHooks) => Promise<Inspector
   let target: ConnectHooks | undefined;
   const buffered: Array<(h: ConnectHooks) => void> = [];
   const relay = (fn: (h: ConnectHooks) => void) => (target ? fn(target) : buffered.push(fn));
+  const abort = new AbortController();
   const early = connect({
     onWire: (e) => relay((h) => h.onWire(e)),
     onStderr: (l) => relay((h) => h.onStderr(l)),
     onWarning: (m) => relay((h) => h.onWarning(m)),
+    signal: abort.signal,
   });
   early.catch(() => undefined); // observed by the first caller
   let used = false;
@@ -96,6 +98,8 @@ export function connectEarly(connect: (hooks: ConnectHooks) => Promise<Inspector
     if (used) return connect(hooks);
     used = true;
     target = hooks;
+    if (hooks.signal?.aborted) abort.abort();
+    else hooks.signal?.addEventListener('abort', () => abort.abort(), { once: true });
     for (const fn of buffered.splice(0)) fn(hooks);
     return early;
   };

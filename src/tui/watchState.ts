@@ -7,6 +7,7 @@
 import type { DroppedTool, WatchEvent } from '../client/types.js';
 import type { ListenFilter, Tool } from '../protocol/types.js';
 import type { ToolDiff } from '../watch/types.js';
+import { isEmptyDiff } from '../watch/diff.js';
 
 /** Bound of the live event tail. */
 export const EVENT_BUFFER = 500;
@@ -104,6 +105,8 @@ export function applyWatchEvents(
       case 'diff': {
         s.tools = ev.tools;
         s.toolsAt = ev.time;
+        // A re-fetch that found nothing new is not a change: keep the marks and the history.
+        if (isEmptyDiff(ev.diff)) break;
         s.marks = marksOf(ev.diff);
         s.diffCount++;
         diffs.push({ id: s.diffCount, time: ev.time, cause: ev.cause, diff: ev.diff });

@@ -37,6 +37,7 @@ export async function runTuiCommand(url: string | undefined, command: string[], 
           onWire: hooks.onWire,
           onStderr: flags.quiet ? undefined : hooks.onStderr,
           onWarning: hooks.onWarning,
+          signal: hooks.signal,
         }),
     });
   } finally {

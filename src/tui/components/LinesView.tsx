@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import type { Line } from '../lines.js';
+import { clipLine, type Line } from '../lines.js';
 import { useTheme } from '../theme.js';
 
 export interface LinesViewProps {
@@ -22,7 +22,7 @@ export function LinesView({ lines, offset, height, width }: LinesViewProps) {
     <Box flexDirection="column" height={height} width={width} overflow="hidden">
       {visible.map((l, i) => (
         <Text key={offset + i} wrap="truncate-end">
-          {l.length === 0 ? ' ' : l.map((s, j) => (
+          {l.length === 0 ? ' ' : clipLine(l, width).map((s, j) => (
             <Text key={j} {...theme.style(s.style)}>
               {s.text}
             </Text>

@@ -136,9 +136,15 @@ export function ToolDetail({ tool, form, gone, confirmPending, width, height }: 
           {focused ? `${sanitizeLine(focused.itemIndex !== undefined ? pathLabel(focused.path) : focused.node.label)}: ${fieldFacts(focused)}` : ' '}
         </Text>
         <Text wrap="truncate-end">{focused?.node.description ? sanitizeLine(focused.node.description) : ' '}</Text>
-        <Text wrap="truncate-end" {...theme.style('error')}>
-          {sanitizeLine(focusedProblems.length ? `✗ ${focusedProblems.join('; ')}` : problems.general.length ? `✗ ${problems.general.join('; ')}` : ' ')}
-        </Text>
+        {focusedProblems.length || problems.general.length || !problems.notes.length ? (
+          <Text wrap="truncate-end" {...theme.style('error')}>
+            {sanitizeLine(focusedProblems.length ? `✗ ${focusedProblems.join('; ')}` : problems.general.length ? `✗ ${problems.general.join('; ')}` : ' ')}
+          </Text>
+        ) : (
+          <Text wrap="truncate-end" {...theme.style('warn')}>
+            {sanitizeLine(`! ${problems.notes.join('; ')}`)}
+          </Text>
+        )}
         <Text wrap="truncate-end" {...theme.style('muted')}>
           {rowKeys(focused)}
         </Text>

@@ -12,6 +12,8 @@ export interface FormProblems {
   /** Problems that belong to no row (unknown arguments, schema errors…). */
   general: string[];
   count: number;
+  /** Not problems, but worth saying: e.g. patterns that were not checked because they could backtrack catastrophically. */
+  notes: string[];
 }
 
 export interface UseForm {
@@ -66,7 +68,7 @@ export function groupProblems(
   if (schemaError) general.push(`inputSchema unusable: ${schemaError}`);
   let count = general.length;
   for (const l of byRow.values()) count += l.length;
-  return { byRow, general, count };
+  return { byRow, general, count, notes: [] };
 }
 
 /**
@@ -96,7 +98,9 @@ export function useForm(tool: Tool): UseForm {
   const { args, errors } = useMemo(() => formToArguments(model, state.value), [model, state.value]);
   const problems = useMemo(() => {
     const v = validate(tool.inputSchema, args);
-    return groupProblems(rows, errors, v.errors, v.schemaError);
+    const p = groupProblems(rows, errors, v.errors, v.schemaError);
+    for (const pat of v.unenforcedPatterns ?? []) p.notes.push(`pattern ${JSON.stringify(pat)} not checked: it could take exponential time`);
+    return p;
     // The schema object identity may change with each list; its content is keyed by schemaKey.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [rows, args, errors, schemaKey, validate]);

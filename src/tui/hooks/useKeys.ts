@@ -56,6 +56,10 @@ function controlEvent(ch: string): KeyEvent {
 export function splitChunk(input: string, key: Key): KeyEvent[] {
   // Ink reads ESC ESC (Esc pressed twice within one read) as one escape whose input is ESC.
   if (key.escape && input === '\u001b') return [controlEvent('\u001b'), controlEvent('\u001b')];
+  // A paste of several lines (a line break followed by more text in the same read) is text,
+  // not keys: its line breaks and tabs become spaces, so it can never submit a form halfway
+  // and run the rest as commands. (Typing is never that fast; `send-keys x Enter` ends in Enter.)
+  if (isMultiLinePaste(input)) return [{ input: input.replace(/[\r\n\t]+/g, ' ').trimEnd(), key: plainKey() }];
   // eslint-disable-next-line no-control-regex
   if ([...input].length <= 1 || !/[\u0000-\u001f\u007f]/.test(input)) return [{ input, key }];
   const out: KeyEvent[] = [];
@@ -70,6 +74,12 @@ export function splitChunk(input: string, key: Key): KeyEvent[] {
   }
   if (text) out.push({ input: text, key: plainKey(text) });
   return out;
+}
+
+/** True for a chunk holding a line break with printable text after it. */
+export function isMultiLinePaste(input: string): boolean {
+  // eslint-disable-next-line no-control-regex
+  return /[\r\n][^\u0000-\u001f\u007f]/.test(input) && /[^\u0000-\u001f\u007f][\r\n]/.test(input);
 }
 
 /** How long to wait for React to start rendering after a key, before assuming the key changed nothing (ms). */

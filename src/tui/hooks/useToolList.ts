@@ -89,6 +89,8 @@ export function useToolList(tools: readonly Tool[] | undefined): UseToolList {
       const next = editText(query, input, key);
       if (next) {
         setQuery(next);
+        // A new query selects its first match, so Enter opens what is on top.
+        if (next.text !== query.text) setSel({ pos: 0 });
         return true;
       }
       return false;

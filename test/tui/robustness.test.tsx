@@ -1,0 +1,51 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup, render } from 'ink-testing-library';
+import { plainKey, splitChunk, isMultiLinePaste } from '../../src/tui/hooks/useKeys.js';
+import { clipLine, clipText } from '../../src/tui/lines.js';
+import { LinesView } from '../../src/tui/components/LinesView.js';
+import { applyWatchEvents, initialWatchState } from '../../src/tui/watchState.js';
+import { diffTools } from '../../src/watch/diff.js';
+import type { Tool } from '../../src/protocol/types.js';
+
+afterEach(() => cleanup());
+
+describe('pasted text is text, not keys', () => {
+  it('a multi-line paste becomes one text input with spaces, without Enter', () => {
+    const ev = splitChunk('first line\nsecond line s\nthird', plainKey());
+    expect(ev).toHaveLength(1);
+    expect(ev[0]!.input).toBe('first line second line s third');
+    expect(ev[0]!.key.return).toBe(false);
+  });
+  it('typing followed by Enter (tmux send-keys "/ech" Enter Enter) is still keys', () => {
+    expect(isMultiLinePaste('/ech\r\r')).toBe(false);
+    expect(splitChunk('/ech\r\r', plainKey()).map((e) => e.key.return)).toEqual([false, true, true]);
+  });
+});
+
+describe('long lines never reach Ink whole', () => {
+  it('clips segments to the width (+1 for the ellipsis), counting code points', () => {
+    expect(clipLine([{ text: 'abc' }, { text: 'défghij' }], 5)).toEqual([{ text: 'abc' }, { text: 'déf' }]);
+    expect(clipText('→'.repeat(10), 3)).toBe('→→→→');
+  });
+  it('draws a 300 KB non-ASCII line at 80 columns', () => {
+    const huge = '→ ' + 'ü'.repeat(300_000);
+    const r = render(<LinesView lines={[[{ text: huge }]]} offset={0} height={1} width={80} />);
+    expect(r.lastFrame()!.length).toBeLessThan(200);
+  });
+});
+
+describe('empty diffs', () => {
+  const t = (name: string, description = ''): Tool => ({ name, description, inputSchema: { type: 'object' } });
+  it('a re-fetch that finds nothing new is neither recorded nor counted', () => {
+    const tools = [t('a'), t('b')];
+    let s = initialWatchState({ toolsListChanged: true });
+    s = applyWatchEvents(s, [{ type: 'tools', time: 1, tools, dropped: [] }], diffTools);
+    s = applyWatchEvents(s, [{ type: 'diff', time: 2, cause: 'notification', diff: diffTools(tools, tools), tools }], diffTools);
+    expect(s.diffCount).toBe(0);
+    expect(s.diffs).toHaveLength(0);
+    const after = [t('a', 'changed'), t('b')];
+    s = applyWatchEvents(s, [{ type: 'diff', time: 3, cause: 'notification', diff: diffTools(tools, after), tools: after }], diffTools);
+    expect(s.diffCount).toBe(1);
+    expect(s.marks).toEqual({ a: 'changed' });
+  });
+});
