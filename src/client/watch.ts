@@ -97,10 +97,15 @@ export function watchTools(client: InspectorClient, opts: WatchOptions = {}): As
         const list = await client.listTools({ signal });
         const diff = diffTools(current, list.tools);
         current = list.tools;
-        const unannounced = entry.cause === 'poll' && !notifiedSinceFetch;
+        let cause = entry.cause;
+        if (cause === 'poll') {
+          if (isEmptyDiff(diff)) return;
+          // A list_changed arrived since the last fetch: it announced this change, even though
+          // the poll happened to fetch it first (its own re-fetch will then find nothing new).
+          if (notifiedSinceFetch) cause = 'notification';
+        }
         notifiedSinceFetch = false;
-        if (entry.cause === 'poll' && (isEmptyDiff(diff) || !unannounced)) return;
-        q.push({ type: 'diff', time: Date.now(), cause: entry.cause, diff, tools: list.tools, notifications: entry.notifications });
+        q.push({ type: 'diff', time: Date.now(), cause, diff, tools: list.tools, notifications: entry.notifications });
       } catch (e) {
         if (!signal.aborted) q.push({ type: 'error', time: Date.now(), error: `re-fetching tools/list failed: ${describeErr(e)}` });
       }

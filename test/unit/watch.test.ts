@@ -1,0 +1,80 @@
+/**
+ * watchTools' attribution logic with a scripted client (timing under test control).
+ * The wire itself is covered by the integration tests against real servers.
+ */
+import { describe, expect, it } from 'vitest';
+import { watchTools } from '../../src/client/watch.js';
+import { AsyncQueue } from '../../src/client/queue.js';
+import type { InspectorClient, ListenEvent, ToolList, WatchEvent } from '../../src/client/types.js';
+import type { Tool } from '../../src/protocol/types.js';
+
+const t = (name: string, description = ''): Tool => ({ name, description, inputSchema: { type: 'object' } });
+
+function scripted() {
+  let tools = [t('a')];
+  const listen = new AsyncQueue<ListenEvent>();
+  const fetches: Array<(l: ToolList) => void> = [];
+  let hold = false;
+  const client: InspectorClient = {
+    description: { era: 'modern', protocolVersion: '2026-07-28', supportedVersions: [], capabilities: { tools: { listChanged: true } }, transport: 'stdio', raw: {}, fetchedAt: 0 },
+    listTools: () =>
+      new Promise<ToolList>((resolve) => {
+        const snapshot = () => resolve({ tools, dropped: [], pages: 1 });
+        if (hold) fetches.push(() => snapshot());
+        else snapshot();
+      }),
+    callTool: async () => ({ kind: 'complete', result: { content: [] } }),
+    listen: () => listen,
+    close: async () => undefined,
+  };
+  return {
+    client,
+    listen,
+    setTools: (x: Tool[]) => (tools = x),
+    holdFetches: (h: boolean) => (hold = h),
+    releaseFetch: () => fetches.shift()?.({} as ToolList),
+  };
+}
+
+async function until(it: AsyncIterator<WatchEvent>, pred: (e: WatchEvent) => boolean): Promise<WatchEvent[]> {
+  const seen: WatchEvent[] = [];
+  for (;;) {
+    const r = await it.next();
+    if (r.done) return seen;
+    seen.push(r.value);
+    if (pred(r.value)) return seen;
+  }
+}
+
+describe('watchTools attribution', () => {
+  it('a poll that fetches a change a notification already announced credits the notification', async () => {
+    const s = scripted();
+    const ctl = new AbortController();
+    const it = watchTools(s.client, { pollMs: 10, random: () => 0.5, signal: ctl.signal })[Symbol.asyncIterator]();
+    await until(it, (e) => e.type === 'tools');
+    s.listen.push({ type: 'acknowledged', time: 1, subscriptionId: 1, granted: { toolsListChanged: true }, refused: {} });
+    await until(it, (e) => e.type === 'acknowledged');
+    // The next poll's fetch is held open; meanwhile the list changes and is announced.
+    s.holdFetches(true);
+    await new Promise((r) => setTimeout(r, 30));
+    s.setTools([t('a'), t('b')]);
+    s.listen.push({ type: 'notification', time: 2, method: 'notifications/tools/list_changed', unsolicited: false });
+    s.holdFetches(false);
+    s.releaseFetch();
+    const evs = await until(it, (e) => e.type === 'diff');
+    const diff = evs.at(-1)!;
+    expect(diff).toMatchObject({ type: 'diff', cause: 'notification' });
+    ctl.abort();
+  });
+
+  it('a change nobody announced is flagged as found by polling', async () => {
+    const s = scripted();
+    const ctl = new AbortController();
+    const it = watchTools(s.client, { pollMs: 10, random: () => 0.5, signal: ctl.signal })[Symbol.asyncIterator]();
+    await until(it, (e) => e.type === 'tools');
+    s.setTools([t('a', 'changed quietly')]);
+    const evs = await until(it, (e) => e.type === 'diff');
+    expect(evs.at(-1)).toMatchObject({ type: 'diff', cause: 'poll' });
+    ctl.abort();
+  });
+});
