@@ -64,6 +64,8 @@ describe('watchTools attribution', () => {
     const evs = await until(it, (e) => e.type === 'diff');
     const diff = evs.at(-1)!;
     expect(diff).toMatchObject({ type: 'diff', cause: 'notification' });
+    // The change itself is shown, not swallowed (the announced re-fetch then finds nothing new).
+    expect(diff.type === 'diff' && diff.diff.added.map((x) => x.name)).toEqual(['b']);
     ctl.abort();
   });
 
