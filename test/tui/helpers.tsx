@@ -23,41 +23,8 @@ export const KEY = {
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** An async iterable the test pushes into. */
-export class Feed<T> implements AsyncIterable<T> {
-  private items: T[] = [];
-  private waiters: { resolve: (r: IteratorResult<T>) => void; reject: (e: unknown) => void }[] = [];
-  private done = false;
-  private error: unknown;
-  push(x: T) {
-    const w = this.waiters.shift();
-    if (w) w.resolve({ value: x, done: false });
-    else this.items.push(x);
-  }
-  end() {
-    this.done = true;
-    for (const w of this.waiters.splice(0)) w.resolve({ value: undefined as never, done: true });
-  }
-  fail(e: unknown) {
-    this.error = e;
-    this.done = true;
-    for (const w of this.waiters.splice(0)) w.reject(e);
-  }
-  [Symbol.asyncIterator](): AsyncIterator<T> {
-    return {
-      next: () => {
-        if (this.items.length) return Promise.resolve({ value: this.items.shift()!, done: false });
-        if (this.error !== undefined) return Promise.reject(this.error);
-        if (this.done) return Promise.resolve({ value: undefined as never, done: true });
-        return new Promise((resolve, reject) => this.waiters.push({ resolve, reject }));
-      },
-      return: () => {
-        this.end();
-        return Promise.resolve({ value: undefined as never, done: true });
-      },
-    };
-  }
-}
+/** An async iterable the test pushes into: the client's own queue. */
+export { AsyncQueue as Feed } from '../../src/client/queue.js';
 
 export function description(over: Partial<ServerDescription> = {}): ServerDescription {
   return {
