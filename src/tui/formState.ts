@@ -35,7 +35,11 @@ export type FormAction = 'submit' | 'back';
 
 /** The starting state: defaults prefilled, focus on the first row. */
 export function initialFormUi(model: FormModel): FormUiState {
-  const value = initialFormValue(model.root);
+  return formUiWithValue(model, initialFormValue(model.root));
+}
+
+/** The edit state for `value`, focused on the first row. */
+export function formUiWithValue(model: FormModel, value: FormValue): FormUiState {
   const rows = formRows(model.root, value);
   return { value, focus: 0, cursor: rows[0] ? textOf(rows[0]).length : 0 };
 }

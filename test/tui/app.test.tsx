@@ -137,6 +137,7 @@ describe('App flows', () => {
     feed.push({ type: 'diff', time: Date.now(), cause: 'notification', diff: diffTools([echo, tool('ping')], after), tools: after });
     let f = await waitFor(r, (f) => f.includes('the form was rebuilt'));
     expect(f).toContain('times');
+    expect(f).toContain('[abc'); // what the user typed survives the rebuild
     const gone = [tool('ping')];
     feed.push({ type: 'diff', time: Date.now(), cause: 'notification', diff: diffTools(after, gone), tools: gone });
     f = await waitFor(r, (f) => f.includes('no longer in the server’s list'));

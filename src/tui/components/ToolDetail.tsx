@@ -87,7 +87,7 @@ export function ToolDetail({ tool, form, gone, confirmPending, width, height }: 
       ) : null}
       {form.rebuilt ? (
         <Text wrap="truncate-end" {...theme.style('warn')}>
-          The input schema changed: the form was rebuilt.
+          Schema changed: the form was rebuilt, keeping your entries.
         </Text>
       ) : null}
       {descShown.map((l, i) => (

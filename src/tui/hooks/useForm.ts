@@ -1,9 +1,9 @@
 import { useCallback, useMemo, useState } from 'react';
 import type { Key } from 'ink';
 import type { JsonObject, Tool } from '../../protocol/types.js';
-import { buildForm, formRows, formToArguments, toPointer, type FormModel, type FormRow } from '../../schema/form.js';
+import { buildForm, formRows, formToArguments, formValueFromJson, toPointer, type FormModel, type FormRow } from '../../schema/form.js';
 import { useServices } from '../services.js';
-import { formKey, initialFormUi, type FormAction, type FormUiState } from '../formState.js';
+import { formKey, formUiWithValue, initialFormUi, type FormAction, type FormUiState } from '../formState.js';
 import { stableKey } from '../stableKey.js';
 
 export interface FormProblems {
@@ -81,16 +81,20 @@ export function useForm(tool: Tool): UseForm {
   const schemaKey = stableKey(tool.inputSchema);
   // eslint-disable-next-line react-hooks/exhaustive-deps
   const model = useMemo(() => buildForm(tool.inputSchema), [schemaKey]);
-  const [built, setBuilt] = useState<{ key: string; state: FormUiState; rebuilt: boolean; name: string }>(() => ({
+  const [built, setBuilt] = useState<{ key: string; state: FormUiState; rebuilt: boolean; name: string; model: FormModel }>(() => ({
     key: schemaKey,
     state: initialFormUi(model),
     rebuilt: false,
     name: tool.name,
+    model,
   }));
   let current = built;
   if (built.key !== schemaKey || built.name !== tool.name) {
-    // The tool (or its schema) changed under the form: start over from the new schema.
-    current = { key: schemaKey, state: initialFormUi(model), rebuilt: built.name === tool.name, name: tool.name };
+    // Another tool: a fresh form. The same tool with a new schema: rebuild the form, keeping
+    // what the user entered wherever it still fits the new schema.
+    const sameTool = built.name === tool.name;
+    const state = sameTool ? formUiWithValue(model, formValueFromJson(model.root, formToArguments(built.model, built.state.value).args)) : initialFormUi(model);
+    current = { key: schemaKey, state, rebuilt: sameTool, name: tool.name, model };
     setBuilt(current);
   }
   const state = current.state;
