@@ -66,6 +66,9 @@ interface Follow {
   follow: boolean;
 }
 
+/** A new diff opens the Diffs pane by itself after this long without a key on the tool list (ms). */
+export const AUTO_OPEN_IDLE_MS = 10_000;
+
 /** Offset of a following view: the bottom when following, else the (clamped) saved offset. */
 function followOffset(f: Follow, total: number, height: number): number {
   return f.follow ? Math.max(0, total - height) : clampOffset(f.offset, total, height);
@@ -110,6 +113,8 @@ export function App({ client, targetLabel, pollMs, listenFilter, wire, log, onQu
   const tools = ws.tools;
   const list = useToolList(tools);
   const [view, setView] = useState<ToolsView>('list');
+  /** When the user last pressed a key (ms, services clock): idle users are watching. */
+  const lastKeyAt = useRef(services.now());
   const [openName, setOpenName] = useState<string | undefined>(undefined);
   const lastOpen = useRef<Tool | undefined>(undefined);
   const liveOpen = openName !== undefined ? tools?.find((t) => t.name === openName) : undefined;
@@ -133,18 +138,27 @@ export function App({ client, targetLabel, pollMs, listenFilter, wire, log, onQu
 
   const panes: PaneId[] = wireOn ? ['tools', 'server', 'listen', 'diffs', 'log', 'wire'] : ['tools', 'server', 'listen', 'diffs', 'log'];
 
-  // A new diff: say so (and keep the Diffs pane on the newest one when it was there).
+  // A new diff opens the Diffs pane when the user is watching (on the Listen pane, or idle on
+  // the tool list for AUTO_OPEN_IDLE_MS); while they work (a form, a filter, a result, another
+  // pane) it is announced instead, so the screen never jumps under their keys.
   const seenDiffs = useRef(ws.diffCount);
   useEffect(() => {
     if (ws.diffCount === seenDiffs.current) return;
     seenDiffs.current = ws.diffCount;
     const e = ws.diffs[ws.diffs.length - 1];
     if (!e) return;
+    const watching = pane === 'listen' || (pane === 'tools' && view === 'list' && !list.filtering && services.now() - lastKeyAt.current >= AUTO_OPEN_IDLE_MS);
+    if (watching && !help.open) {
+      setPane('diffs');
+      setDiffSel(undefined);
+      setDiffOffset(0);
+    }
     setStatus({
-      text: `Tool list changed ${diffCounts(e)} — ${causeLabel(e.cause)}${pane === 'diffs' ? '' : ' — press d to see the diff'}`,
+      text: `Tool list changed ${diffCounts(e)} — ${causeLabel(e.cause)}${pane === 'diffs' || watching ? '' : ' — press d to see the diff'}`,
       style: e.cause === 'poll' ? 'warn' : 'changed',
       at: services.now(),
     });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [ws.diffCount, ws.diffs, pane, services]);
 
   // Warnings from the client (dropped tools, garbage lines…) are flashed as they arrive.
@@ -219,6 +233,7 @@ export function App({ client, targetLabel, pollMs, listenFilter, wire, log, onQu
   };
 
   useKeys((input, key) => {
+    lastKeyAt.current = services.now();
     // Several characters at once where keys are commands: take them one by one.
     if ([...input].length > 1 && !key.ctrl && !key.meta && !typing) return 'split';
     if (key.ctrl && input === 'c') {
