@@ -611,4 +611,3 @@ export function describeErr(e: unknown): string {
   return String(e);
 }
 
-export { META };

@@ -240,27 +240,23 @@ export class HttpTransport implements Transport {
     throw new TransportError('MCPI_CLOSED', `the response stream for ${req.method} ended without a response`);
   }
 
+  /** Parses one SSE event's data once; reports it on the wire and warns when it is not a JSON-RPC message. */
   private parseEventData(data: string): unknown {
-    this.hooks.onWire?.({ time: Date.now(), direction: 'in', ...(() => {
-      try {
-        const m = JSON.parse(data);
-        return classify(m) ? { message: m } : { raw: data.slice(0, 4096) };
-      } catch {
-        return { raw: data.slice(0, 4096) };
-      }
-    })(), bytes: Buffer.byteLength(data) });
-    if (!data.trim()) return undefined;
+    const bytes = Buffer.byteLength(data);
+    let m: unknown;
+    let parsed = false;
     try {
-      const m = JSON.parse(data);
-      if (!classify(m)) {
-        this.hooks.onWarning?.(`ignored SSE data that is not a JSON-RPC message: ${sanitizeLine(data).slice(0, 120)}`);
-        return undefined;
-      }
-      return m;
+      m = JSON.parse(data);
+      parsed = true;
     } catch {
-      this.hooks.onWarning?.(`ignored SSE data that is not JSON: ${sanitizeLine(data).slice(0, 120)}`);
-      return undefined;
+      /* reported below */
     }
+    const ok = parsed && classify(m) !== undefined;
+    this.hooks.onWire?.(ok ? { time: Date.now(), direction: 'in', message: m as never, bytes } : { time: Date.now(), direction: 'in', raw: data.slice(0, 4096), bytes });
+    if (ok) return m;
+    if (!data.trim()) return undefined;
+    this.hooks.onWarning?.(`ignored SSE data that is not ${parsed ? 'a JSON-RPC message' : 'JSON'}: ${sanitizeLine(data).slice(0, 120)}`);
+    return undefined;
   }
 
   async notify(n: JsonRpcNotification, headers?: Record<string, string>): Promise<void> {
