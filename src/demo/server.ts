@@ -18,7 +18,7 @@ import { ERROR_CODE, HEADER, META, METHOD, NAME_PARAM_BY_METHOD } from '../proto
 import { decodeHeaderValue, HeaderValueError } from '../protocol/headers.js';
 import type { JsonObject, JsonRpcMessage, JsonRpcRequest, RequestId, Tool } from '../protocol/types.js';
 import { CancelledError, classify, DemoCore, errorResponse, RpcFailure, type Subscription } from './core.js';
-import { headerParams } from './tools.js';
+import { validateXMcpHeaders } from '../protocol/xmcpheader.js';
 
 /** Options of {@link startDemoServer}. */
 export interface DemoServerOptions {
@@ -165,7 +165,8 @@ function checkStandardHeaders(req: IncomingMessage, body: JsonRpcRequest, versio
  * @throws {RpcFailure} -32020 HeaderMismatch (HTTP 400). spec: basic/transports/streamable-http#server-behavior-for-custom-headers
  */
 function checkParamHeaders(req: IncomingMessage, tool: Tool, args: unknown): void {
-  for (const hp of headerParams(tool.inputSchema)) {
+  const v = validateXMcpHeaders(tool.inputSchema);
+  for (const hp of v.ok ? v.specs : []) {
     const headerName = `${HEADER.paramPrefix}${hp.header}`;
     const raw = headerOf(req, headerName);
     let value: unknown = args;

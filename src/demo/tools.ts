@@ -197,31 +197,6 @@ export class DemoCatalog {
   }
 }
 
-/** A property annotated with `x-mcp-header`: its path of `properties` keys from the root, the header name part, its JSON type. */
-export interface HeaderParam {
-  path: string[];
-  header: string;
-  type: unknown;
-}
-
-/**
- * Lists the `x-mcp-header` annotations of a tool's inputSchema that are statically
- * reachable (a chain of `properties` keys only). The demo's own schemas are valid, so no
- * validity checking is done here. spec: basic/transports/streamable-http#schema-extension
- */
-export function headerParams(schema: JsonObject, path: string[] = []): HeaderParam[] {
-  const out: HeaderParam[] = [];
-  const props = schema.properties;
-  if (!props || typeof props !== 'object') return out;
-  for (const [key, sub] of Object.entries(props as Record<string, unknown>)) {
-    if (!sub || typeof sub !== 'object') continue;
-    const s = sub as JsonObject;
-    if (typeof s['x-mcp-header'] === 'string') out.push({ path: [...path, key], header: s['x-mcp-header'], type: s.type });
-    out.push(...headerParams(s, [...path, key]));
-  }
-  return out;
-}
-
 /**
  * Checks `args` against one of the demo's own input schemas (the small subset they use:
  * object root, `properties`, `required`, `additionalProperties: false`, property `type`

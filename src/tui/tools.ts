@@ -5,7 +5,7 @@
  */
 import type { Tool } from '../protocol/types.js';
 import { sanitizeLine } from '../util/sanitize.js';
-import { toolDisplayName } from '../protocol/tool.js';
+import { toolDisplayName, toolHints, type ToolHint } from '../protocol/tool.js';
 
 /** Display name: `title`, then `annotations.title`, then `name`. Sanitized, one line. */
 export function displayName(tool: Tool): string {
@@ -20,25 +20,11 @@ export function shortDescription(tool: Tool): string {
 }
 
 /** An annotation badge: a hint the server asserted (never verified by mcp-inspect). */
-export interface Badge {
-  short: string;
-  long: string;
-  kind: 'readOnly' | 'destructive' | 'idempotent' | 'openWorld';
-}
+export type Badge = ToolHint;
 
-/**
- * The hints a tool's server stated explicitly as true. Absent hints are not shown (their
- * spec defaults are documented in the detail view); `false` values are not badges either.
- */
+/** The hints a tool's server stated explicitly as true (see toolHints). Absent and `false` hints are not badges. */
 export function badges(tool: Tool): Badge[] {
-  const a = tool.annotations;
-  if (!a || typeof a !== 'object') return [];
-  const out: Badge[] = [];
-  if (a.readOnlyHint === true) out.push({ short: 'ro', long: 'read-only', kind: 'readOnly' });
-  if (a.destructiveHint === true && a.readOnlyHint !== true) out.push({ short: 'destr', long: 'destructive', kind: 'destructive' });
-  if (a.idempotentHint === true) out.push({ short: 'idem', long: 'idempotent', kind: 'idempotent' });
-  if (a.openWorldHint === true) out.push({ short: 'open', long: 'open-world', kind: 'openWorld' });
-  return out;
+  return toolHints(tool);
 }
 
 /** Text searched by the `/` filter: name, title(s) and description, lower-cased. */

@@ -3,7 +3,7 @@
  * spec: server/tools#listing-tools
  */
 import type { Tool } from '../../protocol/types.js';
-import { toolDisplayName } from '../../protocol/tool.js';
+import { toolDisplayName, toolHints } from '../../protocol/tool.js';
 import { sanitize, sanitizeLine } from '../../util/sanitize.js';
 import { printJson, type Out } from '../output.js';
 import type { Session } from '../session.js';
@@ -19,15 +19,9 @@ export function requiredArgs(t: Tool): string[] {
   return Array.isArray(req) ? req.filter((x): x is string => typeof x === 'string').map((x) => sanitizeLine(x)) : [];
 }
 
-/** Annotation hints as short labels; the server's unverified claims. */
+/** Annotation hints as labels; the server's unverified claims. */
 export function hintLabels(t: Tool): string[] {
-  const a = t.annotations ?? {};
-  const out: string[] = [];
-  if (a.readOnlyHint === true) out.push('read-only');
-  if (a.destructiveHint === true) out.push('destructive');
-  if (a.idempotentHint === true) out.push('idempotent');
-  if (a.openWorldHint === true) out.push('open-world');
-  return out;
+  return toolHints(t).map((h) => h.long);
 }
 
 function toolLine(t: Tool, out: Out): string {
