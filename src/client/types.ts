@@ -16,6 +16,7 @@ import type {
   Tool,
 } from '../protocol/types.js';
 import type { LogLevel } from '../protocol/constants.js';
+import type { Finding } from '../check/types.js';
 
 /** Where the server is. */
 export type Target =
@@ -43,6 +44,11 @@ export interface ClientOptions {
   onInfo?: (message: string) => void;
   /** Called for warnings worth telling the user (dropped tools, ignored garbage lines…). */
   onWarning?: (message: string) => void;
+  /**
+   * Called once per distinct finding (de-duplicated by rule + key, see src/check/types.ts):
+   * what the client noticed about the server (duplicate tool names, a non-JSON stdout line…).
+   */
+  onFinding?: (finding: Finding) => void;
 }
 
 /** One message, or one HTTP exchange detail, seen on the wire. Secrets are redacted by the producer. */

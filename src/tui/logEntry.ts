@@ -1,10 +1,14 @@
-/** A line of the Log pane: the server's stderr, client warnings, TUI notes. */
+import type { Finding } from '../check/types.js';
+
+/** A line of the Log pane: the server's stderr, client warnings, findings, TUI notes. */
 export interface LogEntry {
   /** ms since epoch */
   time: number;
-  kind: 'stderr' | 'warning' | 'info';
+  kind: 'stderr' | 'warning' | 'info' | 'finding';
   /** Raw text; sanitized when drawn. */
   text: string;
+  /** The finding itself, for kind 'finding' (text is its message). */
+  finding?: Finding;
 }
 
 /** Bound of the Log pane. */
