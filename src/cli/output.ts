@@ -112,13 +112,3 @@ export function safeJson(v: unknown, indent?: number): string {
 export function printJson(v: unknown): void {
   writeOut(safeJson(v, 2) + '\n');
 }
-
-/** Formats a duration in ms as "1h 2m", "3.5s", "250ms". */
-export function formatMs(ms: number): string {
-  if (ms < 1000) return `${Math.round(ms)}ms`;
-  if (ms < 60_000) return `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)}s`;
-  const m = Math.floor(ms / 60_000);
-  if (m < 60) return `${m}m${Math.round((ms % 60_000) / 1000) ? ` ${Math.round((ms % 60_000) / 1000)}s` : ''}`;
-  const h = Math.floor(m / 60);
-  return `${h}h${m % 60 ? ` ${m % 60}m` : ''}`;
-}

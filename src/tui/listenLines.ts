@@ -5,9 +5,10 @@
 import type { WatchEvent } from '../client/types.js';
 import { sanitizeLine } from '../util/sanitize.js';
 import { compactJson, type Line } from './lines.js';
-import { formatClock, formatDuration } from './text.js';
+import { formatClock } from './text.js';
+import { formatDuration } from '../util/format.js';
 import { causeLabel } from './diffViewLines.js';
-import { filterLabel } from './watchState.js';
+import { filterLabel } from '../watch/filter.js';
 
 /** The line of one event. */
 export function eventLine(ev: WatchEvent): Line {

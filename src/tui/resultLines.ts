@@ -12,7 +12,8 @@ import { McpError, TransportError } from '../protocol/errors.js';
 import { sanitizeLine } from '../util/sanitize.js';
 import type { CallState } from './hooks/useCall.js';
 import { compactJson, jsonLines, line, textLines, type Line } from './lines.js';
-import { base64Size, formatBytes, formatDuration } from './text.js';
+import { base64Size, formatBytes } from './text.js';
+import { formatDuration } from '../util/format.js';
 import { errorCodeName } from './errors.js';
 
 type Validate = (schema: unknown, value: unknown, opts?: { noun?: string; rootLabel?: string }) => ValidationResult;

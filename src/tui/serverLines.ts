@@ -7,7 +7,8 @@
 import type { ServerDescription } from '../client/types.js';
 import { sanitizeLine } from '../util/sanitize.js';
 import { jsonLines, line, textLines, type Line } from './lines.js';
-import { formatAge, formatDuration } from './text.js';
+import { formatAge } from './text.js';
+import { formatDuration } from '../util/format.js';
 
 const CAPABILITY_MEANING: Record<string, string> = {
   tools: 'offers tools (tools/list, tools/call)',

@@ -60,26 +60,13 @@ export function wrapText(text: string, width: number): string[] {
   return out;
 }
 
-const pad2 = (n: number) => String(n).padStart(2, '0');
+import { pad2 } from '../util/format.js';
 
 /** `HH:MM:SS` in local time for a ms-since-epoch timestamp; with `ms` adds `.mmm`. */
 export function formatClock(time: number, ms = false): string {
   const d = new Date(time);
   const base = `${pad2(d.getHours())}:${pad2(d.getMinutes())}:${pad2(d.getSeconds())}`;
   return ms ? `${base}.${String(d.getMilliseconds()).padStart(3, '0')}` : base;
-}
-
-/** A short duration: `850 ms`, `2.3 s`, `4m 05s`, `2h 03m`. Input in ms. */
-export function formatDuration(ms: number): string {
-  if (!Number.isFinite(ms)) return '∞';
-  const neg = ms < 0;
-  const a = Math.abs(ms);
-  let s: string;
-  if (a < 1000) s = `${Math.round(a)} ms`;
-  else if (a < 60_000) s = `${(a / 1000).toFixed(1)} s`;
-  else if (a < 3_600_000) s = `${Math.floor(a / 60_000)}m ${pad2(Math.floor((a % 60_000) / 1000))}s`;
-  else s = `${Math.floor(a / 3_600_000)}h ${pad2(Math.floor((a % 3_600_000) / 60_000))}m`;
-  return neg ? `-${s}` : s;
 }
 
 /** An age like `3s ago`, `5m ago`; `now` under a second. */

@@ -153,13 +153,3 @@ export function finishWatch(state: WatchState, error?: string): WatchState {
   return st === 'ended' || st === 'dropped' ? state : { ...state, listen: { ...state.listen, status: 'stopped' } };
 }
 
-/** Human list of the kinds in a filter: `tools, prompts`; `nothing` when empty. */
-export function filterLabel(f: ListenFilter | undefined): string {
-  if (!f) return 'nothing';
-  const parts: string[] = [];
-  if (f.toolsListChanged) parts.push('tools');
-  if (f.promptsListChanged) parts.push('prompts');
-  if (f.resourcesListChanged) parts.push('resources');
-  if (f.resourceSubscriptions?.length) parts.push(`${f.resourceSubscriptions.length} resource(s)`);
-  return parts.length ? parts.join(', ') : 'nothing';
-}

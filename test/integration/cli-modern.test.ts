@@ -62,7 +62,7 @@ describe.each<Kind>(['stdio', 'http'])('modern server over %s', (kind) => {
     expect(lines).toContain('  protocol    2026-07-28');
     expect(lines).toContain('  supported   2026-07-28');
     expect(lines).toContain(kind === 'http' ? `  transport   http  ${http.url}` : `  transport   stdio  ${process.execPath} ${MODERN} --stdio`);
-    expect(lines).toContain('  cache       ttl 0ms (private)');
+    expect(lines).toContain('  cache       ttl 0 ms (private)');
     expect(r.stdout).toMatch(/^capabilities\n {2}tools {2}offers tools \(tools\/list, tools\/call\)\n {4}listChanged: true\b/m);
     expect(r.stdout).toMatch(/^ {2}logging {2}can send log messages/m);
     expect(r.stdout).toContain('instructions\n  Test fixture for mcp-inspect. Call change_tools to change the tool list.\n');

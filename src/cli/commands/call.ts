@@ -10,7 +10,8 @@ import type { CallToolResult, ContentBlock, JsonObject, Tool } from '../../proto
 import { coerceArgs, parseArgsJson } from '../../schema/coerce.js';
 import { formatIssues, validateValue } from '../../schema/validate.js';
 import { sanitize, sanitizeLine } from '../../util/sanitize.js';
-import { formatMs, printJson, type Out } from '../output.js';
+import { printJson, type Out } from '../output.js';
+import { formatDuration } from '../../util/format.js';
 import type { Session } from '../session.js';
 
 export interface CallFlags {
@@ -178,6 +179,6 @@ export async function runCall(s: Session, toolName: string, pairs: string[], fla
     for (const l of sanitize(JSON.stringify(result.structuredContent, null, 2)).split('\n')) out.line(`  ${l}`);
   }
   if (check) out.line(check.valid ? out.c.green(`✓ ${check.message}`) : out.c.red(`✗ structuredContent does not match outputSchema: ${check.message}`));
-  out.info(`${result.isError ? 'tool error' : 'ok'} in ${formatMs(elapsed)}`);
+  out.info(`${result.isError ? 'tool error' : 'ok'} in ${formatDuration(elapsed)}`);
   return result.isError ? EXIT.toolError : EXIT.ok;
 }

@@ -6,7 +6,8 @@
 import type { ServerDescription } from '../../client/types.js';
 import type { JsonObject } from '../../protocol/types.js';
 import { sanitize, sanitizeLine } from '../../util/sanitize.js';
-import { formatMs, printJson, type Out } from '../output.js';
+import { printJson, type Out } from '../output.js';
+import { formatDuration } from '../../util/format.js';
 import type { Session } from '../session.js';
 import { targetLabel } from '../target.js';
 
@@ -57,7 +58,7 @@ export function renderDescription(d: ServerDescription, out: Out, where: string)
   lines.push(row('supported', d.supportedVersions.map((v) => sanitizeLine(v)).join(', ') || '(none listed)'));
   lines.push(row('transport', `${d.transport}  ${sanitizeLine(where)}`));
   if (d.ttlMs !== undefined || d.cacheScope) {
-    lines.push(row('cache', `${d.ttlMs !== undefined ? `ttl ${formatMs(d.ttlMs)}` : 'no ttl'}${d.cacheScope ? ` (${sanitizeLine(d.cacheScope)})` : ''}`));
+    lines.push(row('cache', `${d.ttlMs !== undefined ? `ttl ${formatDuration(d.ttlMs)}` : 'no ttl'}${d.cacheScope ? ` (${sanitizeLine(d.cacheScope)})` : ''}`));
   }
   lines.push('');
   lines.push(out.c.bold('capabilities'));

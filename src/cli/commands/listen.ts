@@ -13,6 +13,7 @@ import type { ListenFilter } from '../../protocol/types.js';
 import { renderToolDiff } from '../../watch/render.js';
 import { summarizeDiff, isEmptyDiff } from '../../watch/diff.js';
 import { sanitizeLine } from '../../util/sanitize.js';
+import { filterLabel } from '../../watch/filter.js';
 import { safeJson, type Out } from '../output.js';
 import type { Session } from '../session.js';
 
@@ -44,14 +45,6 @@ export function filterFromFlags(f: ListenFlags): ListenFilter | undefined {
   return Object.keys(out).length ? out : undefined;
 }
 
-function filterText(f: ListenFilter): string {
-  const parts: string[] = [];
-  if (f.toolsListChanged) parts.push('tools');
-  if (f.promptsListChanged) parts.push('prompts');
-  if (f.resourcesListChanged) parts.push('resources');
-  for (const u of f.resourceSubscriptions ?? []) parts.push(`resource ${sanitizeLine(u)}`);
-  return parts.join(', ') || 'nothing';
-}
 
 const ts = (t: number) => new Date(t).toISOString().slice(11, 23);
 
@@ -86,8 +79,8 @@ export function renderEvent(ev: WatchEvent, out: Out): string[] {
     case 'tools':
       return [`${at} ${ev.tools.length} tool${ev.tools.length === 1 ? "" : "s"} listed${ev.dropped.length ? `, ${ev.dropped.length} left out` : ''}`];
     case 'acknowledged': {
-      const lines = [`${at} ${c.green('subscribed')} to ${filterText(ev.granted)} ${c.dim(`(subscription ${sanitizeLine(String(ev.subscriptionId))})`)}`];
-      const refused = filterText(ev.refused);
+      const lines = [`${at} ${c.green('subscribed')} to ${filterLabel(ev.granted)} ${c.dim(`(subscription ${sanitizeLine(String(ev.subscriptionId))})`)}`];
+      const refused = filterLabel(ev.refused);
       if (refused !== 'nothing') lines.push(`${at} ${c.yellow('refused by the server')}: ${refused}`);
       return lines;
     }
@@ -128,7 +121,7 @@ export async function runListen(s: Session, flags: ListenFlags): Promise<number>
     if (d.era === 'legacy') {
       const http = d.transport === 'http' ? (client.legacyGetStream ? ' on its GET stream' : '; it offers no GET stream, so nothing can arrive (use --poll)') : '';
       out.info(`legacy server (${d.protocolVersion}): no subscriptions/listen; showing the notifications it pushes unasked${http}. Ctrl-C to stop.`);
-    } else out.info(`listening for ${filterText(filter)} on ${d.transport}${pollSec ? `, polling every ${pollSec}s` : ''}. Ctrl-C to stop.`);
+    } else out.info(`listening for ${filterLabel(filter)} on ${d.transport}${pollSec ? `, polling every ${pollSec}s` : ''}. Ctrl-C to stop.`);
   }
   let notifications = 0;
   /** list_changed notifications counted whose re-fetch (a `diff` with cause notification) has not arrived yet. */

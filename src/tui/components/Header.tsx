@@ -2,7 +2,8 @@ import { Box, Text } from 'ink';
 import type { ServerDescription } from '../../client/types.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 import { useTheme, type StyleKey } from '../theme.js';
-import { filterLabel, type WatchState } from '../watchState.js';
+import type { WatchState } from '../watchState.js';
+import { filterLabel } from '../../watch/filter.js';
 import { formatAge } from '../text.js';
 
 export type ConnectionState = 'connecting' | 'connected' | 'reconnecting' | 'disconnected' | 'closing' | 'failed';

@@ -1,10 +1,11 @@
 import { Box, Text } from 'ink';
 import type { ListenFilter } from '../../protocol/types.js';
 import { useTheme } from '../theme.js';
-import { filterLabel, type WatchState } from '../watchState.js';
+import type { WatchState } from '../watchState.js';
+import { filterLabel } from '../../watch/filter.js';
 import type { Line } from '../lines.js';
 import { LinesView, scrollInfo } from './LinesView.js';
-import { formatDuration } from '../text.js';
+import { formatDuration } from '../../util/format.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 
 export interface ListenPaneProps {

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Text } from 'ink';
 import { useTheme } from '../theme.js';
 import { useServices } from '../services.js';
-import { formatDuration } from '../text.js';
+import { formatDuration } from '../../util/format.js';
 
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
