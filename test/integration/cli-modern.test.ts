@@ -158,7 +158,7 @@ describe.each<Kind>(['stdio', 'http'])('modern server over %s', (kind) => {
     expect(r.stdout).toContain('"sum": 5');
     expect(r.stdout).toMatch(/structuredContent:\n {2}\{\n {4}"sum": 5\n {2}\}\n/);
     expect(r.stdout).toContain('✓ matches outputSchema');
-    expect(ownStderr(r.stderr)).toMatch(/^ok in \d+ms$/m);
+    expect(ownStderr(r.stderr)).toMatch(/^ok in \d+ ms$/m);
   });
 
   it('call add --json: the whole outcome as one JSON document', async () => {
@@ -180,7 +180,7 @@ describe.each<Kind>(['stdio', 'http'])('modern server over %s', (kind) => {
     const r = await modern(kind, 'call', ['fail']);
     ok(r, 1);
     expect(r.stdout).toBe('this tool always fails\n');
-    expect(ownStderr(r.stderr)).toMatch(/^tool error in \d+ms$/m);
+    expect(ownStderr(r.stderr)).toMatch(/^tool error in \d+ ms$/m);
     const j = await modern(kind, 'call', ['fail', '--json']);
     ok(j, 1);
     expect(parseJson(j)).toMatchObject({ tool: 'fail', isError: true, result: { isError: true, content: [{ type: 'text', text: 'this tool always fails' }] } });
