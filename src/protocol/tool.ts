@@ -3,6 +3,7 @@
  * spec: server/tools#tool
  */
 import type { Tool } from './types.js';
+import { sanitizeLine } from '../util/sanitize.js';
 
 /**
  * The display name: `title`, then `annotations.title`, then `name` (blank titles skipped).
@@ -12,6 +13,11 @@ export function toolDisplayName(tool: Tool): string {
   const t = typeof tool.title === 'string' && tool.title.trim() ? tool.title : undefined;
   const a = typeof tool.annotations?.title === 'string' && tool.annotations.title.trim() ? tool.annotations.title : undefined;
   return t ?? a ?? String(tool.name);
+}
+
+/** {@link toolDisplayName} made safe for one terminal line (control and escape sequences stripped). */
+export function displayName(tool: Tool): string {
+  return sanitizeLine(toolDisplayName(tool));
 }
 
 /** An annotation hint a server stated as true (untrusted: never verified by mcp-inspect). */

@@ -8,7 +8,8 @@ import type { DiffLine } from '../watch/types.js';
 import type { DiffEntry } from './watchState.js';
 import { line, type Line } from './lines.js';
 import { formatClock } from './text.js';
-import { displayName, shortDescription } from './tools.js';
+import { shortDescription } from './tools.js';
+import { displayName } from '../protocol/tool.js';
 import { wrapText } from './text.js';
 
 /** Human label for what caused a diff. */

@@ -5,12 +5,7 @@
  */
 import type { Tool } from '../protocol/types.js';
 import { sanitizeLine } from '../util/sanitize.js';
-import { toolDisplayName, toolHints, type ToolHint } from '../protocol/tool.js';
-
-/** Display name: `title`, then `annotations.title`, then `name`. Sanitized, one line. */
-export function displayName(tool: Tool): string {
-  return sanitizeLine(toolDisplayName(tool));
-}
+import { displayName, toolHints, type ToolHint } from '../protocol/tool.js';
 
 /** First line (or sentence, when short enough) of the description, sanitized. */
 export function shortDescription(tool: Tool): string {

@@ -3,15 +3,10 @@
  * spec: server/tools#listing-tools
  */
 import type { Tool } from '../../protocol/types.js';
-import { toolDisplayName, toolHints } from '../../protocol/tool.js';
+import { displayName, toolHints } from '../../protocol/tool.js';
 import { sanitize, sanitizeLine } from '../../util/sanitize.js';
 import { printJson, type Out } from '../output.js';
 import type { Session } from '../session.js';
-
-/** The display name: `title`, then `annotations.title`, then `name`. spec: server/tools#tool */
-export function displayName(t: Tool): string {
-  return sanitizeLine(toolDisplayName(t));
-}
 
 /** Required argument names of a tool's inputSchema. */
 export function requiredArgs(t: Tool): string[] {

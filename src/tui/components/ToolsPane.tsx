@@ -4,7 +4,8 @@ import type { DroppedTool } from '../../client/types.js';
 import type { Tool } from '../../protocol/types.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 import { useTheme } from '../theme.js';
-import { badges, displayName, shortDescription } from '../tools.js';
+import { badges, shortDescription } from '../tools.js';
+import { displayName } from '../../protocol/tool.js';
 import { fit, textWidth, truncate } from '../text.js';
 import { viewText, type TextState } from '../textEdit.js';
 
