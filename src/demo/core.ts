@@ -23,6 +23,7 @@ import type {
   RequestId,
   Tool,
 } from '../protocol/types.js';
+import { isObject } from '../util/json.js';
 import { diffTools, summarizeDiff } from '../watch/diff.js';
 import { CancelledError, DemoCatalog, ToolCallError, callDemoTool, type LogFn, type ProgressFn } from './tools.js';
 
@@ -63,10 +64,6 @@ export type Incoming =
   | { kind: 'notification'; method: string; params: JsonObject | undefined }
   | { kind: 'response' }
   | { kind: 'invalid'; id: RequestId | null; failure: RpcFailure };
-
-function isObject(v: unknown): v is JsonObject {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
 
 function isRequestId(v: unknown): v is RequestId {
   return typeof v === 'string' || (typeof v === 'number' && Number.isInteger(v));

@@ -11,7 +11,6 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createRequire } from 'node:module';
 import { StringDecoder } from 'node:string_decoder';
 import type { Readable, Writable } from 'node:stream';
 import { ERROR_CODE, HEADER, META, METHOD, NAME_PARAM_BY_METHOD } from '../protocol/constants.js';
@@ -19,6 +18,8 @@ import { decodeHeaderValue, HeaderValueError } from '../protocol/headers.js';
 import type { JsonObject, JsonRpcMessage, JsonRpcRequest, RequestId, Tool } from '../protocol/types.js';
 import { CancelledError, classify, DemoCore, errorResponse, RpcFailure, type Subscription } from './core.js';
 import { validateXMcpHeaders } from '../protocol/xmcpheader.js';
+import { isObject } from '../util/json.js';
+import { packageVersion } from '../util/version.js';
 
 /** Options of {@link startDemoServer}. */
 export interface DemoServerOptions {
@@ -55,19 +56,6 @@ export interface DemoServer {
 
 /** Largest accepted HTTP body / stdio line, in bytes (4 MiB). */
 export const DEMO_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
-
-function packageVersion(): string {
-  try {
-    const v = (createRequire(import.meta.url)('../../package.json') as { version?: unknown }).version;
-    return typeof v === 'string' ? v : '0.0.0';
-  } catch {
-    return '0.0.0';
-  }
-}
-
-function isObject(v: unknown): v is JsonObject {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
 
 function describe(req: JsonRpcRequest): string {
   const name = req.params?.name;

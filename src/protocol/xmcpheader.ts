@@ -10,6 +10,7 @@
 import { HEADER } from './constants.js';
 import { encodeHeaderValue } from './headers.js';
 import type { Tool } from './types.js';
+import { isObject } from '../util/json.js';
 
 /** The annotation keyword. */
 export const X_MCP_HEADER = 'x-mcp-header';
@@ -75,10 +76,6 @@ function showPath(path: readonly string[]): string {
 /** RFC 6901 JSON Pointer (as a URI fragment) of a schema location, for annotations off the chain. */
 function showPointer(ptr: readonly string[]): string {
   return '#' + ptr.map((k) => '/' + JSON.stringify(k.replace(/~/g, '~0').replace(/\//g, '~1')).slice(1, -1)).join('');
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /**

@@ -6,6 +6,7 @@
  * spec: server/tools#calling-tools (arguments), basic/index#json-schema-usage ($ref resolution)
  */
 import { UsageError } from '../protocol/errors.js';
+import { isObject } from '../util/json.js';
 import { resolveLocalRef } from './refs.js';
 
 type JsonType = 'string' | 'integer' | 'number' | 'boolean' | 'null' | 'array' | 'object';
@@ -15,10 +16,6 @@ const JSON_TYPES: ReadonlySet<string> = new Set(['string', 'integer', 'number', 
 /** Decimal number syntax: optional sign, digits, optional fraction and exponent (no hex, no Infinity/NaN, no bare `.5`). */
 const NUMERIC = /^[+-]?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 const MAX_REF_HOPS = 32;
-
-function isObject(v: unknown): v is Schema {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 function own(o: Schema, k: string): unknown {
   return Object.hasOwn(o, k) ? o[k] : undefined;

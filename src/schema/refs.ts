@@ -2,9 +2,9 @@
  * Local `$ref` resolution (JSON Pointer into the root schema, RFC 6901), shared by the form
  * model and key=value coercion. Network and relative references are never followed.
  */
-export type SchemaObject = { [k: string]: unknown };
+import { isObject } from '../util/json.js';
 
-const isObject = (v: unknown): v is SchemaObject => typeof v === 'object' && v !== null && !Array.isArray(v);
+export type SchemaObject = { [k: string]: unknown };
 
 /**
  * Resolves a local `$ref` (`#`, `#/$defs/X`, `#/definitions/X`, any `#/json/pointer`) against

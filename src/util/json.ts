@@ -1,6 +1,12 @@
 /**
- * JSON helpers shared by the pure layers: canonical (key-sorted) form, stable text, deep equality.
+ * JSON helpers shared by the pure layers: the plain-object test, canonical (key-sorted) form,
+ * stable text, deep equality.
  */
+
+/** True for a plain JSON object: not `null`, not an array. Pure. */
+export function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
 
 /**
  * Returns `value` with the keys of every nested object sorted (code-point order), arrays kept

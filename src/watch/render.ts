@@ -1,6 +1,6 @@
 /**
- * Text rendering of a {@link ToolDiff} for the CLI (`mcp-inspect watch`, `diff`), colored
- * with kleur. Pure: returns a string, writes nothing.
+ * Text rendering of a {@link ToolDiff} for the CLI (the tool-list diffs `mcp-inspect listen`
+ * prints after each re-fetch), colored with kleur. Pure: returns a string, writes nothing.
  *
  * Every server-provided string (names, descriptions, field names, diff lines) goes through
  * `sanitize`/`sanitizeLine` before it is placed in the output, so a tool list can never
