@@ -4,6 +4,7 @@
  */
 import type { CallToolResult, Tool } from '../protocol/types.js';
 import { validateValue, type ValidationIssue } from '../schema/validate.js';
+import { finding } from './rules.js';
 import type { Finding } from './types.js';
 
 /**
@@ -30,23 +31,18 @@ export function outputSchemaVerdict(tool: Tool | undefined, result: CallToolResu
   return v.valid ? { verdict: 'pass', ...extra } : { verdict: 'fail', reason: 'mismatch', errors: v.errors, ...extra };
 }
 
-/** The findings a verdict implies (a `fail` is a spec MUST broken; `cannot-check` a warning). */
+/** The findings a verdict implies (a `fail` is a spec MUST broken; `cannot-check` a warning), keyed by the tool. */
 export function outputSchemaFindings(toolName: string, v: OutputSchemaVerdict | undefined): Finding[] {
   if (!v) return [];
   if (v.verdict === 'fail') {
-    return [
-      {
-        rule: 'tools.output-schema-mismatch',
-        severity: 'error',
-        spec: 'server/tools#output-schema',
-        key: toolName,
-        message: v.reason === 'missing' ? `tool ${JSON.stringify(toolName)} declares an outputSchema but its result has no structuredContent` : `the structuredContent of ${JSON.stringify(toolName)} does not match its outputSchema: ${v.errors.map((e) => e.message).join('; ')}`,
-        data: { tool: toolName, reason: v.reason, errors: v.errors.map((e) => e.message) },
-      },
-    ];
+    const message =
+      v.reason === 'missing'
+        ? `tool ${JSON.stringify(toolName)} declares an outputSchema but its result has no structuredContent`
+        : `the structuredContent of ${JSON.stringify(toolName)} does not match its outputSchema: ${v.errors.map((e) => e.message).join('; ')}`;
+    return [finding('tools.output-schema-mismatch', message, { key: toolName, data: { tool: toolName, reason: v.reason, errors: v.errors.map((e) => e.message) } })];
   }
   if (v.verdict === 'cannot-check') {
-    return [{ rule: 'tools.output-schema-unusable', severity: 'warning', spec: 'server/tools#output-schema', key: toolName, message: `the outputSchema of ${JSON.stringify(toolName)} cannot be used: ${v.reason}`, data: { tool: toolName, reason: v.reason } }];
+    return [finding('tools.output-schema-unusable', `the outputSchema of ${JSON.stringify(toolName)} cannot be used: ${v.reason}`, { key: toolName, data: { tool: toolName, reason: v.reason } })];
   }
   return [];
 }

@@ -1,0 +1,87 @@
+/**
+ * The registry of every rule mcp-inspect checks: its id, severity, spec section and a one-line
+ * description, so the `check` command and the docs can enumerate them. Adding a rule = its
+ * builder in the area's module under src/check/rules/ plus one line here. Pure.
+ *
+ * Spec sections are paths under `docs/specification/<revision>/` of the MCP specification,
+ * with an anchor: the revision is 2026-07-28 unless the path names another one
+ * (`2025-11-25/basic/lifecycle#…` for rules about legacy servers).
+ */
+import type { Evidence, Finding, Severity } from './types.js';
+
+/** What the registry knows about one rule. */
+export interface RuleInfo {
+  /** `area.what`, kebab case. */
+  id: RuleId;
+  severity: Severity;
+  spec: string;
+  /** One line: what the rule notices. */
+  description: string;
+}
+
+const rule = (severity: Severity, spec: string, description: string) => ({ severity, spec, description });
+
+const REGISTRY = {
+  // tools (server/tools)
+  'tools.unnamed': rule('error', 'server/tools#tool', 'a tools/list entry is not an object with a string name (it is left out)'),
+  'tools.duplicate-name': rule('warning', 'server/tools#tool-names', 'two tools share a name (calls go to the first)'),
+  'tools.input-schema-not-object': rule('error', 'server/tools#tool', 'a tool’s inputSchema is not a JSON Schema object'),
+  'tools.call-no-content': rule('error', 'server/tools#tool-result', 'a complete tools/call result has no content array'),
+  'tools.output-schema-mismatch': rule('error', 'server/tools#output-schema', 'structuredContent is missing or does not match the tool’s outputSchema'),
+  'tools.output-schema-unusable': rule('warning', 'server/tools#output-schema', 'a tool’s outputSchema cannot be used to validate (unknown dialect, unresolvable $ref…)'),
+  // pagination (all list methods)
+  'list.invalid-item': rule('error', 'server/utilities/pagination', 'a prompts/resources/resource-templates list entry lacks its identifying string field (it is left out)'),
+  'list.repeated-cursor': rule('warning', 'server/utilities/pagination', 'the server sent a nextCursor it had sent before (paging stops)'),
+  'list.page-cap': rule('warning', 'server/utilities/pagination', 'a list kept sending new cursors past the page limit (the list is incomplete)'),
+  // JSON-RPC framing and ids (basic)
+  'jsonrpc.not-a-message': rule('error', 'basic#messages', 'a JSON value that is not a JSON-RPC request, notification or response'),
+  'jsonrpc.unknown-id': rule('error', 'basic#responses', 'a response whose id matches no request in flight'),
+  'jsonrpc.late-response': rule('info', 'basic#responses', 'the answer to a request arrived after it timed out'),
+  // stdio (basic/transports/stdio)
+  'stdio.non-json-line': rule('error', 'basic/transports/stdio', 'a line on the server’s stdout that is not JSON (stdout is for MCP messages only)'),
+  'stdio.line-too-long': rule('warning', 'basic/transports/stdio', 'a line on stdout over the message size limit (it is discarded)'),
+  // Streamable HTTP and its SSE streams (basic/transports/streamable-http)
+  'sse.malformed': rule('warning', 'basic/transports/streamable-http#receiving-messages', 'an SSE stream that does not parse as server-sent events'),
+  'sse.non-json-data': rule('error', 'basic/transports/streamable-http#receiving-messages', 'an SSE event whose data is not JSON'),
+  'http.request-on-response-stream': rule('error', 'basic/transports/streamable-http#receiving-messages', 'a modern server sent a request on a response stream'),
+  'http.notification-rejected': rule('warning', 'basic/transports/streamable-http#sending-messages', 'a notification was answered with an HTTP error status instead of 202'),
+  'http.get-stream-failed': rule('warning', '2025-11-25/basic/transports#listening-for-messages-from-the-server', 'the legacy GET stream for server-initiated messages could not be opened'),
+  // x-mcp-header (server/tools#x-mcp-header)
+  'xmcpheader.invalid': rule('error', 'server/tools#x-mcp-header', 'a tool’s x-mcp-header annotation breaks the rules (an HTTP client leaves the tool out)'),
+  'xmcpheader.value-skipped': rule('info', 'basic/transports/streamable-http#custom-headers-from-tool-parameters', 'an argument mirrored by x-mcp-header has no header form (the header is not sent)'),
+  // subscriptions, progress
+  'subscriptions.untagged-notification': rule('error', 'basic/patterns/subscriptions#receiving-notifications', 'a list change notification without the subscriptionId of any listen stream'),
+  'progress.foreign-token': rule('warning', 'basic/patterns/progress', 'a progress notification on a request’s stream carries a token that request did not send'),
+  // legacy lifecycle
+  'version.unknown-negotiated': rule('warning', '2025-11-25/basic/lifecycle#version-negotiation', 'initialize answered with a protocol version mcp-inspect does not know'),
+  'logging.set-level-failed': rule('warning', '2025-11-25/server/utilities/logging', 'a server that declares logging refused logging/setLevel'),
+} as const satisfies Record<string, Omit<RuleInfo, 'id'>>;
+
+/** Every rule id mcp-inspect knows. */
+export type RuleId = keyof typeof REGISTRY;
+
+/** Every rule, in registry order (grouped by area). */
+export const RULES: readonly RuleInfo[] = Object.entries(REGISTRY).map(([id, r]) => ({ id: id as RuleId, ...r }));
+
+/** The registry entry of `id`; undefined for an id that is not registered. */
+export function ruleInfo(id: string): RuleInfo | undefined {
+  return Object.hasOwn(REGISTRY, id) ? { id: id as RuleId, ...REGISTRY[id as RuleId] } : undefined;
+}
+
+/** What a rule builder adds to a finding besides what the registry gives. */
+export interface FindingDetails {
+  /** See {@link Finding.key}: what makes the finding distinct within its rule. */
+  key?: string;
+  data?: Record<string, unknown>;
+  evidence?: Evidence;
+}
+
+/** Builds a finding of a registered rule: severity and spec come from the registry. Pure. */
+export function finding(rule: RuleId, message: string, details: FindingDetails = {}): Finding {
+  const r = REGISTRY[rule];
+  const f: Finding = { rule, severity: r.severity, spec: r.spec, message };
+  if (details.key !== undefined) f.key = details.key;
+  if (details.data !== undefined) f.data = details.data;
+  if (details.evidence !== undefined) f.evidence = details.evidence;
+  return f;
+}
