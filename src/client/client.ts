@@ -1,25 +1,52 @@
 /**
  * McpClient: one connected server, whatever its era and transport. Detects the era, speaks
  * modern (stateless `_meta`) or legacy (`initialize` handshake), follows pagination, mirrors
- * `x-mcp-header` arguments, retries once on UnsupportedProtocolVersion, and exposes listen
- * streams as async iterables.
+ * `x-mcp-header` arguments, retries once on UnsupportedProtocolVersion, routes request-scoped
+ * notifications, answers the server's own requests, reports what it notices about the server
+ * as findings (once each), and exposes listen streams as async iterables. It knows the
+ * transport only through its capability flags.
  * spec: basic/versioning#backward-compatibility-with-initialization-based-versions,
  *       basic/transports/stdio#backward-compatibility, basic/transports/streamable-http#backward-compatibility
  */
-import { ERROR_CODE, LEGACY_VERSIONS, META, METHOD, MODERN_ERROR_CODES, MODERN_VERSION, SUPPORTED_VERSIONS, isModernVersion, type LogLevel } from '../protocol/constants.js';
+import { ERROR_CODE, LEGACY_VERSIONS, METHOD, MODERN_VERSION, SUPPORTED_VERSIONS, isModernVersion, type LogLevel } from '../protocol/constants.js';
+import { classifyProbe, pickVersion, type ProbeOutcome } from '../protocol/era.js';
 import { McpError, TransportError, UsageError } from '../protocol/errors.js';
+import { answerServerRequest } from '../protocol/jsonrpc.js';
 import { buildRequestMeta, serverInfoOf, subscriptionIdOf } from '../protocol/meta.js';
 import { buildModernHeaders } from '../protocol/headers.js';
 import { extractParamHeadersDetailed, filterToolsByXMcpHeader, type XMcpHeaderSpec } from '../protocol/xmcpheader.js';
-import type { CallToolResult, DiscoverResult, Era, Implementation, InputRequiredResult, JsonObject, JsonRpcNotification, JsonRpcResponse, ListenFilter, ServerCapabilities, Tool } from '../protocol/types.js';
-import type { HttpTransport } from '../transport/http.js';
+import type {
+  CallToolResult,
+  DiscoverResult,
+  Era,
+  Implementation,
+  InputRequiredResult,
+  JsonObject,
+  JsonRpcNotification,
+  JsonRpcRequest,
+  ListenFilter,
+  Prompt,
+  Resource,
+  ResourceTemplate,
+  ServerCapabilities,
+} from '../protocol/types.js';
+import { findingKey, type Finding } from '../check/types.js';
+import { checkCallResult, checkToolList, isNamedTool } from '../check/rules/tools.js';
+import { invalidListItem, pageCap, repeatedCursor } from '../check/rules/list.js';
+import { invalidXMcpHeaders, skippedParamHeaders } from '../check/rules/xmcpheader.js';
+import { foreignProgressToken, untaggedNotification } from '../check/rules/subscriptions.js';
+import { setLevelFailed, unknownNegotiatedVersion } from '../check/rules/lifecycle.js';
+import { getStreamFailed, requestOnResponseStream } from '../check/rules/http.js';
 import { StdioTransport } from '../transport/stdio.js';
-import type { Transport } from '../transport/types.js';
+import type { ServerRequestChannel, Transport } from '../transport/types.js';
+import { isObject } from '../util/json.js';
 import { looksSecret } from '../util/redact.js';
 import { sanitizeLine } from '../util/sanitize.js';
 import { AsyncQueue } from './queue.js';
 import { packageVersion } from '../util/version.js';
-import type { CallOptions, CallOutcome, ClientOptions, InspectorClient, ListenEvent, ServerDescription, Target, ToolList } from './types.js';
+import type { CallOptions, CallOutcome, ClientOptions, InspectorClient, ListenEvent, PagedList, ServerDescription, Target, ToolList } from './types.js';
+
+export { pickVersion };
 
 /** mcp-inspect's own name and version, sent as clientInfo. */
 export const CLIENT_INFO: Implementation = { name: 'mcp-inspect', version: packageVersion() };
@@ -28,6 +55,8 @@ export const CLIENT_INFO: Implementation = { name: 'mcp-inspect', version: packa
 const CLIENT_CAPABILITIES: JsonObject = {};
 /** Upper bound of pages followed by one list call. */
 const MAX_PAGES = 10_000;
+/** Upper bound of finding keys remembered for de-duplication (the oldest are forgotten first). */
+const MAX_FINDING_KEYS = 10_000;
 const KNOWN_RESULT_TYPES = new Set(['complete', 'input_required']);
 
 /** Options of one internal request. */
@@ -53,13 +82,13 @@ interface RpcOptions {
  */
 export async function connect(target: Target, opts: ClientOptions = {}): Promise<McpClient> {
   const transport = await makeTransport(target);
-  transport.setHooks({ onWire: opts.onWire, onStderr: opts.onStderr, onWarning: opts.onWarning });
+  transport.setHooks({ onWire: opts.onWire, onStderr: opts.onStderr });
   const client = new McpClient(transport, opts);
   const onAbort = () => void transport.close();
   opts.signal?.addEventListener('abort', onAbort, { once: true });
   try {
     if (opts.signal?.aborted) throw new TransportError('MCPI_CANCELLED', 'cancelled while connecting');
-    if (transport instanceof StdioTransport) await transport.start();
+    await transport.start();
     await client.init();
     if (opts.signal?.aborted) throw new TransportError('MCPI_CANCELLED', 'cancelled while connecting');
     return client;
@@ -80,10 +109,6 @@ async function makeTransport(target: Target): Promise<Transport> {
   return new HttpTransport({ url: target.url, headers: target.headers, secretHeaderNames: secret });
 }
 
-function isHttp(t: Transport): t is HttpTransport {
-  return t.kind === 'http';
-}
-
 export class McpClient implements InspectorClient {
   private nextId = 1;
   private version: string;
@@ -92,8 +117,8 @@ export class McpClient implements InspectorClient {
   private headerSpecs = new Map<string, XMcpHeaderSpec[]>();
   private unsolicited = new Set<(n: JsonRpcNotification) => void>();
   private closeListeners = new Set<(reason: string) => void>();
-  /** Warnings already given once (dropped tools are re-reported on every re-fetch otherwise). */
-  private warned = new Set<string>();
+  /** Keys (findingKey) of the findings already reported: each is reported once for the life of the client. */
+  private reported = new Set<string>();
 
   constructor(private readonly transport: Transport, private readonly opts: ClientOptions) {
     this.version = opts.protocolVersion ?? MODERN_VERSION;
@@ -101,15 +126,49 @@ export class McpClient implements InspectorClient {
       throw new UsageError(`--protocol-version must look like YYYY-MM-DD (got ${opts.protocolVersion})`);
     }
     transport.setHooks({
+      onFinding: (f) => this.report(f),
       onUnsolicited: (n) => {
-        if (this.routeToActive(n)) return;
+        if (this.routeRequestScoped(n)) return;
         for (const l of this.unsolicited) l(n);
       },
+      onServerRequest: (req, channel) => this.onServerRequest(req, channel),
       onClose: (reason) => {
+        this.closedReason = reason;
+        this.closedForGood = true;
+        for (const l of this.closeListeners) l(reason);
+      },
+      onServerStreamEnd: (reason) => {
         this.closedReason = reason;
         for (const l of this.closeListeners) l(reason);
       },
     });
+  }
+
+  /**
+   * Hands a finding to `opts.onFinding` once per findingKey (rule + key) for the life of the
+   * client; without `onFinding`, its message goes to `opts.onWarning` (the CLI and TUI of
+   * before findings). The memory of keys is bounded (MAX_FINDING_KEYS, oldest forgotten first).
+   */
+  private report(f: Finding): void {
+    const k = findingKey(f);
+    if (this.reported.has(k)) return;
+    this.reported.add(k);
+    if (this.reported.size > MAX_FINDING_KEYS) this.reported.delete(this.reported.values().next().value!);
+    if (this.opts.onFinding) this.opts.onFinding(f);
+    else this.opts.onWarning?.(f.message);
+  }
+
+  /**
+   * A request from the server. A modern server must not send one on a response stream (a
+   * finding); otherwise `ping` is answered and the rest refused (answerServerRequest), once,
+   * for every transport. spec: basic/transports/streamable-http#receiving-messages, 2025-11-25 basic/utilities/ping
+   */
+  private onServerRequest(req: JsonRpcRequest, channel: ServerRequestChannel): void {
+    if (channel === 'response-stream' && this.era !== 'legacy') {
+      this.report(requestOnResponseStream(req.method));
+      return;
+    }
+    this.transport.respond(answerServerRequest(req)).catch((e: unknown) => this.opts.onWarning?.(`could not answer the server's ${sanitizeLine(String(req.method))} request: ${describeErr(e)}`));
   }
 
   get description(): ServerDescription {
@@ -132,7 +191,8 @@ export class McpClient implements InspectorClient {
     const forced = this.opts.era ?? (this.opts.protocolVersion ? (isModernVersion(this.opts.protocolVersion) ? 'modern' : 'legacy') : undefined);
     if (forced === 'legacy') return this.initLegacy(this.opts.protocolVersion && !isModernVersion(this.opts.protocolVersion) ? this.opts.protocolVersion : undefined);
     if (forced === 'modern') return this.useDiscover(await this.discoverRequest());
-    if (this.transport.kind === 'stdio') return this.detectStdio();
+    // Without a per-request answer a legacy server may stay silent on the probe: race it.
+    if (!this.transport.capabilities.perRequestStreams) return this.detectByRace();
     try {
       return this.useDiscover(await this.discoverRequest());
     } catch (e) {
@@ -140,21 +200,24 @@ export class McpClient implements InspectorClient {
     }
   }
 
-  /** After a failed discover: legacy when the spec says so (or -32022 names only legacy versions), else rethrow. */
+  /** After a failed discover: legacy when classifyProbe says so (with the version -32022 named, if any), else rethrow. */
   private async fallBack(e: unknown): Promise<void> {
-    if (e instanceof McpError && e.code === ERROR_CODE.unsupportedProtocolVersion) {
-      const next = pickVersion(e.data, this.version);
-      if (next && !isModernVersion(next)) {
-        this.opts.onInfo?.(`the server supports only legacy versions (${sanitizeLine(JSON.stringify((e.data as JsonObject)?.supported))}); using initialize with ${next}`);
-        return this.initLegacy(next);
-      }
+    const outcome = probeOutcomeOf(e, this.version);
+    const verdict = outcome ? classifyProbe(outcome, this.transport.kind) : { era: 'error' as const };
+    if (verdict.era !== 'legacy') throw e;
+    if (verdict.version) {
+      this.opts.onInfo?.(`the server supports only legacy versions (${sanitizeLine(JSON.stringify(((e as McpError).data as JsonObject)?.supported))}); using initialize with ${verdict.version}`);
+      return this.initLegacy(verdict.version);
     }
-    if (!this.isLegacySignal(e)) throw e;
     this.opts.onInfo?.(`server/discover was not understood (${describeErr(e)}): a legacy server; using the initialize handshake`);
     return this.initLegacy(undefined);
   }
 
-  private async detectStdio(): Promise<void> {
+  /**
+   * The probe where a silent server is possible (stdio): `server/discover` alone for the probe
+   * timeout; then `initialize` as well, and whichever succeeds first decides.
+   */
+  private async detectByRace(): Promise<void> {
     const probeMs = Math.min(this.opts.probeTimeoutMs ?? 5_000, this.timeoutMs);
     const probeCtl = new AbortController();
     const probe = this.discoverRequest(probeCtl.signal);
@@ -182,19 +245,6 @@ export class McpClient implements InspectorClient {
     probeCtl.abort();
     this.opts.onInfo?.('the server answered initialize: a legacy server');
     return this.finishLegacy(winner.legacy, requested);
-  }
-
-  /** True when a probe failure means "this is a legacy server" per the spec's era rules. */
-  private isLegacySignal(e: unknown): boolean {
-    if (e instanceof McpError) {
-      if (MODERN_ERROR_CODES.has(e.code)) return false;
-      return this.transport.kind === 'stdio' || e.httpStatus === undefined || [400, 404, 405].includes(e.httpStatus);
-    }
-    if (e instanceof TransportError) {
-      if (this.transport.kind === 'stdio') return e.code === 'MCPI_TIMEOUT';
-      return e.code === 'MCPI_HTTP_STATUS' && [400, 404, 405].includes(e.status ?? 0);
-    }
-    return false;
   }
 
   /** Sends `server/discover` (modern `_meta`; one retry on -32022 with a modern version). */
@@ -233,15 +283,14 @@ export class McpClient implements InspectorClient {
   private async finishLegacy(result: JsonObject, requested: string): Promise<void> {
     this.era = 'legacy';
     const negotiated = typeof result.protocolVersion === 'string' ? result.protocolVersion : requested;
-    if (!(LEGACY_VERSIONS as readonly string[]).includes(negotiated)) {
-      this.opts.onWarning?.(`the server chose protocol version ${negotiated}, which mcp-inspect does not know; continuing as ${negotiated}`);
-    }
+    if (!(LEGACY_VERSIONS as readonly string[]).includes(negotiated)) this.report(unknownNegotiatedVersion(negotiated, requested));
     this.version = negotiated;
-    if (isHttp(this.transport)) this.transport.legacyProtocolVersion = negotiated;
+    if (this.transport.capabilities.session) this.transport.useLegacySession?.(negotiated);
     await this.transport.notify({ jsonrpc: '2.0', method: METHOD.initialized });
-    const caps = result.capabilities && typeof result.capabilities === 'object' && !Array.isArray(result.capabilities) ? (result.capabilities as ServerCapabilities) : {};
-    if (this.opts.logLevel && caps.logging) {
-      await this.rpc('logging/setLevel', { level: this.opts.logLevel }).catch((e) => this.opts.onWarning?.(`logging/setLevel failed: ${describeErr(e)}`));
+    const caps = isObject(result.capabilities) ? (result.capabilities as ServerCapabilities) : {};
+    const level = this.opts.logLevel;
+    if (level && caps.logging) {
+      await this.rpc('logging/setLevel', { level }).catch((e: unknown) => this.report(setLevelFailed(level, describeErr(e))));
     }
     this.desc = {
       era: 'legacy',
@@ -254,12 +303,11 @@ export class McpClient implements InspectorClient {
       raw: result,
       fetchedAt: Date.now(),
     };
-    if (isHttp(this.transport)) {
-      const open = await this.transport.openLegacyGetStream().catch((e) => {
-        this.opts.onWarning?.(`could not open the GET stream for server notifications: ${describeErr(e)}`);
+    if (this.transport.capabilities.serverStream && this.transport.openServerStream) {
+      this.legacyGetStream = await this.transport.openServerStream().catch((e: unknown) => {
+        this.report(getStreamFailed(describeErr(e)));
         return false;
       });
-      this.legacyGetStream = open;
     }
   }
 
@@ -272,11 +320,13 @@ export class McpClient implements InspectorClient {
   }
 
   /**
-   * A legacy server may send a request's progress or log messages outside that request's
-   * stream (SDK v1 over sessionful HTTP puts notifications/message on the GET stream): give
-   * them to the request they belong to (progress by token; log messages to the newest call).
+   * The one place request-scoped notifications that arrived outside their request's own
+   * stream are routed, for every transport: on stdio all of them (one shared stdout), on
+   * legacy HTTP those a server puts on the GET stream (SDK v1 sends notifications/message
+   * there). Progress goes to the request that sent its token; a log message, which names no
+   * request, to the newest request in flight that asked for progress (a call).
    */
-  private routeToActive(n: JsonRpcNotification): boolean {
+  private routeRequestScoped(n: JsonRpcNotification): boolean {
     if (!this.active.size) return false;
     const params = (n.params ?? {}) as JsonObject;
     if (n.method === METHOD.progress) {
@@ -294,7 +344,10 @@ export class McpClient implements InspectorClient {
   /** Set when the transport closed by itself (the server process exited, the legacy GET stream ended). */
   closedReason: string | undefined;
 
-  /** Legacy HTTP: whether the GET stream for server-initiated messages is open. */
+  /** True once the connection ended for good (a spawned process exited): reconnecting is pointless. */
+  closedForGood = false;
+
+  /** Legacy HTTP: whether the GET stream for server-initiated messages is open (undefined without a server stream). */
   legacyGetStream: boolean | undefined;
 
   /**
@@ -321,12 +374,12 @@ export class McpClient implements InspectorClient {
     } else if (progressToken) {
       fullParams = { ...params, _meta: { progressToken } };
     }
-    const headers = modern && this.transport.kind === 'http' ? { ...buildModernHeaders({ method, params: fullParams, protocolVersion: this.version }), ...(o.headers ?? {}) } : o.headers;
+    const headers = modern && this.transport.capabilities.requestHeaders ? { ...buildModernHeaders({ method, params: fullParams, protocolVersion: this.version }), ...(o.headers ?? {}) } : o.headers;
     const onNotification = o.onNotification && ((n: JsonRpcNotification) => {
       // Progress for a token this request did not send belongs to somebody else.
       const token = (n.params as JsonObject | undefined)?.progressToken;
       if (n.method === METHOD.progress && token !== progressToken) {
-        this.opts.onWarning?.(`ignored notifications/progress for token ${JSON.stringify(token)}, which ${method} (token ${JSON.stringify(progressToken)}) did not send`);
+        this.report(foreignProgressToken(token, method, progressToken));
         return;
       }
       o.onNotification!(n);
@@ -335,13 +388,13 @@ export class McpClient implements InspectorClient {
     const res = await this.transport
       .request(
         { jsonrpc: '2.0', id, method, params: fullParams },
-        { signal: o.signal, timeoutMs: o.timeoutMs ?? this.timeoutMs, onNotification, headers, stream: o.stream, progressToken },
+        { signal: o.signal, timeoutMs: o.timeoutMs ?? this.timeoutMs, onNotification, headers, stream: o.stream },
       )
       .finally(async () => {
         if (o.lingerMs && unregister) await new Promise((r) => setTimeout(r, o.lingerMs));
         unregister?.();
       });
-    const msg = res.message as JsonRpcResponse;
+    const msg = res.message;
     if ('error' in msg && msg.error) {
       const err = new McpError(msg.error, res.httpStatus, method);
       if (modern && err.code === ERROR_CODE.unsupportedProtocolVersion && !o.noVersionRetry) {
@@ -354,7 +407,7 @@ export class McpClient implements InspectorClient {
       }
       throw err;
     }
-    const result = (msg as { result: JsonObject }).result;
+    const result = 'result' in msg ? msg.result : undefined;
     if (!result || typeof result !== 'object' || Array.isArray(result)) throw new TransportError('MCPI_BAD_RESPONSE', `the result of ${method} is not an object`);
     const rt = result.resultType;
     if (rt !== undefined && (typeof rt !== 'string' || !KNOWN_RESULT_TYPES.has(rt))) {
@@ -363,22 +416,26 @@ export class McpClient implements InspectorClient {
     return result;
   }
 
-  /** Fetches every page of `tools/list`; on HTTP drops tools with invalid `x-mcp-header` annotations (warning each). spec: server/tools#listing-tools */
-  async listTools(opts: { signal?: AbortSignal } = {}): Promise<ToolList> {
-    const all: Tool[] = [];
+  /**
+   * The one paginated-list routine: requests `method` with `cursor` until `nextCursor` is absent
+   * or empty, collecting the entries of `result[key]` in order. Stops (with a finding) when the
+   * server repeats a cursor or after MAX_PAGES pages. `ttlMs`/`cacheScope` come from the first
+   * page. Throws McpError / TransportError (also MCPI_BAD_RESPONSE when a page has no `key` array).
+   * spec: server/utilities/pagination
+   */
+  private async listAll(method: string, key: string, opts: { signal?: AbortSignal } = {}): Promise<PagedList<unknown>> {
+    const items: unknown[] = [];
     let cursor: string | undefined;
     let pages = 0;
     let ttlMs: number | undefined;
     let cacheScope: string | undefined;
     const seen = new Set<string>();
     do {
-      const result = await this.rpc(METHOD.toolsList, cursor ? { cursor } : {}, { signal: opts.signal });
+      const result = await this.rpc(method, cursor ? { cursor } : {}, { signal: opts.signal });
       pages++;
-      if (!Array.isArray(result.tools)) throw new TransportError('MCPI_BAD_RESPONSE', 'the tools/list result has no tools array');
-      for (const t of result.tools as Tool[]) {
-        if (t && typeof t === 'object' && typeof t.name === 'string') all.push(t);
-        else this.opts.onWarning?.('the server listed a tool without a name; ignored');
-      }
+      const page = result[key];
+      if (!Array.isArray(page)) throw new TransportError('MCPI_BAD_RESPONSE', `the ${method} result has no ${key} array`);
+      for (const item of page) items.push(item);
       if (pages === 1) {
         ttlMs = typeof result.ttlMs === 'number' ? result.ttlMs : undefined;
         cacheScope = typeof result.cacheScope === 'string' ? result.cacheScope : undefined;
@@ -386,38 +443,56 @@ export class McpClient implements InspectorClient {
       cursor = typeof result.nextCursor === 'string' && result.nextCursor !== '' ? result.nextCursor : undefined;
       if (cursor !== undefined) {
         if (seen.has(cursor)) {
-          this.opts.onWarning?.(`the server repeated the cursor ${JSON.stringify(cursor)}; stopped paging`);
+          this.report(repeatedCursor(method, cursor));
           break;
         }
         seen.add(cursor);
       }
     } while (cursor !== undefined && pages < MAX_PAGES);
-    this.checkTools(all);
-    if (cursor !== undefined && pages >= MAX_PAGES) this.opts.onWarning?.(`stopped after ${MAX_PAGES} pages of tools/list: the server keeps sending a new nextCursor; the list shown is incomplete`);
-    if (this.transport.kind !== 'http') return { tools: all, dropped: [], pages, ttlMs, cacheScope };
+    if (cursor !== undefined && pages >= MAX_PAGES) this.report(pageCap(method, MAX_PAGES, cursor));
+    return { items, pages, ttlMs, cacheScope };
+  }
+
+  /**
+   * Fetches every page of `tools/list` and reports what checkToolList finds (entries without a
+   * name are left out). With request headers (HTTP) it also drops the tools whose
+   * `x-mcp-header` annotations are invalid (a finding each). spec: server/tools#listing-tools
+   */
+  async listTools(opts: { signal?: AbortSignal } = {}): Promise<ToolList> {
+    const { items, pages, ttlMs, cacheScope } = await this.listAll(METHOD.toolsList, 'tools', opts);
+    for (const f of checkToolList(items)) this.report(f);
+    const all = items.filter(isNamedTool);
+    if (!this.transport.capabilities.requestHeaders) return { tools: all, dropped: [], pages, ttlMs, cacheScope };
     const f = filterToolsByXMcpHeader(all);
     this.headerSpecs = f.specsByTool;
-    for (const d of f.dropped) {
-      const w = `left out tool ${d.name}: ${d.reason}`;
-      if (!this.warned.has(w)) this.opts.onWarning?.(w);
-      this.warned.add(w);
-    }
+    for (const x of invalidXMcpHeaders(f.dropped)) this.report(x);
     return { tools: f.tools, dropped: f.dropped, pages, ttlMs, cacheScope };
   }
 
-  /** Warns once per problem about tool definitions that break the spec: duplicate names, a non-object inputSchema. spec: server/tools#tool */
-  private checkTools(tools: Tool[]): void {
-    const warnOnce = (w: string) => {
-      if (!this.warned.has(w)) this.opts.onWarning?.(w);
-      this.warned.add(w);
-    };
-    const seen = new Set<string>();
-    for (const t of tools) {
-      if (seen.has(t.name)) warnOnce(`the server lists more than one tool named ${JSON.stringify(t.name)}; names must be unique (calls go to the first)`);
-      seen.add(t.name);
-      const s = t.inputSchema as unknown;
-      if (!s || typeof s !== 'object' || Array.isArray(s)) warnOnce(`tool ${JSON.stringify(t.name)} has an inputSchema that is not a JSON Schema object (${s === null ? 'null' : Array.isArray(s) ? 'an array' : typeof s}); its arguments cannot be typed or validated`);
-    }
+  /** Fetches every page of `prompts/list`; entries without a string `name` are left out (a finding). spec: server/prompts#listing-prompts */
+  listPrompts(opts: { signal?: AbortSignal } = {}): Promise<PagedList<Prompt>> {
+    return this.listEntries<Prompt>(METHOD.promptsList, 'prompts', 'prompt', 'name', opts);
+  }
+
+  /** Fetches every page of `resources/list`; entries without a string `uri` are left out (a finding). spec: server/resources#listing-resources */
+  listResources(opts: { signal?: AbortSignal } = {}): Promise<PagedList<Resource>> {
+    return this.listEntries<Resource>(METHOD.resourcesList, 'resources', 'resource', 'uri', opts);
+  }
+
+  /** Fetches every page of `resources/templates/list`; entries without a string `uriTemplate` are left out (a finding). spec: server/resources#resource-templates */
+  listResourceTemplates(opts: { signal?: AbortSignal } = {}): Promise<PagedList<ResourceTemplate>> {
+    return this.listEntries<ResourceTemplate>(METHOD.resourceTemplatesList, 'resourceTemplates', 'resource template', 'uriTemplate', opts);
+  }
+
+  /** listAll, keeping the entries that are objects with a string `field`. */
+  private async listEntries<T>(method: string, key: string, noun: string, field: string, opts: { signal?: AbortSignal }): Promise<PagedList<T>> {
+    const list = await this.listAll(method, key, opts);
+    const items: T[] = [];
+    list.items.forEach((item, index) => {
+      if (isObject(item) && typeof item[field] === 'string') items.push(item as T);
+      else this.report(invalidListItem(method, noun, field, item, index));
+    });
+    return { ...list, items };
   }
 
   /**
@@ -427,13 +502,13 @@ export class McpClient implements InspectorClient {
    */
   async callTool(name: string, args: JsonObject, opts: CallOptions = {}): Promise<CallOutcome> {
     let headers: Record<string, string> | undefined;
-    if (this.transport.kind === 'http' && this.era === 'modern') {
+    if (this.transport.capabilities.requestHeaders && this.era === 'modern') {
       if (!this.headerSpecs.has(name)) await this.listTools({ signal: opts.signal }).catch(() => undefined);
       const specs = this.headerSpecs.get(name);
       if (specs?.length) {
         const x = extractParamHeadersDetailed(specs, args);
         headers = x.headers;
-        for (const sk of x.skipped) this.opts.onWarning?.(sk.reason);
+        for (const f of skippedParamHeaders(name, x.skipped)) this.report(f);
       }
     }
     const result = await this.rpc(METHOD.toolsCall, { name, arguments: args }, {
@@ -454,10 +529,8 @@ export class McpClient implements InspectorClient {
       },
     });
     if (result.resultType === 'input_required') return { kind: 'input_required', result: result as InputRequiredResult };
-    if (!Array.isArray(result.content)) {
-      this.opts.onWarning?.('the tools/call result has no content array');
-      (result as JsonObject).content = [];
-    }
+    for (const f of checkCallResult(name, result)) this.report(f);
+    if (!Array.isArray(result.content)) result.content = [];
     return { kind: 'complete', result: result as CallToolResult };
   }
 
@@ -470,9 +543,9 @@ export class McpClient implements InspectorClient {
    * spec: basic/patterns/subscriptions
    */
   listen(filter: ListenFilter, opts: { signal?: AbortSignal } = {}): AsyncIterable<ListenEvent> {
-    if (this.closedReason && this.transport.kind === 'stdio') {
+    if (this.closedForGood && this.closedReason) {
       const q = new AsyncQueue<ListenEvent>();
-      q.push({ type: 'drop', time: Date.now(), error: this.closedReason });
+      q.push({ type: 'drop', time: Date.now(), error: this.closedReason, cause: new TransportError('MCPI_CLOSED', this.closedReason) });
       q.end();
       return q;
     }
@@ -495,9 +568,7 @@ export class McpClient implements InspectorClient {
     // list changes anyway (marked unsolicited), and say once that they were untagged.
     const onUntagged = (n: JsonRpcNotification) => {
       if (!n.method.endsWith('/list_changed') && n.method !== METHOD.resourceUpdated) return;
-      const w = `the server sent ${n.method} without _meta["${META.subscriptionId}"]: it belongs to no subscription`;
-      if (!this.warned.has(w)) this.opts.onWarning?.(w);
-      this.warned.add(w);
+      this.report(untaggedNotification(n.method));
       q.push({ type: 'notification', time: Date.now(), method: n.method, params: n.params, unsolicited: true });
     };
     this.unsolicited.add(onUntagged);
@@ -531,7 +602,7 @@ export class McpClient implements InspectorClient {
         if (signal?.aborted || (e instanceof TransportError && e.code === 'MCPI_CANCELLED')) return q.end();
         if (e instanceof McpError) q.fail(e);
         else {
-          q.push({ type: 'drop', time: Date.now(), error: describeErr(e) });
+          q.push({ type: 'drop', time: Date.now(), error: describeErr(e), cause: e });
           q.end();
         }
       })
@@ -546,7 +617,7 @@ export class McpClient implements InspectorClient {
     const q = new AsyncQueue<ListenEvent>();
     const onN = (n: JsonRpcNotification) => q.push({ type: 'notification', time: Date.now(), method: n.method, params: n.params, unsolicited: true });
     const onClose = (reason: string) => {
-      q.push({ type: 'drop', time: Date.now(), error: reason });
+      q.push({ type: 'drop', time: Date.now(), error: reason, cause: new TransportError('MCPI_CLOSED', reason) });
       q.end();
     };
     const cleanup = () => {
@@ -597,11 +668,11 @@ export function refusedOf(requested: ListenFilter, granted: ListenFilter): Liste
   return out;
 }
 
-/** Picks the newest version in `data.supported` that mcp-inspect speaks and that differs from `current`. */
-export function pickVersion(data: unknown, current: string): string | undefined {
-  const supported = (data as JsonObject | undefined)?.supported;
-  if (!Array.isArray(supported)) return undefined;
-  return SUPPORTED_VERSIONS.find((v) => v !== current && supported.includes(v));
+/** A failed probe as data for classifyProbe; undefined for a failure that is neither the server's answer nor the pipe's (a bug: it is rethrown). */
+function probeOutcomeOf(e: unknown, requested: string): ProbeOutcome | undefined {
+  if (e instanceof McpError) return { kind: 'rpc-error', code: e.code, data: e.data, httpStatus: e.httpStatus, requested };
+  if (e instanceof TransportError) return { kind: 'transport-error', code: e.code, status: e.status };
+  return undefined;
 }
 
 /** A short, user-facing description of an error. */

@@ -1,6 +1,7 @@
 /**
  * The client's public shapes: what the CLI and the TUI see of a connected server.
- * The TUI and the CLI depend on these types and on `McpClient`; never on transports.
+ * The TUI and the CLI depend on these types (the `InspectorClient` interface above all) and on
+ * `connect`; never on transports. `WireEvent` is the transport's, re-exported here for them.
  */
 import type {
   CallToolResult,
@@ -9,14 +10,19 @@ import type {
   Implementation,
   InputRequiredResult,
   JsonObject,
-  JsonRpcMessage,
   ListenFilter,
+  Prompt,
   RequestId,
+  Resource,
+  ResourceTemplate,
   ServerCapabilities,
   Tool,
 } from '../protocol/types.js';
 import type { LogLevel } from '../protocol/constants.js';
 import type { Finding } from '../check/types.js';
+import type { WireEvent } from '../transport/types.js';
+
+export type { WireEvent };
 
 /** Where the server is. */
 export type Target =
@@ -42,28 +48,18 @@ export interface ClientOptions {
   signal?: AbortSignal;
   /** Called for neutral facts worth telling (e.g. the era fallback). */
   onInfo?: (message: string) => void;
-  /** Called for warnings worth telling the user (dropped tools, ignored garbage lines…). */
+  /**
+   * Called for warnings that are not findings about the server (a retry with another protocol
+   * version, a ping answer that could not be delivered), and, when `onFinding` is not given,
+   * with the message of each finding instead.
+   */
   onWarning?: (message: string) => void;
   /**
-   * Called once per distinct finding (de-duplicated by rule + key, see src/check/types.ts):
-   * what the client noticed about the server (duplicate tool names, a non-JSON stdout line…).
+   * Called once per distinct finding (de-duplicated by rule + key, see src/check/types.ts, for
+   * the life of the client): what the client or its transport noticed about the server
+   * (duplicate tool names, a non-JSON stdout line, malformed SSE…). Rule ids: src/check/rules.ts.
    */
   onFinding?: (finding: Finding) => void;
-}
-
-/** One message, or one HTTP exchange detail, seen on the wire. Secrets are redacted by the producer. */
-export interface WireEvent {
-  /** ms since epoch */
-  time: number;
-  direction: 'out' | 'in';
-  /** A JSON-RPC message, when the bytes parsed as one. */
-  message?: JsonRpcMessage;
-  /** Raw text when it did not parse (non-JSON stdout line, broken SSE data) or HTTP status/headers line. */
-  raw?: string;
-  /** HTTP status and headers for HTTP exchanges (redacted). */
-  http?: { method?: string; url?: string; status?: number; headers: Record<string, string> };
-  /** Size in bytes of the message as framed on the wire. */
-  bytes: number;
 }
 
 /** What the client learned when it connected (from `server/discover` or legacy `initialize`). */
@@ -89,6 +85,16 @@ export interface ServerDescription {
 export interface DroppedTool {
   name: string;
   reason: string;
+}
+
+/** Result of fetching every page of a list (`prompts/list`, `resources/list`, `resources/templates/list`). */
+export interface PagedList<T> {
+  /** The entries of every page, in order (entries without their identifying field are left out, with a finding). */
+  items: T[];
+  pages: number;
+  /** From the first page: cache lifetime in ms. */
+  ttlMs?: number;
+  cacheScope?: string;
 }
 
 /** Result of fetching every page of `tools/list`. */
@@ -141,8 +147,11 @@ export type ListenEvent =
   | { type: 'notification'; time: number; method: string; params?: JsonObject; unsolicited: boolean }
   /** The server ended the subscription itself (answered the listen request, or sent notifications/cancelled). */
   | { type: 'end'; time: number; reason: string }
-  /** The stream dropped without a graceful end. */
-  | { type: 'drop'; time: number; error: string };
+  /**
+   * The stream dropped without a graceful end. `cause`: what was thrown or closed, for mapping
+   * by class and code (a TransportError, `MCPI_CLOSED` when the process exited or a stream ended).
+   */
+  | { type: 'drop'; time: number; error: string; cause?: unknown };
 
 /**
  * The face of a connected server that the CLI and TUI use. Implemented by `McpClient`
@@ -153,6 +162,12 @@ export interface InspectorClient {
   readonly description: ServerDescription;
   /** Fetches every page of `tools/list` (follows `nextCursor`). Throws McpError / TransportError. */
   listTools(opts?: { signal?: AbortSignal }): Promise<ToolList>;
+  /** Fetches every page of `prompts/list`. Throws McpError / TransportError. spec: server/prompts#listing-prompts */
+  listPrompts(opts?: { signal?: AbortSignal }): Promise<PagedList<Prompt>>;
+  /** Fetches every page of `resources/list`. Throws McpError / TransportError. spec: server/resources#listing-resources */
+  listResources(opts?: { signal?: AbortSignal }): Promise<PagedList<Resource>>;
+  /** Fetches every page of `resources/templates/list`. Throws McpError / TransportError. spec: server/resources#resource-templates */
+  listResourceTemplates(opts?: { signal?: AbortSignal }): Promise<PagedList<ResourceTemplate>>;
   /** `tools/call`. Rejects with McpError (JSON-RPC error), TransportError, or an AbortError-like TransportError('MCPI_CANCELLED') on abort. */
   callTool(name: string, args: JsonObject, opts?: CallOptions): Promise<CallOutcome>;
   /**
@@ -160,8 +175,15 @@ export interface InspectorClient {
    * events until the stream ends (`end`/`drop` are the last event) or `signal` aborts.
    */
   listen(filter: ListenFilter, opts?: { signal?: AbortSignal }): AsyncIterable<ListenEvent>;
-  /** Set once the server is gone for good (a spawned process exited): reconnecting is pointless. */
+  /**
+   * Set when the connection closed by itself: the spawned process exited (see `closedForGood`)
+   * or a legacy server ended its GET stream. The reason is a sentence for display.
+   */
   readonly closedReason?: string;
+  /** True when the connection ended for good (a spawned process exited): reconnecting is pointless. */
+  readonly closedForGood?: boolean;
+  /** Legacy HTTP: whether the GET stream for server-initiated messages is open; undefined when the transport has none (stdio, modern). */
+  readonly legacyGetStream?: boolean;
   /** Ends the session: closes streams, DELETEs a legacy HTTP session, stops a spawned server. */
   close(): Promise<void>;
 }
@@ -185,4 +207,9 @@ export type WatchEvent =
   | { type: 'tools'; time: number; tools: Tool[]; dropped: DroppedTool[] }
   | { type: 'reconnecting'; time: number; attempt: number; delayMs: number; error: string }
   | { type: 'reconnected'; time: number }
-  | { type: 'error'; time: number; error: string };
+  /**
+   * A re-fetch failed, the server has no listen (polling only), or the watch cannot go on.
+   * `cause`: the thrown error (McpError, TransportError…) for mapping by class and code;
+   * `fatal`: the watch ends with this event (the server is gone for good: `cannot reconnect`).
+   */
+  | { type: 'error'; time: number; error: string; cause?: unknown; fatal?: boolean };

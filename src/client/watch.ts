@@ -6,7 +6,7 @@
  * fetching and diffing. spec: basic/patterns/subscriptions (delivery is best effort: poll too)
  */
 import { ERROR_CODE, METHOD } from '../protocol/constants.js';
-import { McpError } from '../protocol/errors.js';
+import { McpError, TransportError } from '../protocol/errors.js';
 import type { ListenFilter, Tool } from '../protocol/types.js';
 import { diffTools, isEmptyDiff } from '../watch/diff.js';
 import { AsyncQueue } from './queue.js';
@@ -57,8 +57,9 @@ const sleep = (ms: number, signal?: AbortSignal) =>
 /**
  * Yields, in order: `tools` (the first full list), every listen event, `diff` after each
  * re-fetch (cause `notification`, `poll` — a change nobody announced — or `resync` after a
- * reconnect), `reconnecting`/`reconnected`, and `error` for failed re-fetches. Ends when
- * `signal` aborts, after a graceful `end`, or (without reconnect) after a `drop`.
+ * reconnect), `reconnecting`/`reconnected`, and `error` for failed re-fetches (with the thrown
+ * error as `cause`). Ends when `signal` aborts, after a graceful `end`, (without reconnect)
+ * after a `drop`, or after a `fatal` error when the server is gone for good.
  * A JSON-RPC error on the listen request itself is thrown to the consumer.
  */
 export function watchTools(client: InspectorClient, opts: WatchOptions = {}): AsyncIterable<WatchEvent> {
@@ -107,7 +108,7 @@ export function watchTools(client: InspectorClient, opts: WatchOptions = {}): As
         notifiedSinceFetch = false;
         q.push({ type: 'diff', time: Date.now(), cause, diff, tools: list.tools, notifications: entry.notifications });
       } catch (e) {
-        if (!signal.aborted) q.push({ type: 'error', time: Date.now(), error: `re-fetching tools/list failed: ${describeErr(e)}` });
+        if (!signal.aborted) q.push({ type: 'error', time: Date.now(), error: `re-fetching tools/list failed: ${describeErr(e)}`, cause: e });
       }
     });
     return entry.done;
@@ -141,7 +142,7 @@ export function watchTools(client: InspectorClient, opts: WatchOptions = {}): As
         if (e instanceof McpError && e.code === ERROR_CODE.methodNotFound && attempt === 0) {
           // Not a modern listen-capable server (or not on this path): polling is all there is.
           if (!opts.pollMs) return q.fail(e);
-          q.push({ type: 'error', time: Date.now(), error: `the server does not implement subscriptions/listen (${describeErr(e)}); polling only` });
+          q.push({ type: 'error', time: Date.now(), error: `the server does not implement subscriptions/listen (${describeErr(e)}); polling only`, cause: e });
           return;
         }
         if (e instanceof McpError) return q.fail(e);
@@ -149,8 +150,9 @@ export function watchTools(client: InspectorClient, opts: WatchOptions = {}): As
       }
       if (signal.aborted) return;
       if (dropped === undefined) dropped = 'the listen stream ended';
-      if (client.closedReason && client.description.transport === 'stdio') {
-        q.push({ type: 'error', time: Date.now(), error: `cannot reconnect: ${client.closedReason}` });
+      if (client.closedForGood && client.closedReason) {
+        const error = `cannot reconnect: ${client.closedReason}`;
+        q.push({ type: 'error', time: Date.now(), error, cause: new TransportError('MCPI_CLOSED', error), fatal: true });
         return q.end();
       }
       // Back off from 500 ms, doubling per failure; a stream that stayed up a while resets it.

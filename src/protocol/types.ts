@@ -139,3 +139,51 @@ export interface ListenFilter {
   resourcesListChanged?: boolean;
   resourceSubscriptions?: string[];
 }
+
+/** An argument a prompt accepts. spec: server/prompts#prompt */
+export interface PromptArgument {
+  name: string;
+  title?: string;
+  description?: string;
+  required?: boolean;
+  [k: string]: unknown;
+}
+
+/** A prompt as listed by `prompts/list`. spec: server/prompts#prompt */
+export interface Prompt {
+  name: string;
+  title?: string;
+  description?: string;
+  arguments?: PromptArgument[];
+  icons?: unknown[];
+  _meta?: JsonObject;
+  [k: string]: unknown;
+}
+
+/** A resource as listed by `resources/list`. spec: server/resources#resource */
+export interface Resource {
+  uri: string;
+  name?: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  /** Size in bytes, when the server knows it. */
+  size?: number;
+  icons?: unknown[];
+  annotations?: JsonObject;
+  _meta?: JsonObject;
+  [k: string]: unknown;
+}
+
+/** A parameterized resource as listed by `resources/templates/list` (RFC 6570 `uriTemplate`). spec: server/resources#resource-templates */
+export interface ResourceTemplate {
+  uriTemplate: string;
+  name?: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  icons?: unknown[];
+  annotations?: JsonObject;
+  _meta?: JsonObject;
+  [k: string]: unknown;
+}

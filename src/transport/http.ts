@@ -9,10 +9,13 @@ import { Agent, interceptors, request as undiciRequest, type Dispatcher } from '
 import { createParser } from 'eventsource-parser';
 import { TransportError } from '../protocol/errors.js';
 import { HEADER } from '../protocol/constants.js';
-import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../protocol/types.js';
+import { idKey, parseMessage, type ParsedMessage } from '../protocol/jsonrpc.js';
+import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../protocol/types.js';
+import { notAMessage, unexpectedIdOnStream } from '../check/rules/jsonrpc.js';
+import { notificationRejected, sseMalformed, sseNonJsonData } from '../check/rules/http.js';
 import { sanitizeLine } from '../util/sanitize.js';
 import { redactHeaders, redactUrl } from '../util/redact.js';
-import { classify, idKey, MAX_MESSAGE_BYTES, type RequestOptions, type Transport, type TransportHooks, type TransportResponse } from './types.js';
+import { MAX_MESSAGE_BYTES, type RequestOptions, type Transport, type TransportCapabilities, type TransportHooks, type TransportResponse } from './types.js';
 
 export interface HttpOptions {
   url: string;
@@ -65,6 +68,8 @@ function connectError(url: string, e: unknown): TransportError {
 
 export class HttpTransport implements Transport {
   readonly kind = 'http' as const;
+  /** A POST per message with its own answer; headers; legacy sessions and the legacy GET stream. */
+  readonly capabilities: TransportCapabilities = { perRequestStreams: true, requestHeaders: true, session: true, serverStream: true };
   private hooks: TransportHooks = {};
   private readonly pool = new Agent({ keepAliveTimeout: 4_000, connect: { timeout: 10_000 } });
   /** Follows up to 5 redirects (307/308 keep the method and body), as servers mounted at /mcp/ send. */
@@ -74,12 +79,20 @@ export class HttpTransport implements Transport {
   /** Legacy session id (2025-03-26…2025-11-25), captured from the initialize response. */
   sessionId: string | undefined;
   /** Legacy negotiated version: when set, requests carry it in MCP-Protocol-Version (modern requests set their own headers). */
-  legacyProtocolVersion: string | undefined;
+  private legacyProtocolVersion: string | undefined;
 
   constructor(private readonly opts: HttpOptions) {}
 
   setHooks(h: TransportHooks): void {
     this.hooks = { ...this.hooks, ...h };
+  }
+
+  /** Nothing to start: every request opens its own connection (from a keep-alive pool). */
+  async start(): Promise<void> {}
+
+  /** Legacy (2025-03-26…2025-11-25): every later request carries `MCP-Protocol-Version: protocolVersion` and the captured Mcp-Session-Id. */
+  useLegacySession(protocolVersion: string): void {
+    this.legacyProtocolVersion = protocolVersion;
   }
 
   private baseHeaders(extra?: Record<string, string>): Record<string, string> {
@@ -148,9 +161,9 @@ export class HttpTransport implements Transport {
         return { message, httpStatus: res.statusCode, httpHeaders: resHeaders };
       }
       const text = await this.readText(res.body);
-      const parsed = this.parseJsonBody(text);
-      if (parsed && classify(parsed) === 'response') {
-        const message = parsed as JsonRpcResponse;
+      const parsed = text.trim() ? parseMessage(text) : undefined;
+      if (parsed?.kind === 'response') {
+        const message = parsed.message;
         this.hooks.onWire?.({ time: Date.now(), direction: 'in', message, bytes: Buffer.byteLength(text) });
         if ('result' in message && res.statusCode >= 300) {
           throw new TransportError('MCPI_BAD_RESPONSE', `HTTP ${res.statusCode} with a JSON-RPC result`, { status: res.statusCode });
@@ -171,15 +184,6 @@ export class HttpTransport implements Transport {
       throw failure(e);
     } finally {
       done();
-    }
-  }
-
-  private parseJsonBody(text: string): unknown {
-    if (!text.trim()) return undefined;
-    try {
-      return JSON.parse(text);
-    } catch {
-      return undefined;
     }
   }
 
@@ -205,20 +209,17 @@ export class HttpTransport implements Transport {
         if (response) return;
         const m = this.parseEventData(ev.data);
         if (!m) return;
-        const kind = classify(m);
-        if (kind === 'response') {
-          const r = m as JsonRpcResponse;
-          if (idKey(r.id) === idKey(req.id)) response = r;
-          else this.hooks.onWarning?.(`a response with an unexpected id ${JSON.stringify(r.id)} arrived on the stream of request ${JSON.stringify(req.id)}; ignored`);
-        } else if (kind === 'notification') {
-          opts.onNotification?.(m as JsonRpcNotification);
-        } else if (kind === 'request') {
-          if (this.legacyProtocolVersion) this.answerServerRequest(m as JsonRpcRequest);
-          else this.hooks.onWarning?.(`the server sent a request (${sanitizeLine(String((m as JsonRpcRequest).method))}) on a response stream; modern servers must not; ignored`);
+        if (m.kind === 'response') {
+          if (idKey(m.message.id) === idKey(req.id)) response = m.message;
+          else this.hooks.onFinding?.(unexpectedIdOnStream(m.message, req));
+        } else if (m.kind === 'notification') {
+          opts.onNotification?.(m.message);
+        } else {
+          this.hooks.onServerRequest?.(m.message, 'response-stream');
         }
       },
       onError: (err) => {
-        this.hooks.onWarning?.(`malformed SSE on the response stream: ${err.message}`);
+        this.hooks.onFinding?.(sseMalformed('response', err.message));
       },
     });
     const decoder = new TextDecoder();
@@ -240,22 +241,17 @@ export class HttpTransport implements Transport {
     throw new TransportError('MCPI_CLOSED', `the response stream for ${req.method} ended without a response`);
   }
 
-  /** Parses one SSE event's data once; reports it on the wire and warns when it is not a JSON-RPC message. */
-  private parseEventData(data: string): unknown {
+  /** Parses one SSE event's data once; reports it on the wire, and as a finding when it is not a JSON-RPC message. */
+  private parseEventData(data: string): Exclude<ParsedMessage, { kind: 'invalid' }> | undefined {
     const bytes = Buffer.byteLength(data);
-    let m: unknown;
-    let parsed = false;
-    try {
-      m = JSON.parse(data);
-      parsed = true;
-    } catch {
-      /* reported below */
+    const m = parseMessage(data);
+    if (m.kind !== 'invalid') {
+      this.hooks.onWire?.({ time: Date.now(), direction: 'in', message: m.message, bytes });
+      return m;
     }
-    const ok = parsed && classify(m) !== undefined;
-    this.hooks.onWire?.(ok ? { time: Date.now(), direction: 'in', message: m as never, bytes } : { time: Date.now(), direction: 'in', raw: data.slice(0, 4096), bytes });
-    if (ok) return m;
+    this.hooks.onWire?.({ time: Date.now(), direction: 'in', raw: data.slice(0, 4096), bytes });
     if (!data.trim()) return undefined;
-    this.hooks.onWarning?.(`ignored SSE data that is not ${parsed ? 'a JSON-RPC message' : 'JSON'}: ${sanitizeLine(data).slice(0, 120)}`);
+    this.hooks.onFinding?.(m.reason === 'not-json' ? sseNonJsonData(data) : notAMessage(data, 'sse'));
     return undefined;
   }
 
@@ -268,7 +264,7 @@ export class HttpTransport implements Transport {
       const res = await undiciRequest(this.opts.url, { method: 'POST', headers: h, body, dispatcher: this.agent, headersTimeout: 10_000, bodyTimeout: 10_000 });
       this.wireHttp('in', { status: res.statusCode, headers: headerRecord(res.headers) });
       await res.body.dump();
-      if (res.statusCode >= 400) this.hooks.onWarning?.(`the server answered notification ${n.method} with HTTP ${res.statusCode}`);
+      if (res.statusCode >= 400) this.hooks.onFinding?.(notificationRejected(n.method, res.statusCode));
     } catch (e) {
       throw connectError(this.opts.url, e);
     }
@@ -276,10 +272,11 @@ export class HttpTransport implements Transport {
 
   /**
    * Legacy only: opens the GET stream for server-initiated messages. Resolves true once the
-   * stream is open, false when the server offers none (405). Messages go to onUnsolicited;
-   * server requests (ping) are answered by POST. spec: 2025-11-25 basic/transports#listening-for-messages-from-the-server
+   * stream is open, false when the server offers none (405). Notifications go to onUnsolicited,
+   * server requests (ping) to onServerRequest, the stream's end to onServerStreamEnd.
+   * spec: 2025-11-25 basic/transports#listening-for-messages-from-the-server
    */
-  async openLegacyGetStream(): Promise<boolean> {
+  async openServerStream(): Promise<boolean> {
     const ctl = new AbortController();
     this.controllers.add(ctl);
     const headers = this.baseHeaders({ Accept: 'text/event-stream' });
@@ -302,21 +299,18 @@ export class HttpTransport implements Transport {
     const parser = createParser({
       onEvent: (ev) => {
         const m = this.parseEventData(ev.data);
-        const kind = classify(m);
-        if (kind === 'notification') this.hooks.onUnsolicited?.(m as JsonRpcNotification);
-        else if (kind === 'request') {
-          this.answerServerRequest(m as JsonRpcRequest);
-        }
+        if (m?.kind === 'notification') this.hooks.onUnsolicited?.(m.message);
+        else if (m?.kind === 'request') this.hooks.onServerRequest?.(m.message, 'server-stream');
       },
-      onError: (err) => this.hooks.onWarning?.(`malformed SSE on the GET stream: ${err.message}`),
+      onError: (err) => this.hooks.onFinding?.(sseMalformed('get', err.message)),
     });
     const decoder = new TextDecoder();
     void (async () => {
       try {
         for await (const chunk of res.body) parser.feed(decoder.decode(chunk as Buffer, { stream: true }));
-        if (!this.closed) this.hooks.onClose?.('the server ended the GET stream');
+        if (!this.closed) this.hooks.onServerStreamEnd?.('the server ended the GET stream');
       } catch {
-        if (!this.closed) this.hooks.onClose?.('the GET stream broke');
+        if (!this.closed) this.hooks.onServerStreamEnd?.('the GET stream broke');
       } finally {
         this.controllers.delete(ctl);
       }
@@ -324,15 +318,14 @@ export class HttpTransport implements Transport {
     return true;
   }
 
-  /** Legacy servers may ask the client things (2025-11-25): answer ping, refuse the rest (-32601), by POST. */
-  private answerServerRequest(r: JsonRpcRequest): void {
-    const reply = r.method === 'ping' ? { jsonrpc: '2.0', id: r.id, result: {} } : { jsonrpc: '2.0', id: r.id, error: { code: -32601, message: `mcp-inspect does not handle ${r.method}` } };
-    void this.postRaw(reply).catch((e) => this.hooks.onWarning?.(`could not answer the server's ${sanitizeLine(String(r.method))} request: ${(e as Error).message}`));
+  /** Answers a server's request (legacy, 2025-11-25) by POST; the body of the POST's answer is not read. */
+  async respond(res: JsonRpcResponse): Promise<void> {
+    await this.postRaw(res);
   }
 
-  private async postRaw(m: object): Promise<void> {
+  private async postRaw(m: JsonRpcMessage): Promise<void> {
     const body = JSON.stringify(m);
-    this.hooks.onWire?.({ time: Date.now(), direction: 'out', message: m as never, bytes: Buffer.byteLength(body) });
+    this.hooks.onWire?.({ time: Date.now(), direction: 'out', message: m, bytes: Buffer.byteLength(body) });
     const res = await undiciRequest(this.opts.url, { method: 'POST', headers: this.baseHeaders(), body, dispatcher: this.agent });
     await res.body.dump();
   }

@@ -1,7 +1,8 @@
 /**
  * stdio transport: spawns the server, frames one JSON message per line on stdin/stdout,
- * routes responses by id and notifications by subscriptionId / progressToken, shows stderr,
- * and always ends the process (close stdin → SIGTERM → SIGKILL).
+ * routes responses by id and listen notifications by subscriptionId (progress and log messages
+ * go to the client, which routes them by progressToken), shows stderr, reports what it notices
+ * about the server's output as findings, and always ends the process (close stdin → SIGTERM → SIGKILL).
  * spec: basic/transports/stdio (2026-07-28)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -9,9 +10,13 @@ import { StringDecoder } from 'node:string_decoder';
 import { TransportError } from '../protocol/errors.js';
 import { METHOD } from '../protocol/constants.js';
 import { subscriptionIdOf } from '../protocol/meta.js';
-import type { JsonObject, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse, RequestId } from '../protocol/types.js';
+import { idKey, parseMessage } from '../protocol/jsonrpc.js';
+import type { JsonObject, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse, RequestId } from '../protocol/types.js';
+import { lateResponse, notAMessage, unknownId } from '../check/rules/jsonrpc.js';
+import { lineTooLong, nonJsonLine } from '../check/rules/stdio.js';
+import { EVIDENCE_MAX_CHARS } from '../check/evidence.js';
 import { sanitizeLine } from '../util/sanitize.js';
-import { classify, idKey, MAX_MESSAGE_BYTES, type RequestOptions, type Transport, type TransportHooks, type TransportResponse } from './types.js';
+import { MAX_MESSAGE_BYTES, type RequestOptions, type Transport, type TransportCapabilities, type TransportHooks, type TransportResponse } from './types.js';
 
 export interface StdioOptions {
   command: string;
@@ -32,8 +37,6 @@ interface Pending {
   resolve: (r: TransportResponse) => void;
   reject: (e: Error) => void;
   onNotification?: (n: JsonRpcNotification) => void;
-  progressToken?: string | number;
-  stream: boolean;
   timer?: NodeJS.Timeout;
   cleanup: () => void;
 }
@@ -43,11 +46,13 @@ const STDERR_TAIL = 5;
 
 export class StdioTransport implements Transport {
   readonly kind = 'stdio' as const;
+  /** One shared stdout, no headers, no sessions; server-initiated messages arrive on stdout too. */
+  readonly capabilities: TransportCapabilities = { perRequestStreams: false, requestHeaders: false, session: false, serverStream: false };
   private proc: ChildProcess | undefined;
   private hooks: TransportHooks = {};
   private pending = new Map<string, Pending>();
-  /** Ids of requests that timed out or were cancelled (bounded), to explain their late answers. */
-  private abandoned = new Map<string, string>();
+  /** Requests that timed out or were cancelled (bounded, by id key), to explain their late answers. */
+  private abandoned = new Map<string, { timedOut: boolean; method: string }>();
   private buf = '';
   private bufBytes = 0;
   private skippingLongLine = false;
@@ -156,10 +161,11 @@ export class StdioTransport implements Transport {
       this.buf += text.slice(start);
       this.bufBytes += bytes; // upper bound; exact enough for a limit
       if (this.bufBytes > max) {
+        const head = this.buf.slice(0, EVIDENCE_MAX_CHARS);
         this.skippingLongLine = true;
         this.buf = '';
         this.bufBytes = 0;
-        this.hooks.onWarning?.(`the server wrote a line over ${max} bytes on stdout; it was discarded`);
+        this.hooks.onFinding?.(lineTooLong(max, head));
       }
     }
   }
@@ -167,43 +173,38 @@ export class StdioTransport implements Transport {
   private onLine(line: string): void {
     if (line.charCodeAt(0) === 0xfeff) line = line.slice(1); // a BOM is not part of the JSON
     if (line.trim() === '') return;
-    let msg: unknown;
-    try {
-      msg = JSON.parse(line);
-    } catch {
-      this.hooks.onWire?.({ time: Date.now(), direction: 'in', raw: line, bytes: Buffer.byteLength(line) });
-      this.hooks.onWarning?.(`ignored a line on the server's stdout that is not JSON: ${sanitizeLine(line).slice(0, 120)}`);
+    const parsed = parseMessage(line);
+    const bytes = Buffer.byteLength(line);
+    if (parsed.kind === 'invalid') {
+      this.hooks.onWire?.({ time: Date.now(), direction: 'in', raw: line, bytes });
+      this.hooks.onFinding?.(parsed.reason === 'not-json' ? nonJsonLine(line) : notAMessage(line, 'stdout'));
       return;
     }
-    const kind = classify(msg);
-    this.hooks.onWire?.({ time: Date.now(), direction: 'in', message: kind ? (msg as never) : undefined, raw: kind ? undefined : line, bytes: Buffer.byteLength(line) });
-    if (!kind) {
-      this.hooks.onWarning?.(`ignored a JSON value on stdout that is not a JSON-RPC message: ${sanitizeLine(line).slice(0, 120)}`);
-      return;
-    }
-    if (kind === 'response') return this.onResponse(msg as JsonRpcResponse);
-    if (kind === 'notification') return this.onNotification(msg as JsonRpcNotification);
-    return this.onServerRequest(msg as JsonRpcRequest);
+    this.hooks.onWire?.({ time: Date.now(), direction: 'in', message: parsed.message, bytes });
+    if (parsed.kind === 'response') return this.onResponse(parsed.message);
+    if (parsed.kind === 'notification') return this.onNotification(parsed.message);
+    this.hooks.onServerRequest?.(parsed.message, 'stdout');
   }
 
   private onResponse(res: JsonRpcResponse): void {
-    const p = res.id === null || res.id === undefined ? undefined : this.pending.get(idKey(res.id));
-    if (!p && res.id !== null && res.id !== undefined && this.abandoned.has(idKey(res.id))) {
+    const known = res.id !== null && res.id !== undefined;
+    const p = known ? this.pending.get(idKey(res.id)) : undefined;
+    const gone = !p && known ? this.abandoned.get(idKey(res.id)) : undefined;
+    if (gone) {
       // A late answer to a timed-out request is worth knowing (raise --timeout); one to a
       // request we cancelled is an ordinary race, visible in --trace only.
-      const why = this.abandoned.get(idKey(res.id));
-      if (why === 'timed out') this.hooks.onWarning?.(`the answer to request ${JSON.stringify(res.id)} arrived after it timed out; ignored`);
+      if (gone.timedOut) this.hooks.onFinding?.(lateResponse(res.id!, gone.method));
       return;
     }
     if (!p) {
-      const err = 'error' in res ? ` (error ${res.error?.code}: ${sanitizeLine(String(res.error?.message ?? ''))})` : '';
-      this.hooks.onWarning?.(`the server sent a response with an unknown id ${JSON.stringify(res.id)}${err}; ignored`);
+      this.hooks.onFinding?.(unknownId(res));
       return;
     }
     p.cleanup();
     p.resolve({ message: res });
   }
 
+  /** Routes what names its request by id: listen messages (subscriptionId) and notifications/cancelled (requestId); the rest is the client's to route. */
   private onNotification(n: JsonRpcNotification): void {
     const params = n.params as JsonObject | undefined;
     const sub = subscriptionIdOf(params);
@@ -211,34 +212,21 @@ export class StdioTransport implements Transport {
       const p = this.pending.get(idKey(sub));
       if (p?.onNotification) return p.onNotification(n);
     }
-    if (n.method === METHOD.progress && params && params.progressToken !== undefined) {
-      for (const p of this.pending.values()) if (p.progressToken === params.progressToken) return p.onNotification?.(n);
-    }
     if (n.method === METHOD.cancelled && params && params.requestId !== undefined) {
       const p = this.pending.get(idKey(params.requestId as RequestId));
       if (p?.onNotification) return p.onNotification(n);
     }
-    if (n.method === METHOD.message) {
-      // Request-scoped log messages carry no request id on stdio: give them to the newest non-stream request.
-      const target = [...this.pending.values()].reverse().find((p) => !p.stream);
-      if (target?.onNotification) return target.onNotification(n);
-    }
     this.hooks.onUnsolicited?.(n);
   }
 
-  /** Legacy servers may send requests (ping, roots/list…). Answer ping; refuse the rest. */
-  private onServerRequest(req: JsonRpcRequest): void {
-    const reply =
-      req.method === 'ping'
-        ? { jsonrpc: '2.0' as const, id: req.id, result: {} }
-        : { jsonrpc: '2.0' as const, id: req.id, error: { code: -32601, message: `mcp-inspect does not handle ${req.method}` } };
-    this.write(reply);
+  async respond(res: JsonRpcResponse): Promise<void> {
+    this.write(res);
   }
 
-  private write(m: object): void {
+  private write(m: JsonRpcMessage): void {
     if (!this.proc || this.exited || !this.proc.stdin!.writable) return;
     const line = JSON.stringify(m);
-    this.hooks.onWire?.({ time: Date.now(), direction: 'out', message: m as never, bytes: Buffer.byteLength(line) + 1 });
+    this.hooks.onWire?.({ time: Date.now(), direction: 'out', message: m, bytes: Buffer.byteLength(line) + 1 });
     this.proc.stdin!.write(line + '\n');
   }
 
@@ -250,7 +238,7 @@ export class StdioTransport implements Transport {
       const key = idKey(req.id);
       const onAbort = () => {
         p.cleanup();
-        this.sendCancelled(req.id, 'cancelled by the user');
+        this.sendCancelled(req, 'cancelled by the user');
         reject(new TransportError('MCPI_CANCELLED', `${req.method} cancelled`));
       };
       const p: Pending = {
@@ -258,8 +246,6 @@ export class StdioTransport implements Transport {
         resolve,
         reject,
         onNotification: opts.onNotification,
-        progressToken: opts.progressToken,
-        stream: !!opts.stream,
         cleanup: () => {
           if (p.timer) clearTimeout(p.timer);
           opts.signal?.removeEventListener('abort', onAbort);
@@ -269,7 +255,7 @@ export class StdioTransport implements Transport {
       if (opts.timeoutMs && opts.timeoutMs > 0 && !opts.stream) {
         p.timer = setTimeout(() => {
           p.cleanup();
-          this.sendCancelled(req.id, 'timeout');
+          this.sendCancelled(req, 'timeout');
           reject(new TransportError('MCPI_TIMEOUT', `no answer to ${req.method} within ${opts.timeoutMs} ms`));
         }, opts.timeoutMs);
       }
@@ -279,10 +265,10 @@ export class StdioTransport implements Transport {
     });
   }
 
-  private sendCancelled(requestId: RequestId, reason: string): void {
-    this.abandoned.set(idKey(requestId), reason === 'timeout' ? 'timed out' : 'was cancelled');
+  private sendCancelled(req: JsonRpcRequest, reason: string): void {
+    this.abandoned.set(idKey(req.id), { timedOut: reason === 'timeout', method: req.method });
     if (this.abandoned.size > 256) this.abandoned.delete(this.abandoned.keys().next().value!);
-    this.write({ jsonrpc: '2.0', method: METHOD.cancelled, params: { requestId, reason } });
+    this.write({ jsonrpc: '2.0', method: METHOD.cancelled, params: { requestId: req.id, reason } });
   }
 
   async notify(n: JsonRpcNotification): Promise<void> {

@@ -1,23 +1,42 @@
 /**
- * The narrow interface between the client and a byte pipe. A transport frames and routes
- * messages; it does not know eras, versions or `_meta` (the client builds those).
+ * The seam between the client and a byte pipe. A transport frames and routes messages and
+ * says what it can do through capability flags; it does not know eras, versions or `_meta`
+ * (the client builds those), and the client never asks which transport it holds.
  */
-import type { JsonObject, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse, RequestId } from '../protocol/types.js';
-import type { WireEvent } from '../client/types.js';
+import type { Finding } from '../check/types.js';
+import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../protocol/types.js';
+
+/** One message, or one HTTP exchange detail, seen on the wire. Secrets are redacted by the producer. */
+export interface WireEvent {
+  /** ms since epoch */
+  time: number;
+  direction: 'out' | 'in';
+  /** A JSON-RPC message, when the bytes parsed as one. */
+  message?: JsonRpcMessage;
+  /** Raw text when it did not parse (non-JSON stdout line, broken SSE data) or HTTP status/headers line. */
+  raw?: string;
+  /** HTTP status and headers for HTTP exchanges (redacted). */
+  http?: { method?: string; url?: string; status?: number; headers: Record<string, string> };
+  /** Size in bytes of the message as framed on the wire. */
+  bytes: number;
+}
 
 export interface RequestOptions {
   /** Aborting cancels the request on the wire (HTTP: close the response stream; stdio: notifications/cancelled). */
   signal?: AbortSignal;
   /** ms until the request fails with TransportError('MCPI_TIMEOUT') and is cancelled. For `stream` requests it bounds the wait for the first byte only. */
   timeoutMs?: number;
-  /** Notifications that belong to this request: progress, log messages, listen events (routed by progressToken / subscriptionId on stdio, by response stream on HTTP). */
+  /**
+   * Notifications the transport can tie to this request by itself: everything on its own
+   * response stream (HTTP), or what names it by id (stdio: `_meta` subscriptionId, the
+   * `requestId` of notifications/cancelled). Progress and log messages that arrive elsewhere go
+   * to `onUnsolicited`; the client routes them by progressToken.
+   */
   onNotification?: (n: JsonRpcNotification) => void;
-  /** Extra HTTP headers for this request (Mcp-Method, Mcp-Name, Mcp-Param-*, …). Ignored on stdio. */
+  /** Extra HTTP headers for this request (Mcp-Method, Mcp-Name, Mcp-Param-*, …). Ignored without `capabilities.requestHeaders`. */
   headers?: Record<string, string>;
   /** A long-lived request (subscriptions/listen): no timeout once the stream is open. */
   stream?: boolean;
-  /** progressToken the request carries, for stdio routing of notifications/progress. */
-  progressToken?: string | number;
 }
 
 /** A response together with what the transport saw around it. */
@@ -29,20 +48,50 @@ export interface TransportResponse {
   httpHeaders?: Record<string, string>;
 }
 
+/** Where a request from the server arrived: the shared stdout, a request's response stream, or the separate server stream (legacy HTTP GET). */
+export type ServerRequestChannel = 'stdout' | 'response-stream' | 'server-stream';
+
 export interface TransportHooks {
   onWire?: (e: WireEvent) => void;
   onStderr?: (line: string) => void;
-  onWarning?: (message: string) => void;
-  /** Messages that belong to no in-flight request: a legacy server's unsolicited notifications (stdout or HTTP GET stream). */
+  /** Something the transport noticed about the server: a non-JSON line, malformed SSE, a response with an unknown id… */
+  onFinding?: (f: Finding) => void;
+  /** Notifications the transport could not tie to a request: a legacy server's unsolicited ones, and progress / log messages that arrived outside their request's stream. */
   onUnsolicited?: (m: JsonRpcNotification) => void;
-  /** The pipe closed by itself (process exit, GET stream end). */
+  /** A request from the server (ping, roots/list…). The client decides the answer and sends it with `respond`. */
+  onServerRequest?: (req: JsonRpcRequest, channel: ServerRequestChannel) => void;
+  /** The connection ended by itself for good (the spawned process exited): reconnecting is pointless. */
   onClose?: (reason: string) => void;
+  /** The separate server stream ended (legacy HTTP GET stream); requests still work. */
+  onServerStreamEnd?: (reason: string) => void;
+}
+
+/** What a transport can do; the client branches on these, never on `kind`. */
+export interface TransportCapabilities {
+  /**
+   * Every request gets its own answer channel (HTTP: a POST answered with a status and a JSON
+   * body or an SSE stream): request-scoped notifications arrive on it, cancelling closes it,
+   * and even an unknown method is answered (by status), so an era probe cannot hang on a
+   * silent server. Without it (stdio) all traffic shares one stream routed by id, and a legacy
+   * server may ignore the probe: the client races `initialize` against it.
+   */
+  perRequestStreams: boolean;
+  /** Requests carry headers (Mcp-Method, Mcp-Name, Mcp-Param-*): the client builds them, mirrors `x-mcp-header` arguments, and must drop tools with invalid annotations. */
+  requestHeaders: boolean;
+  /** Legacy sessions: the transport can carry the negotiated MCP-Protocol-Version and the Mcp-Session-Id from `initialize` (see `useLegacySession`). */
+  session: boolean;
+  /** Server-initiated messages need a stream of their own (legacy HTTP GET, see `openServerStream`); without it they share the one stream (stdio stdout). */
+  serverStream: boolean;
 }
 
 export interface Transport {
+  /** A label for display (ServerDescription.transport); behaviour follows `capabilities`. */
   readonly kind: 'stdio' | 'http';
+  readonly capabilities: TransportCapabilities;
   /** Installs hooks (replaces the previous ones for each key given). */
   setHooks(h: TransportHooks): void;
+  /** Gets the pipe ready: stdio spawns the server (rejects with TransportError('MCPI_SPAWN')); HTTP has nothing to do. Idempotent. */
+  start(): Promise<void>;
   /**
    * Sends a JSON-RPC request and resolves with its response (a JSON-RPC error response is
    * resolved, not thrown). Rejects with TransportError (spawn/connect failure, timeout,
@@ -51,6 +100,16 @@ export interface Transport {
   request(req: JsonRpcRequest, opts?: RequestOptions): Promise<TransportResponse>;
   /** Sends a notification (stdio: a line; HTTP: a POST expecting 202). */
   notify(n: JsonRpcNotification, headers?: Record<string, string>): Promise<void>;
+  /** Sends the answer to a server's request (stdio: a line; HTTP: a POST). Rejects with the transport's error when it cannot be delivered. */
+  respond(res: JsonRpcResponse): Promise<void>;
+  /** `capabilities.session` only: from now on send `MCP-Protocol-Version: protocolVersion` and the session id captured from `initialize`. */
+  useLegacySession?(protocolVersion: string): void;
+  /**
+   * `capabilities.serverStream` only: opens the stream for server-initiated messages. Resolves
+   * true once open, false when the server offers none; rejects with TransportError when the
+   * server cannot be reached. Its messages go to `onUnsolicited` / `onServerRequest`; its end to `onServerStreamEnd`.
+   */
+  openServerStream?(): Promise<boolean>;
   /** Closes the transport. stdio: close stdin, then SIGTERM, then SIGKILL. HTTP: abort streams, DELETE a legacy session. Idempotent. */
   close(): Promise<void>;
 }
@@ -58,21 +117,5 @@ export interface Transport {
 /** Upper bound of one message in bytes (64 MiB); larger ones are rejected with MCPI_TOO_LARGE. */
 export const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 
-/** Classifies a parsed JSON value as a JSON-RPC message kind, or undefined. */
-export function classify(m: unknown): 'request' | 'notification' | 'response' | undefined {
-  if (!m || typeof m !== 'object' || Array.isArray(m)) return undefined;
-  const o = m as JsonObject;
-  if (typeof o.method === 'string') return 'id' in o && o.id !== undefined && o.id !== null ? 'request' : 'notification';
-  // An error response needs an error *object* with a numeric code: an OAuth/HTTP body such as
-  // {"error":"unauthorized"} is not JSON-RPC.
-  if ('result' in o && 'id' in o) return 'response';
-  if (o.error && typeof o.error === 'object' && !Array.isArray(o.error) && ('id' in o || typeof (o.error as JsonObject).code === 'number')) return 'response';
-  return undefined;
-}
-
-/** Key used to match ids across string/number forms. */
-export function idKey(id: RequestId | null | undefined): string {
-  return typeof id === 'number' ? `n:${id}` : `s:${String(id)}`;
-}
-
+export { idKey, parseMessage, asMessage, type ParsedMessage } from '../protocol/jsonrpc.js';
 export type { JsonRpcMessage };

@@ -6,7 +6,7 @@ import { pickVersion, refusedOf } from '../../src/client/client.js';
 import { splitArgv } from '../../src/cli/main.js';
 import { parseHeaders, parseEnv, resolveTarget } from '../../src/cli/target.js';
 import { mergeHeaders, describeBody } from '../../src/transport/http.js';
-import { classify, idKey } from '../../src/transport/types.js';
+import { asMessage, idKey } from '../../src/protocol/jsonrpc.js';
 import { UsageError } from '../../src/protocol/errors.js';
 import { writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -127,10 +127,10 @@ describe('transport helpers', () => {
     expect(describeBody('<h1>Oops <b>x</b></h1>', 'text/html')).toBe('Oops x');
   });
   it('classifies JSON-RPC messages and keys ids by type', () => {
-    expect(classify({ jsonrpc: '2.0', id: 1, method: 'm' })).toBe('request');
-    expect(classify({ jsonrpc: '2.0', method: 'm' })).toBe('notification');
-    expect(classify({ jsonrpc: '2.0', id: 1, result: {} })).toBe('response');
-    expect(classify([1])).toBeUndefined();
+    expect(asMessage({ jsonrpc: '2.0', id: 1, method: 'm' }).kind).toBe('request');
+    expect(asMessage({ jsonrpc: '2.0', method: 'm' }).kind).toBe('notification');
+    expect(asMessage({ jsonrpc: '2.0', id: 1, result: {} }).kind).toBe('response');
+    expect(asMessage([1]).kind).toBe('invalid');
     expect(idKey(1)).not.toBe(idKey('1'));
   });
 });
