@@ -23,6 +23,9 @@ function scripted() {
         if (hold) fetches.push(() => snapshot());
         else snapshot();
       }),
+    listPrompts: async () => ({ items: [], pages: 1 }),
+    listResources: async () => ({ items: [], pages: 1 }),
+    listResourceTemplates: async () => ({ items: [], pages: 1 }),
     callTool: async () => ({ kind: 'complete', result: { content: [] } }),
     listen: () => listen,
     close: async () => undefined,

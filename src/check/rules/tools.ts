@@ -18,8 +18,8 @@ export function isNamedTool(v: unknown): v is Tool {
 /**
  * Findings about a complete tool list (every page, in order, as the server sent the entries):
  * `tools.unnamed` for each entry that is not an object with a string name (the client leaves
- * it out), then, over the named ones, `tools.duplicate-name` for each repeated name (keyed by
- * the name, so one per name) and `tools.input-schema-not-object` for an inputSchema that is
+ * it out), then, over the named ones, `tools.duplicate-name` once per repeated name (keyed by
+ * the name) and `tools.input-schema-not-object` for an inputSchema that is
  * not a JSON object. Never throws.
  */
 export function checkToolList(items: readonly unknown[]): Finding[] {
@@ -28,10 +28,12 @@ export function checkToolList(items: readonly unknown[]): Finding[] {
     if (!isNamedTool(t)) out.push(finding('tools.unnamed', 'the server listed a tool without a name; ignored', { data: { index }, evidence: { request: LIST_REQUEST, response: excerpt(t) } }));
   });
   const seen = new Set<string>();
+  const repeated = new Set<string>();
   for (const t of items) {
     if (!isNamedTool(t)) continue;
     const name = t.name;
-    if (seen.has(name)) {
+    if (seen.has(name) && !repeated.has(name)) {
+      repeated.add(name);
       out.push(finding('tools.duplicate-name', `the server lists more than one tool named ${JSON.stringify(name)}; names must be unique (calls go to the first)`, { key: name, data: { tool: name }, evidence: { request: LIST_REQUEST, response: { name } } }));
     }
     seen.add(name);
