@@ -21,6 +21,7 @@ export interface WireEvent {
   bytes: number;
 }
 
+/** Options of one {@link Transport.request}. */
 export interface RequestOptions {
   /** Aborting cancels the request on the wire (HTTP: close the response stream; stdio: notifications/cancelled). */
   signal?: AbortSignal;
@@ -51,6 +52,7 @@ export interface TransportResponse {
 /** Where a request from the server arrived: the shared stdout, a request's response stream, or the separate server stream (legacy HTTP GET). */
 export type ServerRequestChannel = 'stdout' | 'response-stream' | 'server-stream';
 
+/** Callbacks a transport calls; installed by the client (`setHooks`), each optional. */
 export interface TransportHooks {
   onWire?: (e: WireEvent) => void;
   onStderr?: (line: string) => void;
@@ -84,6 +86,10 @@ export interface TransportCapabilities {
   serverStream: boolean;
 }
 
+/**
+ * A byte pipe to one server (stdio: a spawned process; HTTP: an endpoint URL). Implemented by
+ * StdioTransport (src/transport/stdio.ts) and HttpTransport (src/transport/http.ts).
+ */
 export interface Transport {
   /** A label for display (ServerDescription.transport); behaviour follows `capabilities`. */
   readonly kind: 'stdio' | 'http';

@@ -118,6 +118,21 @@ describe('the client answers a server’s own requests (once, for every transpor
   });
 });
 
+describe('a modern server’s request on a response stream', () => {
+  it('is a finding (http.request-on-response-stream), not answered', async () => {
+    const f = await startHttpFixture(fixturePath('faults/http-edge'), ['--mode', 'modern-request']);
+    const findings: Finding[] = [];
+    const c = await open(http(f.url), { onFinding: (x) => findings.push(x) });
+    for (let i = 0; i < 2; i++) {
+      const out = await c.callTool('echo', { text: 'x' });
+      expect(out).toMatchObject({ kind: 'complete', result: { content: [{ type: 'text', text: 'answers=0' }] } });
+    }
+    expect(byRule(findings, 'http.request-on-response-stream')).toMatchObject([
+      { severity: 'error', key: 'sampling/createMessage', message: 'the server sent a request (sampling/createMessage) on a response stream; modern servers must not; ignored' },
+    ]);
+  });
+});
+
 describe('listAll for the other lists', () => {
   it('listPrompts, listResources, listResourceTemplates: every page, entries without their field left out with list.invalid-item', async () => {
     const findings: Finding[] = [];
