@@ -206,7 +206,8 @@ export class McpClient implements InspectorClient {
     const verdict = outcome ? classifyProbe(outcome, this.transport.kind) : { era: 'error' as const };
     if (verdict.era !== 'legacy') throw e;
     if (verdict.version) {
-      this.opts.onInfo?.(`the server supports only legacy versions (${sanitizeLine(JSON.stringify(((e as McpError).data as JsonObject)?.supported))}); using initialize with ${verdict.version}`);
+      const supported = outcome?.kind === 'rpc-error' ? (outcome.data as JsonObject | undefined)?.supported : undefined;
+      this.opts.onInfo?.(`the server supports only legacy versions (${sanitizeLine(JSON.stringify(supported))}); using initialize with ${verdict.version}`);
       return this.initLegacy(verdict.version);
     }
     this.opts.onInfo?.(`server/discover was not understood (${describeErr(e)}): a legacy server; using the initialize handshake`);
