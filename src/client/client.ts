@@ -7,7 +7,7 @@
  *       basic/transports/stdio#backward-compatibility, basic/transports/streamable-http#backward-compatibility
  */
 import { ERROR_CODE, LEGACY_VERSIONS, META, METHOD, MODERN_ERROR_CODES, MODERN_VERSION, SUPPORTED_VERSIONS, isModernVersion, type LogLevel } from '../protocol/constants.js';
-import { McpError, TransportError, UsageError } from '../protocol/errors.js';
+import { McpError, TransportError, UsageError, describeError } from '../protocol/errors.js';
 import { buildRequestMeta, serverInfoOf, subscriptionIdOf } from '../protocol/meta.js';
 import { buildModernHeaders } from '../protocol/headers.js';
 import { extractParamHeadersDetailed, filterToolsByXMcpHeader, type XMcpHeaderSpec } from '../protocol/xmcpheader.js';
@@ -150,7 +150,7 @@ export class McpClient implements InspectorClient {
       }
     }
     if (!this.isLegacySignal(e)) throw e;
-    this.opts.onInfo?.(`server/discover was not understood (${describeErr(e)}): a legacy server; using the initialize handshake`);
+    this.opts.onInfo?.(`server/discover was not understood (${describeError(e, 'inline')}): a legacy server; using the initialize handshake`);
     return this.initLegacy(undefined);
   }
 
@@ -241,7 +241,7 @@ export class McpClient implements InspectorClient {
     await this.transport.notify({ jsonrpc: '2.0', method: METHOD.initialized });
     const caps = result.capabilities && typeof result.capabilities === 'object' && !Array.isArray(result.capabilities) ? (result.capabilities as ServerCapabilities) : {};
     if (this.opts.logLevel && caps.logging) {
-      await this.rpc('logging/setLevel', { level: this.opts.logLevel }).catch((e) => this.opts.onWarning?.(`logging/setLevel failed: ${describeErr(e)}`));
+      await this.rpc('logging/setLevel', { level: this.opts.logLevel }).catch((e) => this.opts.onWarning?.(`logging/setLevel failed: ${describeError(e, 'inline')}`));
     }
     this.desc = {
       era: 'legacy',
@@ -256,7 +256,7 @@ export class McpClient implements InspectorClient {
     };
     if (isHttp(this.transport)) {
       const open = await this.transport.openLegacyGetStream().catch((e) => {
-        this.opts.onWarning?.(`could not open the GET stream for server notifications: ${describeErr(e)}`);
+        this.opts.onWarning?.(`could not open the GET stream for server notifications: ${describeError(e, 'inline')}`);
         return false;
       });
       this.legacyGetStream = open;
@@ -531,7 +531,7 @@ export class McpClient implements InspectorClient {
         if (signal?.aborted || (e instanceof TransportError && e.code === 'MCPI_CANCELLED')) return q.end();
         if (e instanceof McpError) q.fail(e);
         else {
-          q.push({ type: 'drop', time: Date.now(), error: describeErr(e) });
+          q.push({ type: 'drop', time: Date.now(), error: describeError(e, 'inline') });
           q.end();
         }
       })
@@ -603,11 +603,3 @@ export function pickVersion(data: unknown, current: string): string | undefined 
   if (!Array.isArray(supported)) return undefined;
   return SUPPORTED_VERSIONS.find((v) => v !== current && supported.includes(v));
 }
-
-/** A short, user-facing description of an error. */
-export function describeErr(e: unknown): string {
-  if (e instanceof McpError) return `error ${e.code}: ${e.message}`;
-  if (e instanceof Error) return e.message;
-  return String(e);
-}
-

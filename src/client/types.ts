@@ -142,7 +142,7 @@ export type ListenEvent =
   /** The server ended the subscription itself (answered the listen request, or sent notifications/cancelled). */
   | { type: 'end'; time: number; reason: string }
   /** The stream dropped without a graceful end. */
-  | { type: 'drop'; time: number; error: string };
+  | { type: 'drop'; time: number; error: string; /** The original error, when there was one (an McpError, a TransportError…). */ cause?: unknown };
 
 /**
  * The face of a connected server that the CLI and TUI use. Implemented by `McpClient`
@@ -162,6 +162,8 @@ export interface InspectorClient {
   listen(filter: ListenFilter, opts?: { signal?: AbortSignal }): AsyncIterable<ListenEvent>;
   /** Set once the server is gone for good (a spawned process exited): reconnecting is pointless. */
   readonly closedReason?: string;
+  /** Legacy HTTP only: whether the server offered the GET stream for unsolicited notifications (undefined elsewhere). */
+  readonly legacyGetStream?: boolean;
   /** Ends the session: closes streams, DELETEs a legacy HTTP session, stops a spawned server. */
   close(): Promise<void>;
 }
@@ -185,4 +187,4 @@ export type WatchEvent =
   | { type: 'tools'; time: number; tools: Tool[]; dropped: DroppedTool[] }
   | { type: 'reconnecting'; time: number; attempt: number; delayMs: number; error: string }
   | { type: 'reconnected'; time: number }
-  | { type: 'error'; time: number; error: string };
+  | { type: 'error'; time: number; error: string; /** The original error, when there was one. */ cause?: unknown };
