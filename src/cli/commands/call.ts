@@ -25,6 +25,7 @@ export interface CallFlags {
 
 const USAGE = 'which tool? usage: mcp-inspect call <url> <tool> [key=value…]  or  mcp-inspect call <tool> [key=value…] -- command args…';
 
+/** `mcp-inspect call [target] <tool> [key=value…]`. */
 export const call: CommandSpec<CommonFlags & CallFlags> = {
   name: 'call',
   description: "call a tool; key=value arguments are typed by the tool's inputSchema and validated before sending",
@@ -51,12 +52,12 @@ Examples:
 
 ${exitCodesHelp()}`,
       ),
-  run: (inv, words, flags) => {
+  run: async (inv, words, flags) => {
     // The tool name and its pairs follow the target: split them off before the target check.
     const { url, rest } = takeUrl(words, inv.command, flags);
     const [tool, ...pairs] = rest;
     if (!tool) throw new UsageError(USAGE);
-    return runOnTarget('call', inv, url ? [url] : [], flags, (s) => callTool(s, tool, pairs, flags));
+    return await runOnTarget('call', inv, url ? [url] : [], flags, (s) => callTool(s, tool, pairs, flags));
   },
 };
 

@@ -16,6 +16,7 @@ export interface DemoFlags {
   color?: boolean;
 }
 
+/** `mcp-inspect demo [--duration S]`. */
 export const demo: CommandSpec<DemoFlags> = {
   name: 'demo',
   description: 'a short tour against the built-in demo server: discover, tools, a call, and 15 s of listen with live diffs',
@@ -43,6 +44,7 @@ export interface DemoServerFlags {
   changeEvery: string;
 }
 
+/** `mcp-inspect demo-server [--http [PORT]] [--change-every MS]`. */
 export const demoServer: CommandSpec<DemoServerFlags> = {
   name: 'demo-server',
   description: 'run the built-in demo server alone (stdio by default), so any command can point at it',

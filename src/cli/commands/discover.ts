@@ -14,6 +14,7 @@ import { addCommonOptions } from '../options.js';
 import { TARGET_HELP, runOnTarget, type CommandSpec } from '../command.js';
 import { exitCodesHelp, EXIT } from '../exit.js';
 
+/** `mcp-inspect discover [target]`. */
 export const discover: CommandSpec = {
   name: 'discover',
   description: 'show what the server is: name, era, versions, transport, capabilities, instructions, cache hints',

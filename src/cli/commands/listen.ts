@@ -26,6 +26,7 @@ export interface ListenFlags {
 
 const collect = (v: string, prev: string[] = []) => [...prev, v];
 
+/** `mcp-inspect listen [target] [--tools|--prompts|--resources|--resource URI] [--poll S] [--count N] [--duration S]`. */
 export const listen: CommandSpec<CommonFlags & ListenFlags> = {
   name: 'listen',
   description: 'subscribe to change notifications (subscriptions/listen) and diff the tool list on every change',

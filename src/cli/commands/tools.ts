@@ -15,6 +15,7 @@ export interface ToolsFlags extends CommonFlags {
   schema?: boolean;
 }
 
+/** `mcp-inspect tools [target] [--schema]`. */
 export const tools: CommandSpec<ToolsFlags> = {
   name: 'tools',
   description: 'list every tool (all pages): name, title, description, required arguments, annotation hints',
