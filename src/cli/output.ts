@@ -1,12 +1,20 @@
 /**
- * Output helpers for the scripted commands: color decision (TTY, NO_COLOR, --no-color),
- * stderr messages, `--trace` lines, and a small progress indicator for long waits.
- * Data goes to stdout, everything else to stderr.
+ * The one output layer of the scripted commands: a command returns a {@link CommandResult}
+ * (its JSON document, a text renderer, its findings and exit code) and {@link present} prints
+ * it as text or, under `--json`, as one JSON object carrying `"findings"`; streams print item
+ * by item ({@link Out.item}: text lines or one JSON object per line); failures go through
+ * {@link renderError}. Also: the color decision (TTY, NO_COLOR, --no-color), stderr messages,
+ * `--trace` lines, and a small progress indicator for long waits. Data goes to stdout,
+ * everything else to stderr.
  */
 import { createPalette, type Palette } from '../watch/render.js';
 import { sanitize, sanitizeLine } from '../util/sanitize.js';
 import type { WireEvent } from '../client/types.js';
+import type { Finding } from '../check/types.js';
+import { McpError, TransportError, InspectError } from '../protocol/errors.js';
 import { redactHeaders } from '../util/redact.js';
+import { explainFailure, type EndingSignal } from './exit.js';
+import type { FindingLog } from './findings.js';
 
 export { installStdoutGuard, isStdoutClosed, onStdoutClosed, writeOut } from './stdout.js';
 import { writeOut } from './stdout.js';
@@ -28,10 +36,16 @@ export interface Out {
   quiet: boolean;
   /** A line on stdout. */
   line(s?: string): void;
-  /** A warning on stderr. */
+  /** A warning on stderr (`warning: …`), also under --json. */
   warn(s: string): void;
-  /** An informational line on stderr (hidden by --json? no: stderr is fine for machines). */
+  /** A finding on stderr, worded as a warning (`warning: <message>`), also under --json. */
+  finding(f: Finding): void;
+  /** An informational line on stderr, also under --json (stderr is fine for machines). */
   info(s: string): void;
+  /** A status line for people on stderr (what is being listened to, progress); none under --json. */
+  status(s: string): void;
+  /** One item of a stream: under --json one JSON object per line, else `text()`'s lines. */
+  item(json: object, text: () => string[]): void;
   /** The server's stderr lines, dimmed, unless --quiet. */
   serverStderr(s: string): void;
   /** `--trace` output. */
@@ -55,7 +69,15 @@ export function makeOut(opts: { json?: boolean; quiet?: boolean; color?: boolean
     quiet: !!opts.quiet,
     line: (s = '') => writeOut(s + '\n'),
     warn: (s) => err(e.yellow(`warning: ${sanitize(s)}`)),
+    finding: (f) => err(e.yellow(`warning: ${sanitize(f.message)}`)),
     info: (s) => err(e.dim(s)),
+    status: (s) => {
+      if (!opts.json) err(e.dim(s));
+    },
+    item: (json, text) => {
+      if (opts.json) writeOut(safeJson(json) + '\n');
+      else for (const l of text()) writeOut(l + '\n');
+    },
     serverStderr: (s) => {
       if (!opts.quiet) err(e.dim(`server: ${sanitizeLine(s)}`));
     },
@@ -111,4 +133,62 @@ export function safeJson(v: unknown, indent?: number): string {
 /** Writes a JSON document on stdout. */
 export function printJson(v: unknown): void {
   writeOut(safeJson(v, 2) + '\n');
+}
+
+/**
+ * What a command concluded, for the output layer to print. A streaming command (listen)
+ * printed its items as they came and returns no `json`/`text`.
+ */
+export interface CommandResult {
+  /** The `--json` document; {@link present} adds `"findings"`. */
+  json?: Record<string, unknown>;
+  /** Prints the result for people (on `out.line`, `out.info`…). */
+  text?: (out: Out) => void;
+  /** Findings the command made itself (e.g. the outputSchema verdict of `call`), beside the client's. */
+  findings?: Finding[];
+  exitCode: number;
+}
+
+/**
+ * Prints a command's result: under `--json` its document with `"findings"` (every finding of
+ * the run, the command's own included), else its text. Returns the exit code.
+ */
+export function present(r: CommandResult, out: Out, findings: FindingLog): number {
+  for (const f of r.findings ?? []) findings.add(f);
+  if (out.json) {
+    if (r.json) printJson({ ...r.json, findings: findings.list });
+  } else r.text?.(out);
+  return r.exitCode;
+}
+
+/** One finding as a line of an NDJSON stream: `{"type":"finding","time":ISO,…finding}`. */
+export function findingLine(f: Finding, time: number): object {
+  return { type: 'finding', time: new Date(time).toISOString(), ...f };
+}
+
+/**
+ * The `--json` document of a failure: `{"error": {kind, message, exitCode, code, …}, "findings": […]}`.
+ * A JSON-RPC error adds its numeric `code` and `data`; a transport error its `MCPI_*` `code`
+ * and HTTP `status`; a run ended by a signal has kind `cancelled`, code `MCPI_CANCELLED` and `signal`.
+ */
+export function errorDocument(e: unknown, findings: readonly Finding[], signal?: EndingSignal): { error: Record<string, unknown>; findings: Finding[] } {
+  const f = explainFailure(e, signal);
+  const error: Record<string, unknown> = { kind: f.kind, message: signal ? f.sentence : e instanceof Error ? sanitizeLine(e.message) : sanitizeLine(String(e)), exitCode: f.exitCode };
+  if (signal) Object.assign(error, { code: 'MCPI_CANCELLED', signal });
+  else if (e instanceof McpError) Object.assign(error, { code: e.rpcCode, data: e.data ?? null });
+  else if (e instanceof TransportError) Object.assign(error, { code: e.code, status: e.status ?? null });
+  else if (e instanceof InspectError) error.code = e.code;
+  else if (f.kind === 'internal') error.code = 'MCPI_INTERNAL';
+  return { error, findings: [...findings] };
+}
+
+/**
+ * Prints a failure: `mcp-inspect: <one clear sentence>` on stderr (no stack unless it is our
+ * bug) and, under `--json`, its {@link errorDocument} on stdout. Returns the exit code.
+ */
+export function renderError(e: unknown, opts: { json: boolean; findings?: readonly Finding[]; signal?: EndingSignal }): number {
+  const f = explainFailure(e, opts.signal);
+  process.stderr.write(`mcp-inspect: ${f.sentence}\n`);
+  if (opts.json) writeOut(safeJson(errorDocument(e, opts.findings ?? [], opts.signal)) + '\n');
+  return f.exitCode;
 }

@@ -1,64 +1,72 @@
 /**
- * Shared plumbing of the scripted commands: options common to all of them, connecting with
- * the right hooks, and closing the server on every exit path (including Ctrl-C).
+ * Shared plumbing of the scripted commands: connecting with the right sinks, collecting the
+ * findings, and closing the server on every exit path (including Ctrl-C). The session holds
+ * the client through the {@link InspectorClient} interface, as the TUI does.
  */
-import { connect, type McpClient } from '../client/client.js';
-import type { ClientOptions, Target } from '../client/types.js';
+import { connect } from '../client/client.js';
+import type { InspectorClient, Target } from '../client/types.js';
 import { makeOut, onStdoutClosed, type Out } from './output.js';
 import { resolveTarget, targetLabel } from './target.js';
-import { timeoutOf, type CommonFlags } from './options.js';
+import type { CommonFlags } from './options.js';
+import { connectOptions } from './connect-options.js';
+import type { Invocation } from './command.js';
+import type { FindingLog } from './findings.js';
+import type { EndingSignal } from './exit.js';
 
 export interface Session {
-  client: McpClient;
+  client: InspectorClient;
   out: Out;
   target: Target;
-  /** An AbortSignal fired by Ctrl-C (SIGINT) or SIGTERM. */
+  /** An AbortSignal fired by Ctrl-C (SIGINT), SIGTERM or SIGHUP, or when stdout's reader went away. */
   signal: AbortSignal;
+  /** Every finding of the run so far (the client's, and what commands add). */
+  findings: FindingLog;
 }
 
+const SIGNALS: readonly EndingSignal[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
 /**
- * Resolves the target, connects (with a progress indicator), runs `fn`, and always closes
- * the client (stopping a spawned server), also on Ctrl-C.
+ * Resolves the target (a URL, or `command`: a stdio server's command line), connects (with a progress indicator), runs `fn`, and always closes
+ * the client (stopping a spawned server), also on Ctrl-C. The first signal is recorded in
+ * `inv.signal` (the run then exits with that signal's code unless `fn` returns normally).
+ * Findings are printed on stderr as warnings and collected in `inv.findings`.
+ * Throws UsageError (bad target or flags), McpError, TransportError.
  */
-export async function withSession<T>(url: string | undefined, command: string[], flags: CommonFlags, fn: (s: Session) => Promise<T>): Promise<T> {
+export async function withSession<T>(inv: Invocation, url: string | undefined, command: string[], flags: CommonFlags, fn: (s: Session) => Promise<T>): Promise<T> {
   const out = makeOut({ json: flags.json, quiet: flags.quiet, color: flags.color, trace: flags.trace });
   const target = resolveTarget(url, command, flags);
-  const timeoutMs = timeoutOf(flags);
   const ctl = new AbortController();
   // Ctrl-C, kill and a closed terminal all end the session in order: the first signal aborts
   // what runs, and the handlers stay installed until the server is stopped, so a second
   // Ctrl-C cannot kill mcp-inspect before its server (close() escalates to SIGKILL by itself).
-  let signals = 0;
-  const onSignal = () => {
-    if (++signals === 1) ctl.abort();
-    else out.info('still stopping the server…');
+  const onSignal = (sig: EndingSignal) => {
+    if (inv.signal === undefined) {
+      inv.signal = sig;
+      ctl.abort();
+    } else out.info('still stopping the server…');
   };
-  const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
   for (const s of SIGNALS) process.on(s, onSignal);
   const offStdout = onStdoutClosed(() => ctl.abort());
-  const opts: ClientOptions = {
-    timeoutMs,
-    era: flags.era,
-    protocolVersion: flags.protocolVersion,
-    logLevel: flags.logLevel,
-    signal: ctl.signal,
-    onWire: flags.trace ? (w) => out.trace(w) : undefined,
-    onStderr: (l) => out.serverStderr(l),
-    onWarning: (w) => out.warn(w),
-    onInfo: (m) => {
-      if (!flags.quiet) out.info(m);
-    },
-  };
   try {
+    const opts = connectOptions(flags, {
+      signal: ctl.signal,
+      onWire: flags.trace ? (w) => out.trace(w) : undefined,
+      onStderr: (l) => out.serverStderr(l),
+      onInfo: (m) => out.info(m),
+      onWarning: (w) => out.warn(w),
+      onFinding: (f) => {
+        if (inv.findings.add(f)) out.finding(f);
+      },
+    });
     const stop = out.wait(`connecting to ${targetLabel(target)}`);
-    let client: McpClient;
+    let client: InspectorClient;
     try {
       client = await connect(target, opts);
     } finally {
       stop();
     }
     try {
-      return await fn({ client, out, target, signal: ctl.signal });
+      return await fn({ client, out, target, signal: ctl.signal, findings: inv.findings });
     } finally {
       await client.close();
     }

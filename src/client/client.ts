@@ -10,7 +10,7 @@
  */
 import { ERROR_CODE, LEGACY_VERSIONS, METHOD, MODERN_VERSION, SUPPORTED_VERSIONS, isModernVersion, type LogLevel } from '../protocol/constants.js';
 import { classifyProbe, pickVersion, type ProbeOutcome } from '../protocol/era.js';
-import { McpError, TransportError, UsageError } from '../protocol/errors.js';
+import { McpError, TransportError, UsageError, describeError } from '../protocol/errors.js';
 import { answerServerRequest } from '../protocol/jsonrpc.js';
 import { buildRequestMeta, serverInfoOf, subscriptionIdOf } from '../protocol/meta.js';
 import { buildModernHeaders } from '../protocol/headers.js';
@@ -168,7 +168,7 @@ export class McpClient implements InspectorClient {
       this.report(requestOnResponseStream(req.method));
       return;
     }
-    this.transport.respond(answerServerRequest(req)).catch((e: unknown) => this.opts.onWarning?.(`could not answer the server's ${sanitizeLine(String(req.method))} request: ${describeErr(e)}`));
+    this.transport.respond(answerServerRequest(req)).catch((e: unknown) => this.opts.onWarning?.(`could not answer the server's ${sanitizeLine(String(req.method))} request: ${describeError(e, 'inline')}`));
   }
 
   get description(): ServerDescription {
@@ -210,7 +210,7 @@ export class McpClient implements InspectorClient {
       this.opts.onInfo?.(`the server supports only legacy versions (${sanitizeLine(JSON.stringify(supported))}); using initialize with ${verdict.version}`);
       return this.initLegacy(verdict.version);
     }
-    this.opts.onInfo?.(`server/discover was not understood (${describeErr(e)}): a legacy server; using the initialize handshake`);
+    this.opts.onInfo?.(`server/discover was not understood (${describeError(e, 'inline')}): a legacy server; using the initialize handshake`);
     return this.initLegacy(undefined);
   }
 
@@ -291,7 +291,7 @@ export class McpClient implements InspectorClient {
     const caps = isObject(result.capabilities) ? (result.capabilities as ServerCapabilities) : {};
     const level = this.opts.logLevel;
     if (level && caps.logging) {
-      await this.rpc('logging/setLevel', { level }).catch((e: unknown) => this.report(setLevelFailed(level, describeErr(e))));
+      await this.rpc('logging/setLevel', { level }).catch((e: unknown) => this.report(setLevelFailed(level, describeError(e, 'inline'))));
     }
     this.desc = {
       era: 'legacy',
@@ -306,7 +306,7 @@ export class McpClient implements InspectorClient {
     };
     if (this.transport.capabilities.serverStream && this.transport.openServerStream) {
       this.legacyGetStream = await this.transport.openServerStream().catch((e: unknown) => {
-        this.report(getStreamFailed(describeErr(e)));
+        this.report(getStreamFailed(describeError(e, 'inline')));
         return false;
       });
     }
@@ -603,7 +603,7 @@ export class McpClient implements InspectorClient {
         if (signal?.aborted || (e instanceof TransportError && e.code === 'MCPI_CANCELLED')) return q.end();
         if (e instanceof McpError) q.fail(e);
         else {
-          q.push({ type: 'drop', time: Date.now(), error: describeErr(e), cause: e });
+          q.push({ type: 'drop', time: Date.now(), error: describeError(e, 'inline'), cause: e });
           q.end();
         }
       })
@@ -675,11 +675,3 @@ function probeOutcomeOf(e: unknown, requested: string): ProbeOutcome | undefined
   if (e instanceof TransportError) return { kind: 'transport-error', code: e.code, status: e.status };
   return undefined;
 }
-
-/** A short, user-facing description of an error. */
-export function describeErr(e: unknown): string {
-  if (e instanceof McpError) return `error ${e.code}: ${e.message}`;
-  if (e instanceof Error) return e.message;
-  return String(e);
-}
-

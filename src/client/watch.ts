@@ -6,11 +6,10 @@
  * fetching and diffing. spec: basic/patterns/subscriptions (delivery is best effort: poll too)
  */
 import { ERROR_CODE, METHOD } from '../protocol/constants.js';
-import { McpError, TransportError } from '../protocol/errors.js';
+import { McpError, TransportError, describeError } from '../protocol/errors.js';
 import type { ListenFilter, Tool } from '../protocol/types.js';
 import { diffTools, isEmptyDiff } from '../watch/diff.js';
 import { AsyncQueue } from './queue.js';
-import { describeErr } from './client.js';
 import type { InspectorClient, WatchEvent } from './types.js';
 
 export interface WatchOptions {
@@ -108,7 +107,7 @@ export function watchTools(client: InspectorClient, opts: WatchOptions = {}): As
         notifiedSinceFetch = false;
         q.push({ type: 'diff', time: Date.now(), cause, diff, tools: list.tools, notifications: entry.notifications });
       } catch (e) {
-        if (!signal.aborted) q.push({ type: 'error', time: Date.now(), error: `re-fetching tools/list failed: ${describeErr(e)}`, cause: e });
+        if (!signal.aborted) q.push({ type: 'error', time: Date.now(), error: `re-fetching tools/list failed: ${describeError(e, 'inline')}`, cause: e });
       }
     });
     return entry.done;
@@ -142,11 +141,11 @@ export function watchTools(client: InspectorClient, opts: WatchOptions = {}): As
         if (e instanceof McpError && e.code === ERROR_CODE.methodNotFound && attempt === 0) {
           // Not a modern listen-capable server (or not on this path): polling is all there is.
           if (!opts.pollMs) return q.fail(e);
-          q.push({ type: 'error', time: Date.now(), error: `the server does not implement subscriptions/listen (${describeErr(e)}); polling only`, cause: e });
+          q.push({ type: 'error', time: Date.now(), error: `the server does not implement subscriptions/listen (${describeError(e, 'inline')}); polling only`, cause: e });
           return;
         }
         if (e instanceof McpError) return q.fail(e);
-        dropped = describeErr(e);
+        dropped = describeError(e, 'inline');
       }
       if (signal.aborted) return;
       if (dropped === undefined) dropped = 'the listen stream ended';

@@ -1,18 +1,45 @@
 /**
- * The three kinds of failure mcp-inspect distinguishes, each with a stable `code` string
- * (in the style of undici's `UND_ERR_*`) and one exit code in the CLI.
+ * What can go wrong, as data: one base class ({@link InspectError}) with a `kind` (the family
+ * of failure, which decides the exit code in src/cli/exit.ts) and a stable `code` (in the style
+ * of undici's `UND_ERR_*`: scripts may match on it, it is never reworded).
  *
- * - {@link McpError}: the peer answered with a JSON-RPC error (exit 2).
+ * - {@link McpError}: the peer answered with a JSON-RPC error (kind `rpc`).
  * - {@link TransportError}: the pipe failed: cannot spawn/connect, timeout, stream broke,
- *   malformed framing, HTTP error page (exit 3).
- * - {@link UsageError}: the user's input is wrong (exit 64).
+ *   malformed framing, HTTP error page (kind `transport`), or the user cancelled (`cancelled`).
+ * - {@link UsageError}: the user's input is wrong (kind `usage`).
+ *
+ * Anything else thrown is kind `internal` (a bug of ours). Pure: no process exit codes here.
  */
 import type { JsonRpcErrorObject } from './types.js';
 import { ERROR_CODE } from './constants.js';
+import { sanitizeLine } from '../util/sanitize.js';
 
-/** A JSON-RPC error answered by the server. Keeps `code`, `message` and `data` untouched. */
-export class McpError extends Error {
-  readonly code: number;
+/**
+ * The families of failure. `auth` (authorization required and not obtained) and
+ * `input-required` (the server asked for input that was not given) are reserved for the
+ * OAuth and protocol-surface work: nothing produces them yet.
+ */
+export type ErrorKind = 'usage' | 'rpc' | 'transport' | 'auth' | 'input-required' | 'cancelled' | 'internal';
+
+/** The base of every error mcp-inspect throws on purpose. */
+export abstract class InspectError extends Error {
+  /** The family of failure (see {@link ErrorKind}). */
+  abstract readonly kind: ErrorKind;
+  /**
+   * The stable code: an `MCPI_*` string; for {@link McpError} the peer's JSON-RPC error number
+   * (the protocol's own stable code, also as `rpcCode`).
+   */
+  abstract readonly code: string | number;
+}
+
+/**
+ * A JSON-RPC error answered by the server. Keeps `code`, `message` and `data` untouched.
+ * spec: basic#error-codes
+ */
+export class McpError extends InspectError {
+  readonly kind = 'rpc' as const;
+  /** The JSON-RPC error code (a number; -32603 when the peer sent none). */
+  readonly rpcCode: number;
   readonly data: unknown;
   /** The HTTP status the error came with, when it came over HTTP. */
   readonly httpStatus: number | undefined;
@@ -21,10 +48,14 @@ export class McpError extends Error {
   constructor(error: JsonRpcErrorObject, httpStatus?: number, method?: string) {
     super(typeof error.message === 'string' ? error.message : 'JSON-RPC error');
     this.name = 'McpError';
-    this.code = typeof error.code === 'number' ? error.code : ERROR_CODE.internalError;
+    this.rpcCode = typeof error.code === 'number' ? error.code : ERROR_CODE.internalError;
     this.data = error.data;
     this.httpStatus = httpStatus;
     this.method = method;
+  }
+  /** The same number as {@link rpcCode}; kept as `code` for callers comparing it with ERROR_CODE. */
+  get code(): number {
+    return this.rpcCode;
   }
 }
 
@@ -37,11 +68,11 @@ export type TransportErrorCode =
   | 'MCPI_HTTP_STATUS' // an HTTP error status without a JSON-RPC body
   | 'MCPI_BAD_RESPONSE' // a response that is not valid JSON-RPC / unexpected content type
   | 'MCPI_TOO_LARGE' // a message over the size limit
-  | 'MCPI_AUTH' // 401/403 with WWW-Authenticate
+  | 'MCPI_AUTH' // 401/403 with WWW-Authenticate (kind `transport` until OAuth is supported)
   | 'MCPI_CANCELLED'; // the user cancelled
 
-/** A failure of the transport, not an answer from the server. */
-export class TransportError extends Error {
+/** A failure of the transport, not an answer from the server. `MCPI_CANCELLED` is kind `cancelled`. */
+export class TransportError extends InspectError {
   readonly code: TransportErrorCode;
   /** HTTP status, when relevant. */
   readonly status: number | undefined;
@@ -54,29 +85,69 @@ export class TransportError extends Error {
     this.status = opts.status;
     this.detail = opts.detail;
   }
+  get kind(): 'transport' | 'cancelled' {
+    return this.code === 'MCPI_CANCELLED' ? 'cancelled' : 'transport';
+  }
 }
 
 /** A mistake in what the user asked for (bad argument, unknown tool, bad flag). */
-export class UsageError extends Error {
+export class UsageError extends InspectError {
+  readonly kind = 'usage' as const;
+  readonly code = 'MCPI_USAGE' as const;
   constructor(message: string) {
     super(message);
     this.name = 'UsageError';
   }
 }
 
-/** Exit codes documented in `--help` and the README. */
-export const EXIT = {
-  ok: 0,
-  toolError: 1,
-  rpcError: 2,
-  transport: 3,
-  usage: 64,
-} as const;
+/**
+ * The kind of any thrown value: an {@link InspectError}'s own kind, `cancelled` for an
+ * AbortError (what an aborted fetch or timer rejects with), else `internal`.
+ */
+export function errorKind(e: unknown): ErrorKind {
+  if (e instanceof InspectError) return e.kind;
+  if (e instanceof Error && e.name === 'AbortError') return 'cancelled';
+  return 'internal';
+}
 
-/** Maps any thrown value to the CLI exit code. */
-export function exitCodeFor(err: unknown): number {
-  if (err instanceof UsageError) return EXIT.usage;
-  if (err instanceof McpError) return EXIT.rpcError;
-  if (err instanceof TransportError) return EXIT.transport;
-  return EXIT.transport;
+/** True for the error a request rejects with after its AbortSignal fired. */
+export function isCancellation(e: unknown): boolean {
+  return errorKind(e) === 'cancelled';
+}
+
+const CODE_NAMES: Record<number, string> = {
+  [ERROR_CODE.parseError]: 'parse error',
+  [ERROR_CODE.invalidRequest]: 'invalid request',
+  [ERROR_CODE.methodNotFound]: 'method not found',
+  [ERROR_CODE.invalidParams]: 'invalid params',
+  [ERROR_CODE.internalError]: 'internal error',
+  [ERROR_CODE.headerMismatch]: 'header mismatch',
+  [ERROR_CODE.missingRequiredClientCapability]: 'missing required client capability',
+  [ERROR_CODE.unsupportedProtocolVersion]: 'unsupported protocol version',
+};
+
+/** The spec's name for a JSON-RPC error code, if it has one (spec: basic#error-codes). */
+export function errorCodeName(code: number): string | undefined {
+  return CODE_NAMES[code];
+}
+
+/**
+ * How an error is worded by {@link describeError}:
+ * - `full` (a line of its own, as the TUI shows it): names the code,
+ *   `JSON-RPC error -32601 (method not found): …`, `MCPI_TIMEOUT: … — detail`;
+ * - `inline` (inside a sentence, as the client's messages use it): `error -32601: …`, and a
+ *   transport failure by its message alone.
+ */
+export type ErrorWording = 'full' | 'inline';
+
+/** One line describing any thrown value, sanitized (control and escape sequences removed). Never throws. */
+export function describeError(e: unknown, wording: ErrorWording = 'full'): string {
+  if (e instanceof McpError) {
+    if (wording === 'inline') return sanitizeLine(`error ${e.rpcCode}: ${e.message}`);
+    const name = errorCodeName(e.rpcCode);
+    return sanitizeLine(`JSON-RPC error ${e.rpcCode}${name ? ` (${name})` : ''}: ${e.message}`);
+  }
+  if (e instanceof TransportError && wording === 'full') return sanitizeLine(`${e.code}: ${e.message}${e.detail ? ` — ${e.detail}` : ''}`);
+  if (e instanceof Error) return sanitizeLine(e.message || e.name);
+  return sanitizeLine(String(e));
 }

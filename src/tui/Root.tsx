@@ -2,7 +2,8 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { Box, Text, useApp } from 'ink';
 import type { InspectorClient, WireEvent } from '../client/types.js';
 import type { ListenFilter } from '../protocol/types.js';
-import { exitCodeFor } from '../protocol/errors.js';
+import { EXIT, KIND_EXIT, exitCodeFor } from '../cli/exit.js';
+import type { Finding } from '../check/types.js';
 import { sanitizeLine } from '../util/sanitize.js';
 import { App } from './App.js';
 import { useTheme } from './theme.js';
@@ -22,6 +23,10 @@ export interface ConnectHooks {
   onWire: (e: WireEvent) => void;
   onStderr: (line: string) => void;
   onWarning: (msg: string) => void;
+  /** Neutral facts worth telling (e.g. the era fallback). */
+  onInfo?: (msg: string) => void;
+  /** What the client noticed about the server (see src/check/types.ts). */
+  onFinding?: (finding: Finding) => void;
   /** Aborted when the user quits while the connection is still being made: give up at once. */
   signal?: AbortSignal;
 }
@@ -110,7 +115,8 @@ export function Root({ connect, targetLabel, pollMs, listenFilter, size, closeCl
         const close = (closeClient ?? ((x: InspectorClient) => x.close()))(client).catch(() => {});
         await Promise.race([close, new Promise((r) => setTimeout(r, closeTimeoutMs))]);
       }
-      onExit?.(error !== undefined ? exitCodeFor(error) : 0);
+      // The CLI's codes (src/cli/exit.ts); quitting while connecting cancels the connect, as Ctrl-C does in the CLI.
+      onExit?.(error !== undefined ? exitCodeFor(error) : c.phase === 'connecting' ? KIND_EXIT.cancelled : EXIT.ok);
       app.exit();
     })();
   }, [app, closeClient, closeTimeoutMs, onExit, onQuitting]);

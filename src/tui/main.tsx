@@ -8,12 +8,10 @@ import { Root, type ConnectHooks } from './Root.js';
 import { ThemeContext, makeTheme } from './theme.js';
 import { ServicesContext, defaultServices } from './services.js';
 import type { RunTuiOptions } from './run.js';
+import { EXIT, SIGNAL_EXIT, type EndingSignal } from '../cli/exit.js';
 
 const ENTER_ALT = '\u001b[?1049h\u001b[2J\u001b[H';
 const LEAVE_ALT = '\u001b[?25h\u001b[?1049l';
-
-/** Exit codes for termination by signal (128 + signal number). */
-const SIGNAL_EXIT: Record<string, number> = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 };
 
 const withTimeout = <T,>(p: Promise<T>, ms: number): Promise<T | undefined> =>
   Promise.race([p, new Promise<undefined>((r) => setTimeout(() => r(undefined), ms).unref())]);
@@ -26,19 +24,17 @@ const withTimeout = <T,>(p: Promise<T>, ms: number): Promise<T | undefined> =>
  * returning always calls `client.close()` once (which stops a spawned stdio server), also
  * when the user quits while the connection is still being made.
  *
- * @returns the exit code: 0 after a normal quit; the CLI's code for the connection error
- * when the user quits after a failed connection (2 JSON-RPC, 3 transport); 64 without a TTY;
- * 70 when the UI crashed; 128+n after signal n.
+ * @returns the exit code (see runTui; the map is src/cli/exit.ts, shared with the CLI).
  */
 export async function startTui(opts: RunTuiOptions): Promise<number> {
   const stdout = opts.stdout ?? process.stdout;
   const stdin = opts.stdin ?? process.stdin;
   if (!stdin.isTTY || !stdout.isTTY) {
     process.stderr.write('mcp-inspect: the interactive inspector needs a terminal (stdin and stdout must be a TTY); use a subcommand such as `tools`, `call` or `listen` in scripts.\n');
-    return 64;
+    return EXIT.usage;
   }
 
-  let exitCode = 0;
+  let exitCode: number = EXIT.ok;
   let connecting: Promise<InspectorClient> | undefined;
   const closed = new WeakMap<InspectorClient, Promise<void>>();
   const closeClient = (c: InspectorClient): Promise<void> => {
@@ -86,11 +82,11 @@ export async function startTui(opts: RunTuiOptions): Promise<number> {
     { stdout, stdin, exitOnCtrlC: false, patchConsole: true, incrementalRendering: false, maxFps: 30 },
   );
 
-  const onSignal = (sig: NodeJS.Signals) => {
-    exitCode = SIGNAL_EXIT[sig] ?? 1;
+  const onSignal = (sig: EndingSignal) => {
+    exitCode = SIGNAL_EXIT[sig];
     instance.unmount();
   };
-  const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+  const signals: EndingSignal[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
   for (const s of signals) process.on(s, onSignal);
 
   let crash: unknown;
@@ -98,7 +94,7 @@ export async function startTui(opts: RunTuiOptions): Promise<number> {
     await instance.waitUntilExit();
   } catch (e) {
     crash = e;
-    exitCode = 70;
+    exitCode = EXIT.internal;
   } finally {
     for (const s of signals) process.off(s, onSignal);
     // Whatever ended the UI, the server must not outlive it: close the client, including

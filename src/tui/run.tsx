@@ -45,9 +45,11 @@ export interface RunTuiOptions {
  * build renders about twice as slowly). On a TTY, CI / CONTINUOUS_INTEGRATION are hidden
  * while Ink loads (Ink would otherwise draw only on exit).
  *
- * @returns the exit code: 0 after a normal quit; the CLI's code for the connection error
- * when the user quits after a failed connection (2 JSON-RPC, 3 transport); 64 without a TTY;
- * 70 when the UI crashed; 128+n after signal n.
+ * @returns the exit code, from the map the CLI uses (src/cli/exit.ts): 0 after a normal quit;
+ * the code of the connection error when the user quits after a failed connection (2 JSON-RPC,
+ * 3 transport); 130 when the user quits while still connecting (the connect is cancelled, as
+ * Ctrl-C cancels it in the CLI); 64 without a TTY; 70 when the UI crashed; 129/130/143 after
+ * SIGHUP/SIGINT/SIGTERM.
  */
 export async function runTui(opts: RunTuiOptions): Promise<number> {
   if (process.env.NODE_ENV === undefined) process.env.NODE_ENV = 'production';
@@ -90,6 +92,8 @@ export function connectEarly(connect: (hooks: ConnectHooks) => Promise<Inspector
     onWire: (e) => relay((h) => h.onWire(e)),
     onStderr: (l) => relay((h) => h.onStderr(l)),
     onWarning: (m) => relay((h) => h.onWarning(m)),
+    onInfo: (m) => relay((h) => h.onInfo?.(m)),
+    onFinding: (f) => relay((h) => h.onFinding?.(f)),
     signal: abort.signal,
   });
   early.catch(() => undefined); // observed by the first caller

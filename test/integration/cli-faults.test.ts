@@ -79,6 +79,7 @@ describe('stdio: a server that never answers', () => {
     ok(r, 3);
     expect(JSON.parse(r.stdout)).toEqual({
       error: { kind: 'transport', message: 'no answer to server/discover within 500 ms', exitCode: 3, code: 'MCPI_TIMEOUT', status: null },
+      findings: [],
     });
   });
 

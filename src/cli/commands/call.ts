@@ -5,19 +5,61 @@
  * spec: server/tools#calling-tools, server/tools#structured-content
  */
 import { readFileSync } from 'node:fs';
-import { UsageError, EXIT } from '../../protocol/errors.js';
-import type { CallToolResult, ContentBlock, JsonObject, Tool } from '../../protocol/types.js';
+import { UsageError } from '../../protocol/errors.js';
+import type { ContentBlock, JsonObject, Tool } from '../../protocol/types.js';
 import { coerceArgs, parseArgsJson } from '../../schema/coerce.js';
-import { formatIssues, validateValue } from '../../schema/validate.js';
+import type { ValidationIssue } from '../../schema/validate.js';
+import type { OutputSchemaVerdict } from '../../check/output-schema.js';
 import { sanitize, sanitizeLine } from '../../util/sanitize.js';
-import { printJson, type Out } from '../output.js';
+import type { CommandResult, Out } from '../output.js';
 import { formatDuration } from '../../util/format.js';
 import type { Session } from '../session.js';
+import { addCommonOptions, type CommonFlags } from '../options.js';
+import { TARGET_HELP, runOnTarget, takeUrl, type CommandSpec } from '../command.js';
+import { exitCodeOf, exitCodesHelp } from '../exit.js';
 
 export interface CallFlags {
   args?: string;
   validate?: boolean;
 }
+
+const USAGE = 'which tool? usage: mcp-inspect call <url> <tool> [key=value…]  or  mcp-inspect call <tool> [key=value…] -- command args…';
+
+/** `mcp-inspect call [target] <tool> [key=value…]`. */
+export const call: CommandSpec<CommonFlags & CallFlags> = {
+  name: 'call',
+  description: "call a tool; key=value arguments are typed by the tool's inputSchema and validated before sending",
+  configure: (cmd) =>
+    addCommonOptions(cmd)
+      .usage('[target] <tool> [key=value…] [options]  |  <tool> [key=value…] [options] -- command args…')
+      .argument('[words...]', 'the URL (unless the server is given after -- or by --config), the tool name, then key=value arguments')
+      .option('--args <json|@file|->', 'the whole arguments object as JSON, from a file (@file.json) or stdin (-), passed untouched')
+      .option('--no-validate', 'send the arguments even when they do not match the inputSchema')
+      .addHelpText(
+        'after',
+        `
+Arguments:
+  key=value    typed by the property's schema: a string property stays a string ("12345",
+               "true"); integer, number, boolean, null and enum values are checked; arrays and
+               objects are JSON (tags='["a","b"]'); key=@file reads the value from a file.
+${TARGET_HELP}
+
+Examples:
+  mcp-inspect call http://127.0.0.1:3000/mcp add a=2 b=3
+  mcp-inspect call echo text=12345 -- node server.js
+  mcp-inspect call search --args '{"query":"mcp","limit":5}' --json http://127.0.0.1:3000/mcp
+  echo '{"a":1,"b":2}' | mcp-inspect call add --args - -- node server.js
+
+${exitCodesHelp()}`,
+      ),
+  run: async (inv, words, flags) => {
+    // The tool name and its pairs follow the target: split them off before the target check.
+    const { url, rest } = takeUrl(words, inv.command, flags);
+    const [tool, ...pairs] = rest;
+    if (!tool) throw new UsageError(USAGE);
+    return await runOnTarget('call', inv, url ? [url] : [], flags, (s) => callTool(s, tool, pairs, flags));
+  },
+};
 
 function readArgFile(path: string): string {
   try {
@@ -102,18 +144,50 @@ export function renderBlock(b: ContentBlock, out: Out): string[] {
   }
 }
 
-/** Validates structuredContent against the tool's outputSchema: undefined when there is no schema. */
-export function checkOutput(tool: Tool | undefined, result: CallToolResult): { valid: boolean; message: string } | undefined {
-  if (!tool?.outputSchema) return undefined;
-  if (result.isError) return undefined;
-  if (result.structuredContent === undefined) return { valid: false, message: 'the tool has an outputSchema but the result has no structuredContent' };
-  const v = validateValue(tool.outputSchema, result.structuredContent, { noun: 'field', rootLabel: 'structuredContent' });
-  if (v.schemaError) return { valid: false, message: `the outputSchema cannot be used: ${v.schemaError}` };
-  const skipped = v.unenforcedPatterns?.length ? ` (not checked: pattern${v.unenforcedPatterns.length > 1 ? 's' : ''} ${v.unenforcedPatterns.map((p) => JSON.stringify(p)).join(', ')}, which could take exponential time)` : '';
-  return v.valid ? { valid: true, message: `matches outputSchema${skipped}` } : { valid: false, message: formatIssues(v.errors) + skipped };
+/** The `--json` form of the verdict: `valid` (true, false, or null when there is no verdict on validity) for compatibility, the `verdict`, and a message. */
+export function verdictJson(v: OutputSchemaVerdict, formatIssues: (e: ValidationIssue[]) => string): { valid: boolean | null; verdict: OutputSchemaVerdict['verdict']; message: string } {
+  return { valid: v.verdict === 'pass' ? true : v.verdict === 'fail' ? false : null, verdict: v.verdict, message: verdictMessage(v, formatIssues) };
 }
 
-export async function runCall(s: Session, toolName: string, pairs: string[], flags: CallFlags): Promise<number> {
+/** Why the verdict is what it is, in one phrase (the part after the verdict's mark). */
+function verdictMessage(v: OutputSchemaVerdict, formatIssues: (e: ValidationIssue[]) => string): string {
+  const skipped = (p: string[] | undefined) => (p?.length ? ` (not checked: pattern${p.length > 1 ? 's' : ''} ${p.map((x) => JSON.stringify(x)).join(', ')}, which could take exponential time)` : '');
+  switch (v.verdict) {
+    case 'pass':
+      return `matches outputSchema${skipped(v.unenforcedPatterns)}`;
+    case 'fail':
+      return v.reason === 'missing' ? 'the tool has an outputSchema but the result has no structuredContent' : formatIssues(v.errors) + skipped(v.unenforcedPatterns);
+    case 'not-checked':
+      return 'the result has isError: true';
+    case 'cannot-check':
+      return sanitizeLine(v.reason);
+  }
+}
+
+/** The verdict as one line for people: ✓ pass, ✗ fail, – not checked, ? cannot check. */
+export function verdictLine(v: OutputSchemaVerdict, out: Out, formatIssues: (e: ValidationIssue[]) => string): string {
+  const m = verdictMessage(v, formatIssues);
+  switch (v.verdict) {
+    case 'pass':
+      return out.c.green(`✓ ${m}`);
+    case 'fail':
+      return out.c.red(`✗ structuredContent does not match outputSchema: ${m}`);
+    case 'not-checked':
+      return out.c.dim(`– outputSchema not checked: ${m}`);
+    case 'cannot-check':
+      return out.c.yellow(`? outputSchema cannot be checked: ${m}`);
+  }
+}
+
+/**
+ * Calls a tool: finds it in the list, builds and validates the arguments (UsageError when
+ * they do not fit, unless --no-validate), calls, and returns the outcome with the one
+ * outputSchema verdict (src/check/output-schema.ts) and its findings. Exit: 0, or 1 for
+ * `isError: true` (and, for now, a call left at `input_required`).
+ * spec: server/tools#calling-tools, server/tools#output-schema
+ */
+export async function callTool(s: Session, toolName: string, pairs: string[], flags: CallFlags): Promise<CommandResult> {
+  const [{ formatIssues, validateValue }, { outputSchemaVerdict, outputSchemaFindings }] = await Promise.all([import('../../schema/validate.js'), import('../../check/output-schema.js')]);
   const { out, client } = s;
   const stopList = out.wait('tools/list');
   const list = await client.listTools({ signal: s.signal }).finally(stopList);
@@ -137,48 +211,52 @@ export async function runCall(s: Session, toolName: string, pairs: string[], fla
   const outcome = await client.callTool(toolName, args, {
     signal: s.signal,
     onProgress: (p) => {
-      if (out.json) return;
       const pct = p.total ? ` ${Math.round((p.progress / p.total) * 100)}%` : '';
-      out.info(`progress ${p.progress}${p.total !== undefined ? `/${p.total}` : ''}${pct}${p.message ? ` ${sanitizeLine(p.message)}` : ''}`);
+      out.status(`progress ${p.progress}${p.total !== undefined ? `/${p.total}` : ''}${pct}${p.message ? ` ${sanitizeLine(p.message)}` : ''}`);
     },
     onLog: (l) => out.info(`log ${sanitizeLine(l.level)}${l.logger ? ` [${sanitizeLine(l.logger)}]` : ''}: ${sanitizeLine(typeof l.data === 'string' ? l.data : JSON.stringify(l.data))}`),
   }).finally(stop);
   const elapsed = Date.now() - started;
   if (outcome.kind === 'input_required') {
-    if (out.json) printJson({ tool: toolName, arguments: args, resultType: 'input_required', result: outcome.result, elapsedMs: elapsed });
-    else {
-      const keys = Object.keys(outcome.result.inputRequests ?? {});
-      out.line(out.c.yellow(`${toolName} needs more input (resultType "input_required"): ${keys.length ? keys.map((k) => `${sanitizeLine(k)} (${sanitizeLine(String(outcome.result.inputRequests![k]!.method))})`).join(', ') : 'no input requests'}${outcome.result.requestState ? ', with requestState' : ''}.`));
-      out.line(out.c.dim('mcp-inspect does not answer input requests yet (multi round-trip requests); the call did not complete.'));
-    }
-    return EXIT.toolError;
+    const r = outcome.result;
+    return {
+      exitCode: exitCodeOf('input-required'),
+      json: { tool: toolName, arguments: args, resultType: 'input_required', result: r, elapsedMs: elapsed },
+      text: (o) => {
+        const keys = Object.keys(r.inputRequests ?? {});
+        o.line(o.c.yellow(`${toolName} needs more input (resultType "input_required"): ${keys.length ? keys.map((k) => `${sanitizeLine(k)} (${sanitizeLine(String(r.inputRequests![k]!.method))})`).join(', ') : 'no input requests'}${r.requestState ? ', with requestState' : ''}.`));
+        o.line(o.c.dim('mcp-inspect does not answer input requests yet (multi round-trip requests); the call did not complete.'));
+      },
+    };
   }
   const result = outcome.result;
-  const check = checkOutput(tool, result);
-  if (out.json) {
-    printJson({ tool: toolName, arguments: args, resultType: 'complete', isError: !!result.isError, result, outputSchemaCheck: check ?? null, elapsedMs: elapsed });
-    return result.isError ? EXIT.toolError : EXIT.ok;
-  }
-  const sameAsStructured = (b: ContentBlock) => {
-    if (!b || typeof b !== 'object' || b.type !== 'text' || result.structuredContent === undefined) return false;
-    try {
-      return JSON.stringify(JSON.parse(String((b as { text?: unknown }).text))) === JSON.stringify(result.structuredContent);
-    } catch {
-      return false;
-    }
+  const verdict = outputSchemaVerdict(tool, result);
+  return {
+    exitCode: exitCodeOf(result.isError ? 'tool-error' : 'ok'),
+    findings: outputSchemaFindings(toolName, verdict),
+    json: { tool: toolName, arguments: args, resultType: 'complete', isError: !!result.isError, result, outputSchemaCheck: verdict ? verdictJson(verdict, formatIssues) : null, elapsedMs: elapsed },
+    text: (o) => {
+      const sameAsStructured = (b: ContentBlock) => {
+        if (!b || typeof b !== 'object' || b.type !== 'text' || result.structuredContent === undefined) return false;
+        try {
+          return JSON.stringify(JSON.parse(String((b as { text?: unknown }).text))) === JSON.stringify(result.structuredContent);
+        } catch {
+          return false;
+        }
+      };
+      for (const b of result.content ?? []) {
+        if (sameAsStructured(b)) {
+          o.line(o.c.dim('[text] the same JSON as structuredContent'));
+          continue;
+        }
+        for (const l of renderBlock(b, o)) o.line(result.isError ? o.c.red(l) : l);
+      }
+      if (result.structuredContent !== undefined) {
+        o.line(o.c.dim('structuredContent:'));
+        for (const l of sanitize(JSON.stringify(result.structuredContent, null, 2)).split('\n')) o.line(`  ${l}`);
+      }
+      if (verdict) o.line(verdictLine(verdict, o, formatIssues));
+      o.info(`${result.isError ? 'tool error' : 'ok'} in ${formatDuration(elapsed)}`);
+    },
   };
-  for (const b of result.content ?? []) {
-    if (sameAsStructured(b)) {
-      out.line(out.c.dim('[text] the same JSON as structuredContent'));
-      continue;
-    }
-    for (const l of renderBlock(b, out)) out.line(result.isError ? out.c.red(l) : l);
-  }
-  if (result.structuredContent !== undefined) {
-    out.line(out.c.dim('structuredContent:'));
-    for (const l of sanitize(JSON.stringify(result.structuredContent, null, 2)).split('\n')) out.line(`  ${l}`);
-  }
-  if (check) out.line(check.valid ? out.c.green(`✓ ${check.message}`) : out.c.red(`✗ structuredContent does not match outputSchema: ${check.message}`));
-  out.info(`${result.isError ? 'tool error' : 'ok'} in ${formatDuration(elapsed)}`);
-  return result.isError ? EXIT.toolError : EXIT.ok;
 }

@@ -2,18 +2,72 @@
  * `mcp-inspect demo` (a scripted tour of the built-in demo server) and `mcp-inspect demo-server`
  * (the demo server alone, over stdio or HTTP on 127.0.0.1).
  */
-import { startDemoServer } from '../../demo/server.js';
 import { UsageError } from '../../protocol/errors.js';
-import { withSession } from '../session.js';
-import { runDiscover } from './discover.js';
-import { runTools } from './tools.js';
-import { runCall } from './call.js';
+import type { Invocation, CommandSpec } from '../command.js';
+import { describeServer } from './discover.js';
+import { listTools } from './tools.js';
+import { callTool } from './call.js';
 import { runListen } from './listen.js';
-import { makeOut } from '../output.js';
 import { MAX_TIMER_MS, positiveNumber } from '../options.js';
+import { EXIT, exitCodesHelp } from '../exit.js';
 
-export async function runDemo(flags: { duration: string; color?: boolean }): Promise<number> {
+export interface DemoFlags {
+  duration: string;
+  color?: boolean;
+}
+
+/** `mcp-inspect demo [--duration S]`. */
+export const demo: CommandSpec<DemoFlags> = {
+  name: 'demo',
+  description: 'a short tour against the built-in demo server: discover, tools, a call, and 15 s of listen with live diffs',
+  configure: (cmd) =>
+    cmd
+      .option('--duration <seconds>', 'how long to listen', '15')
+      .option('--no-color', 'no colors (NO_COLOR is honored too)')
+      .addHelpText(
+        'after',
+        `
+The tour is for people; for machine-readable output point discover, tools, call or listen
+--json at the demo server (mcp-inspect demo-server --http 3000).
+
+Examples:
+  mcp-inspect demo
+  mcp-inspect demo --duration 30
+
+${exitCodesHelp()}`,
+      ),
+  run: (inv, _words, flags) => runDemo(inv, flags),
+};
+
+export interface DemoServerFlags {
+  http?: string | boolean;
+  changeEvery: string;
+}
+
+/** `mcp-inspect demo-server [--http [PORT]] [--change-every MS]`. */
+export const demoServer: CommandSpec<DemoServerFlags> = {
+  name: 'demo-server',
+  description: 'run the built-in demo server alone (stdio by default), so any command can point at it',
+  configure: (cmd) =>
+    cmd
+      .option('--http [port]', 'serve Streamable HTTP on 127.0.0.1 (port 0 or omitted: any free port)')
+      .option('--change-every <ms>', 'change the tool list every this many ms (0: never)', '4000')
+      .addHelpText(
+        'after',
+        `
+Examples:
+  mcp-inspect demo-server --http 3000          then: mcp-inspect tools http://127.0.0.1:3000/mcp
+  mcp-inspect tools -- mcp-inspect demo-server
+
+${exitCodesHelp()}`,
+      ),
+  run: (_inv, _words, flags) => runDemoServer(flags),
+};
+
+/** The scripted tour: discover, tools, a call and a listen against the demo server over HTTP, for people (no --json). */
+export async function runDemo(inv: Invocation, flags: DemoFlags): Promise<number> {
   const duration = positiveNumber(flags.duration, '--duration', 'seconds', Math.floor(MAX_TIMER_MS / 1000))!;
+  const [{ startDemoServer }, { withSession }, { makeOut, present }] = await Promise.all([import('../../demo/server.js'), import('../session.js'), import('../output.js')]);
   const out = makeOut({ color: flags.color });
   const server = await startDemoServer({ transport: 'http', port: 0, changeIntervalMs: 3000 });
   const url = server.url!;
@@ -24,15 +78,15 @@ export async function runDemo(flags: { duration: string; color?: boolean }): Pro
   };
   try {
     out.line(out.c.dim(`The demo server is running at ${url}; it changes its tool list every 3 s.`));
-    return await withSession(url, [], { color: flags.color, quiet: true }, async (s) => {
+    return await withSession(inv, url, [], { color: flags.color, quiet: true }, async (s) => {
       heading(1, 'discover', `discover ${url}`);
-      await runDiscover(s);
+      present(describeServer(s), s.out, s.findings);
       heading(2, 'tools', `tools ${url}`);
-      await runTools(s, {});
+      present(await listTools(s, {}), s.out, s.findings);
       heading(3, 'call', `call ${url} add a=2 b=3`);
-      await runCall(s, 'add', ['a=2', 'b=3'], {});
+      present(await callTool(s, 'add', ['a=2', 'b=3'], {}), s.out, s.findings);
       heading(4, `listen (${duration} s)`, `listen ${url} --duration ${duration}`);
-      const code = await runListen(s, { duration: String(duration) });
+      const code = present(await runListen(s, { duration: String(duration) }), s.out, s.findings);
       out.line('');
       out.line(out.c.dim(`Try it yourself: mcp-inspect demo-server --http 3000, then mcp-inspect ${url.replace(/:\d+\//, ':3000/')} (interactive) or any command above.`));
       return code;
@@ -42,7 +96,9 @@ export async function runDemo(flags: { duration: string; color?: boolean }): Pro
   }
 }
 
-export async function runDemoServer(flags: { http?: string | boolean; changeEvery: string }): Promise<number> {
+/** The demo server alone: over stdio until stdin closes, or over HTTP on 127.0.0.1 until a signal. */
+export async function runDemoServer(flags: DemoServerFlags): Promise<number> {
+  const { startDemoServer } = await import('../../demo/server.js');
   const changeIntervalMs = Number(flags.changeEvery);
   if (!Number.isFinite(changeIntervalMs) || changeIntervalMs < 0) throw new UsageError(`--change-every must be a number of ms ≥ 0 (got ${flags.changeEvery})`);
   if (flags.http === undefined) {
@@ -56,7 +112,7 @@ export async function runDemoServer(flags: { http?: string | boolean; changeEver
       }),
     ]);
     await server.close();
-    return 0;
+    return EXIT.ok;
   }
   const port = flags.http === true ? 0 : Number(flags.http);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--http takes a port number (got ${flags.http})`);
@@ -74,5 +130,5 @@ export async function runDemoServer(flags: { http?: string | boolean; changeEver
     process.once('SIGINT', resolve);
   });
   await server.close();
-  return 0;
+  return EXIT.ok;
 }

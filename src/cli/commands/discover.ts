@@ -6,10 +6,24 @@
 import type { ServerDescription } from '../../client/types.js';
 import type { JsonObject } from '../../protocol/types.js';
 import { sanitize, sanitizeLine } from '../../util/sanitize.js';
-import { printJson, type Out } from '../output.js';
+import type { CommandResult, Out } from '../output.js';
 import { formatDuration } from '../../util/format.js';
 import type { Session } from '../session.js';
 import { targetLabel } from '../target.js';
+import { addCommonOptions } from '../options.js';
+import { TARGET_HELP, runOnTarget, type CommandSpec } from '../command.js';
+import { exitCodesHelp, EXIT } from '../exit.js';
+
+/** `mcp-inspect discover [target]`. */
+export const discover: CommandSpec = {
+  name: 'discover',
+  description: 'show what the server is: name, era, versions, transport, capabilities, instructions, cache hints',
+  configure: (cmd) =>
+    addCommonOptions(cmd)
+      .argument('[target]', 'URL of the server (or a command after --)')
+      .addHelpText('after', `${TARGET_HELP}\n\nExamples:\n  mcp-inspect discover http://127.0.0.1:3000/mcp\n  mcp-inspect discover --json -- node server.js\n\n${exitCodesHelp()}`),
+  run: (inv, words, flags) => runOnTarget('discover', inv, words, flags, (s) => describeServer(s)),
+};
 
 /** What each well-known capability means, in one phrase. */
 const CAPABILITY_MEANING: Record<string, string> = {
@@ -71,11 +85,13 @@ export function renderDescription(d: ServerDescription, out: Out, where: string)
   return lines;
 }
 
-export async function runDiscover(s: Session): Promise<number> {
+/** What the client learned when it connected: JSON (the description, with the raw result), or a readable summary. spec: server/discover */
+export function describeServer(s: Session): CommandResult {
   const d = s.client.description;
   const where = targetLabel(s.target);
-  if (s.out.json) {
-    printJson({
+  return {
+    exitCode: EXIT.ok,
+    json: {
       serverInfo: d.serverInfo ?? null,
       era: d.era,
       protocolVersion: d.protocolVersion,
@@ -87,9 +103,9 @@ export async function runDiscover(s: Session): Promise<number> {
       ttlMs: d.ttlMs ?? null,
       cacheScope: d.cacheScope ?? null,
       raw: d.raw,
-    });
-    return 0;
-  }
-  for (const l of renderDescription(d, s.out, where)) s.out.line(l);
-  return 0;
+    },
+    text: (out) => {
+      for (const l of renderDescription(d, out, where)) out.line(l);
+    },
+  };
 }

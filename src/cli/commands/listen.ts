@@ -5,17 +5,14 @@
  * without any notification; drops reconnect with backoff.
  * spec: basic/patterns/subscriptions
  */
-import { watchTools, defaultFilter } from '../../client/watch.js';
-import type { WatchEvent } from '../../client/types.js';
-import { UsageError, EXIT } from '../../protocol/errors.js';
-import { MAX_TIMER_MS, positiveNumber } from '../options.js';
+import { TransportError, UsageError } from '../../protocol/errors.js';
+import { MAX_TIMER_MS, addCommonOptions, positiveNumber, type CommonFlags } from '../options.js';
 import type { ListenFilter } from '../../protocol/types.js';
-import { renderToolDiff } from '../../watch/render.js';
-import { summarizeDiff, isEmptyDiff } from '../../watch/diff.js';
-import { sanitizeLine } from '../../util/sanitize.js';
 import { filterLabel } from '../../watch/filter.js';
-import { safeJson, type Out } from '../output.js';
+import type { CommandResult } from '../output.js';
 import type { Session } from '../session.js';
+import { TARGET_HELP, runOnTarget, type CommandSpec } from '../command.js';
+import { EXIT, exitCodeFor, exitCodesHelp } from '../exit.js';
 
 export interface ListenFlags {
   tools?: boolean;
@@ -26,6 +23,42 @@ export interface ListenFlags {
   count?: string;
   duration?: string;
 }
+
+const collect = (v: string, prev: string[] = []) => [...prev, v];
+
+/** `mcp-inspect listen [target] [--tools|--prompts|--resources|--resource URI] [--poll S] [--count N] [--duration S]`. */
+export const listen: CommandSpec<CommonFlags & ListenFlags> = {
+  name: 'listen',
+  description: 'subscribe to change notifications (subscriptions/listen) and diff the tool list on every change',
+  configure: (cmd) =>
+    addCommonOptions(cmd)
+      .argument('[target]', 'URL of the server (or a command after --)')
+      .option('--tools', 'subscribe to tools/list_changed')
+      .option('--prompts', 'subscribe to prompts/list_changed')
+      .option('--resources', 'subscribe to resources/list_changed')
+      .option('--resource <uri>', 'subscribe to updates of one resource (repeatable)', collect)
+      .option('--poll <seconds>', 'also re-fetch the tool list on this interval (with jitter) and flag changes that came without a notification')
+      .option('--count <n>', 'stop after n notifications')
+      .option('--duration <seconds>', 'stop after this many seconds')
+      .addHelpText(
+        'after',
+        `
+Without --tools/--prompts/--resources/--resource, subscribes to every list the server's
+capabilities say can change. Legacy servers have no subscriptions/listen: their unsolicited
+notifications are shown instead. After an abrupt drop it reconnects with backoff and re-syncs.
+With --json, prints one JSON object per line (findings too, as {"type":"finding", …}).
+${TARGET_HELP}
+
+Examples:
+  mcp-inspect listen http://127.0.0.1:3000/mcp
+  mcp-inspect listen --tools --poll 30 --json -- node server.js
+  mcp-inspect listen http://127.0.0.1:3000/mcp --count 1 --duration 60
+
+${exitCodesHelp()}`,
+      ),
+  // Bad flags fail before a server is spawned.
+  run: (inv, words, flags) => runOnTarget('listen', inv, words, flags, (s) => runListen(s, flags), () => parseListenFlags(flags)),
+};
 
 /** Parses and checks the listen flags (before anything is spawned). */
 export function parseListenFlags(f: ListenFlags): { pollSec?: number; count?: number; durationSec?: number } {
@@ -46,69 +79,15 @@ export function filterFromFlags(f: ListenFlags): ListenFilter | undefined {
 }
 
 
-const ts = (t: number) => new Date(t).toISOString().slice(11, 23);
-
-/** JSON form of a watch event for `--json` (one object per line). */
-export function eventJson(ev: WatchEvent): object {
-  const time = new Date(ev.time).toISOString();
-  switch (ev.type) {
-    case 'diff':
-      return {
-        type: 'diff',
-        time,
-        cause: ev.cause,
-        summary: summarizeDiff(ev.diff),
-        added: ev.diff.added.map((t) => t.name),
-        removed: ev.diff.removed.map((t) => t.name),
-        changed: ev.diff.changed.map((c) => ({ name: c.name, fields: c.fields.map((f) => f.field) })),
-        reordered: ev.diff.reordered,
-        diff: ev.diff,
-      };
-    case 'tools':
-      return { type: 'tools', time, count: ev.tools.length, tools: ev.tools.map((t) => t.name), dropped: ev.dropped };
-    default:
-      return { ...ev, time };
-  }
-}
-
-/** Human lines for one watch event. */
-export function renderEvent(ev: WatchEvent, out: Out): string[] {
-  const c = out.c;
-  const at = c.dim(ts(ev.time));
-  switch (ev.type) {
-    case 'tools':
-      return [`${at} ${ev.tools.length} tool${ev.tools.length === 1 ? "" : "s"} listed${ev.dropped.length ? `, ${ev.dropped.length} left out` : ''}`];
-    case 'acknowledged': {
-      const lines = [`${at} ${c.green('subscribed')} to ${filterLabel(ev.granted)} ${c.dim(`(subscription ${sanitizeLine(String(ev.subscriptionId))})`)}`];
-      const refused = filterLabel(ev.refused);
-      if (refused !== 'nothing') lines.push(`${at} ${c.yellow('refused by the server')}: ${refused}`);
-      return lines;
-    }
-    case 'notification': {
-      const uri = typeof ev.params?.uri === 'string' ? ` ${sanitizeLine(ev.params.uri)}` : '';
-      return [`${at} ${c.bold(sanitizeLine(ev.method))}${uri}${ev.unsolicited ? c.dim(' (unsolicited, legacy)') : ''}`];
-    }
-    case 'diff': {
-      const label =
-        ev.cause === 'poll' ? c.yellow('changed WITHOUT any notification (found by polling)') :
-        ev.cause === 'resync' ? 're-synced after reconnect' : 'after tools/list_changed';
-      if (isEmptyDiff(ev.diff)) return [`${at} tools/list re-fetched ${label}: ${c.dim('no change')}`];
-      return [`${at} tool list ${label}: ${summarizeDiff(ev.diff)}`, ...renderToolDiff(ev.diff, { color: c.enabled }).replace(/\n$/, '').split('\n').map((l) => `  ${l}`)];
-    }
-    case 'end':
-      return [`${at} ${c.bold('stream ended')}: ${sanitizeLine(ev.reason)}`];
-    case 'drop':
-      return [`${at} ${c.red('stream dropped')}: ${sanitizeLine(ev.error)}`];
-    case 'reconnecting':
-      return [`${at} ${c.yellow(`reconnecting in ${ev.delayMs} ms`)} (attempt ${ev.attempt})`];
-    case 'reconnected':
-      return [`${at} ${c.green('reconnected')}; re-syncing the tool list`];
-    case 'error':
-      return [`${at} ${c.red('error')}: ${sanitizeLine(ev.error)}`];
-  }
-}
-
-export async function runListen(s: Session, flags: ListenFlags): Promise<number> {
+/**
+ * Listens until Ctrl-C, `--count` notifications (and the re-fetches they cause) or
+ * `--duration`, printing every event as it comes (and, under --json, every finding as its own
+ * `{"type":"finding"}` line). Exit 0 when stopped that way or after a graceful end; when the
+ * stream ended by itself after a failure (a stdio server gone for good), the exit code of
+ * that failure's error (transport 3 when the event carries none). spec: basic/patterns/subscriptions
+ */
+export async function runListen(s: Session, flags: ListenFlags): Promise<CommandResult> {
+  const [{ watchTools, defaultFilter }, { eventJson, renderEvent }, { findingLine }] = await Promise.all([import('../../client/watch.js'), import('../listen-events.js'), import('../output.js')]);
   const { client, out } = s;
   const { pollSec, count, durationSec } = parseListenFlags(flags);
   const filter = filterFromFlags(flags) ?? defaultFilter(client);
@@ -117,33 +96,41 @@ export async function runListen(s: Session, flags: ListenFlags): Promise<number>
   s.signal.addEventListener('abort', stopAll, { once: true });
   const timer = durationSec ? setTimeout(stopAll, durationSec * 1000) : undefined;
   const d = client.description;
-  if (!out.json) {
-    if (d.era === 'legacy') {
-      const http = d.transport === 'http' ? (client.legacyGetStream ? ' on its GET stream' : '; it offers no GET stream, so nothing can arrive (use --poll)') : '';
-      out.info(`legacy server (${d.protocolVersion}): no subscriptions/listen; showing the notifications it pushes unasked${http}. Ctrl-C to stop.`);
-    } else out.info(`listening for ${filterLabel(filter)} on ${d.transport}${pollSec ? `, polling every ${pollSec}s` : ''}. Ctrl-C to stop.`);
-  }
+  if (d.era === 'legacy') {
+    const http = d.transport === 'http' ? (client.legacyGetStream ? ' on its GET stream' : '; it offers no GET stream, so nothing can arrive (use --poll)') : '';
+    out.status(`legacy server (${d.protocolVersion}): no subscriptions/listen; showing the notifications it pushes unasked${http}. Ctrl-C to stop.`);
+  } else out.status(`listening for ${filterLabel(filter)} on ${d.transport}${pollSec ? `, polling every ${pollSec}s` : ''}. Ctrl-C to stop.`);
+  // On stderr as warnings already; in the stream as their own lines (text: nothing more).
+  const unfollow = s.findings.follow((r) => out.item(findingLine(r.finding, r.time), () => []));
   let notifications = 0;
   /** list_changed notifications counted whose re-fetch (a `diff` with cause notification) has not arrived yet. */
   let pendingRefetches = 0;
-  let exit: number = EXIT.ok;
+  /** The last failure seen (a drop or an error event); cleared by a graceful end. */
+  let failure: { error: string; cause?: unknown } | undefined;
+  let stopped = false;
   try {
     for await (const ev of watchTools(client, { filter, pollMs: pollSec ? pollSec * 1000 : undefined, signal: ctl.signal })) {
-      if (out.json) out.line(safeJson(eventJson(ev)));
-      else for (const l of renderEvent(ev, out)) out.line(l);
-      if (ev.type === 'error' && /cannot reconnect/.test(ev.error)) exit = EXIT.transport;
+      out.item(eventJson(ev), () => renderEvent(ev, out));
+      if (ev.type === 'drop' || ev.type === 'error') failure = ev;
+      else if (ev.type === 'end') failure = undefined;
       if (count === undefined) continue;
       if (ev.type === 'notification' && notifications < count) {
         notifications++;
         if (ev.method === 'notifications/tools/list_changed') pendingRefetches++;
       } else if (ev.type === 'diff' && ev.cause === 'notification') pendingRefetches -= ev.notifications ?? 1;
       // Stop after the n-th notification, once the re-fetch of every counted list_changed has been shown.
-      if (notifications >= count && pendingRefetches <= 0) break;
+      if (notifications >= count && pendingRefetches <= 0) {
+        stopped = true;
+        break;
+      }
     }
+    stopped ||= ctl.signal.aborted;
   } finally {
+    unfollow();
     if (timer) clearTimeout(timer);
     s.signal.removeEventListener('abort', stopAll);
     ctl.abort();
   }
-  return exit;
+  if (stopped || !failure) return { exitCode: EXIT.ok };
+  return { exitCode: exitCodeFor(failure.cause ?? new TransportError('MCPI_CLOSED', failure.error)) };
 }

@@ -5,8 +5,27 @@
 import type { Tool } from '../../protocol/types.js';
 import { displayName, toolHints } from '../../protocol/tool.js';
 import { sanitize, sanitizeLine } from '../../util/sanitize.js';
-import { printJson, type Out } from '../output.js';
+import type { CommandResult, Out } from '../output.js';
 import type { Session } from '../session.js';
+import { addCommonOptions, type CommonFlags } from '../options.js';
+import { TARGET_HELP, runOnTarget, type CommandSpec } from '../command.js';
+import { exitCodesHelp, EXIT } from '../exit.js';
+
+export interface ToolsFlags extends CommonFlags {
+  schema?: boolean;
+}
+
+/** `mcp-inspect tools [target] [--schema]`. */
+export const tools: CommandSpec<ToolsFlags> = {
+  name: 'tools',
+  description: 'list every tool (all pages): name, title, description, required arguments, annotation hints',
+  configure: (cmd) =>
+    addCommonOptions(cmd)
+      .argument('[target]', 'URL of the server (or a command after --)')
+      .option('--schema', "print each tool's inputSchema, outputSchema and annotations")
+      .addHelpText('after', `${TARGET_HELP}\n\nAnnotations (read-only, destructive, …) are the server's own unverified hints.\n\nExamples:\n  mcp-inspect tools http://127.0.0.1:3000/mcp --schema\n  mcp-inspect tools --json -- node server.js | jq '.tools[].name'\n\n${exitCodesHelp()}`),
+  run: (inv, words, flags) => runOnTarget('tools', inv, words, flags, (s) => listTools(s, flags)),
+};
 
 /** Required argument names of a tool's inputSchema. */
 export function requiredArgs(t: Tool): string[] {
@@ -32,22 +51,24 @@ function toolLine(t: Tool, out: Out): string {
   return parts.join(' ');
 }
 
-export async function runTools(s: Session, opts: { schema?: boolean }): Promise<number> {
+/** Fetches every page of `tools/list`: JSON `{tools, dropped, pages, ttlMs, cacheScope}`, or one line per tool. spec: server/tools#listing-tools */
+export async function listTools(s: Session, opts: { schema?: boolean }): Promise<CommandResult> {
   const stop = s.out.wait('tools/list');
   const list = await s.client.listTools({ signal: s.signal }).finally(stop);
-  if (s.out.json) {
-    printJson({ tools: list.tools, dropped: list.dropped, pages: list.pages, ttlMs: list.ttlMs ?? null, cacheScope: list.cacheScope ?? null });
-    return 0;
-  }
-  if (!list.tools.length) s.out.line(s.out.c.dim('(the server lists no tools)'));
-  for (const t of list.tools) {
-    s.out.line(toolLine(t, s.out));
-    if (opts.schema) {
-      const show = { inputSchema: t.inputSchema, ...(t.outputSchema ? { outputSchema: t.outputSchema } : {}), ...(t.annotations ? { annotations: t.annotations } : {}) };
-      for (const l of sanitize(JSON.stringify(show, null, 2)).split('\n')) s.out.line(`    ${l}`);
-    }
-  }
-  for (const d of list.dropped) s.out.line(s.out.c.red(`✗ ${sanitizeLine(d.name)} left out: ${sanitizeLine(d.reason)}`));
-  s.out.line(s.out.c.dim(`${list.tools.length} tool${list.tools.length === 1 ? '' : 's'}${list.pages > 1 ? ` in ${list.pages} pages` : ''}${list.dropped.length ? `, ${list.dropped.length} left out for invalid x-mcp-header` : ''}`));
-  return 0;
+  return {
+    exitCode: EXIT.ok,
+    json: { tools: list.tools, dropped: list.dropped, pages: list.pages, ttlMs: list.ttlMs ?? null, cacheScope: list.cacheScope ?? null },
+    text: (out) => {
+      if (!list.tools.length) out.line(out.c.dim('(the server lists no tools)'));
+      for (const t of list.tools) {
+        out.line(toolLine(t, out));
+        if (opts.schema) {
+          const show = { inputSchema: t.inputSchema, ...(t.outputSchema ? { outputSchema: t.outputSchema } : {}), ...(t.annotations ? { annotations: t.annotations } : {}) };
+          for (const l of sanitize(JSON.stringify(show, null, 2)).split('\n')) out.line(`    ${l}`);
+        }
+      }
+      for (const d of list.dropped) out.line(out.c.red(`✗ ${sanitizeLine(d.name)} left out: ${sanitizeLine(d.reason)}`));
+      out.line(out.c.dim(`${list.tools.length} tool${list.tools.length === 1 ? '' : 's'}${list.pages > 1 ? ` in ${list.pages} pages` : ''}${list.dropped.length ? `, ${list.dropped.length} left out for invalid x-mcp-header` : ''}`));
+    },
+  };
 }

@@ -1,19 +1,49 @@
 /**
- * `mcp-inspect [target]` with no command: the interactive Ink inspector. Ink and React are
- * imported here only, dynamically, so scripted commands never load them. With no target, the
- * built-in demo server is started in-process on 127.0.0.1.
+ * `mcp-inspect [target]` with no command: the interactive Ink inspector. The client, Ink and
+ * React are imported only when it runs, so scripted commands never load Ink or React. With no
+ * target, the built-in demo server is started in-process on 127.0.0.1.
  */
-import { connect } from '../../client/client.js';
 import { UsageError } from '../../protocol/errors.js';
-import { resolveTarget, targetLabel } from '../target.js';
-import { MAX_TIMER_MS, positiveNumber, timeoutOf, type CommonFlags } from '../options.js';
-import { colorEnabled } from '../output.js';
+import { resolveTarget, targetLabel, isUrl } from '../target.js';
+import { MAX_TIMER_MS, addCommonOptions, positiveNumber, timeoutOf, type CommonFlags } from '../options.js';
+import type { CommandSpec } from '../command.js';
 
-export async function runTuiCommand(url: string | undefined, command: string[], flags: CommonFlags & { poll?: string }): Promise<number> {
+export interface TuiFlags extends CommonFlags {
+  poll?: string;
+}
+
+/**
+ * The root of the program (no command word). `commands` names the registry's commands, for
+ * the message when the first word is neither a command nor a URL.
+ */
+export function tuiCommand(commands: readonly string[]): CommandSpec<TuiFlags> {
+  return {
+    name: '',
+    description: 'the interactive inspector',
+    configure: (cmd) =>
+      addCommonOptions(cmd)
+        .argument('[target]', 'URL of the server (omit for the demo server, or put a command after --)')
+        .option('--poll <seconds>', 'also re-fetch the tool list on this interval'),
+    run: async (inv, words, flags) => {
+      const target = words[0];
+      if (target !== undefined && !isUrl(target)) {
+        throw new UsageError(`unknown command ${JSON.stringify(target)} (commands: ${commands.join(', ')}); a target is an http(s) URL or a command after --`);
+      }
+      return runTuiCommand(target, inv.command, flags);
+    },
+  };
+}
+
+/**
+ * Runs the interactive inspector on a URL, a command line, `--config`, or the demo server.
+ * Throws UsageError without a terminal or for bad flags. Resolves to the TUI's exit code.
+ */
+export async function runTuiCommand(url: string | undefined, command: string[], flags: TuiFlags): Promise<number> {
   if (!process.stdout.isTTY || !process.stdin.isTTY) {
     throw new UsageError('the interactive inspector needs a terminal; in scripts use a command: discover, tools, call, listen (see mcp-inspect --help)');
   }
   const pollSec = positiveNumber(flags.poll, '--poll', 'seconds', Math.floor(MAX_TIMER_MS / 1000));
+  timeoutOf(flags); // a bad --timeout is a usage error before anything starts
   let demo: { url?: string; close(): Promise<void> } | undefined;
   if (!url && !command.length && !flags.config) {
     const { startDemoServer } = await import('../../demo/server.js');
@@ -22,23 +52,28 @@ export async function runTuiCommand(url: string | undefined, command: string[], 
   }
   try {
     const target = resolveTarget(url, command, flags);
-    const timeoutMs = timeoutOf(flags);
-    const { runTui } = await import('../../tui/run.js');
+    const [{ connect }, { connectOptions }, { colorEnabled }, { runTui }] = await Promise.all([
+      import('../../client/client.js'),
+      import('../connect-options.js'),
+      import('../output.js'),
+      import('../../tui/run.js'),
+    ]);
     return await runTui({
       targetLabel: demo ? `demo server ${targetLabel(target)}` : targetLabel(target),
       pollMs: pollSec ? pollSec * 1000 : undefined,
       color: colorEnabled(process.stdout, flags.color),
       connect: (hooks) =>
-        connect(target, {
-          timeoutMs,
-          era: flags.era,
-          protocolVersion: flags.protocolVersion,
-          logLevel: flags.logLevel,
-          onWire: hooks.onWire,
-          onStderr: flags.quiet ? undefined : hooks.onStderr,
-          onWarning: hooks.onWarning,
-          signal: hooks.signal,
-        }),
+        connect(
+          target,
+          connectOptions(flags, {
+            signal: hooks.signal,
+            onWire: hooks.onWire,
+            onStderr: hooks.onStderr,
+            onInfo: hooks.onInfo,
+            onWarning: hooks.onWarning,
+            onFinding: hooks.onFinding,
+          }),
+        ),
     });
   } finally {
     await demo?.close();

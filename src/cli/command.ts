@@ -1,0 +1,90 @@
+/**
+ * The shape of a command: one module per command (src/cli/commands/<name>.ts) exports a
+ * {@link CommandSpec} that declares its operands, flags, help and examples and runs; the
+ * registry (src/cli/commands/index.ts) lists them, and main.ts turns the list into the
+ * commander program. A spec module imports only light code at the top: heavy code (the
+ * client, Ajv, Ink) is loaded inside `run`, so `--version` and `--help` stay fast.
+ */
+import type { Command } from 'commander';
+import { UsageError } from '../protocol/errors.js';
+import { isUrl } from './target.js';
+import type { CommonFlags } from './options.js';
+import type { FindingLog } from './findings.js';
+import type { EndingSignal } from './exit.js';
+import type { CommandResult } from './output.js';
+import type { Session } from './session.js';
+
+/** One run of the CLI, shared by main, the command and its session. */
+export interface Invocation {
+  /** The words after the first `--`: the command line of a stdio server. */
+  command: string[];
+  /** Every finding of the run (for `--json` documents, error documents included). */
+  findings: FindingLog;
+  /** The signal that ended the run, once one arrived (set by the session). */
+  signal?: EndingSignal;
+}
+
+/** A command of the registry. */
+export interface CommandSpec<F extends object = CommonFlags> {
+  /** The word that selects it (`tools`). */
+  name: string;
+  /** One line for the command list of `--help`. */
+  description: string;
+  /** Declares operands, options and help text on `cmd` (cheap: it runs for `--help` too). */
+  configure(cmd: Command): Command;
+  /**
+   * Runs the command: `words` are its operands (flattened, in order), `flags` its options
+   * merged with those given before the command. Resolves to the exit code; throws
+   * UsageError, McpError, TransportError (main renders them).
+   */
+  run(inv: Invocation, words: string[], flags: F): Promise<number>;
+}
+
+/**
+ * Separates the URL operand (if the target is a URL) from the rest of the words.
+ * Throws UsageError when the first word must be a URL and is not.
+ */
+export function takeUrl(words: string[], command: string[], flags: CommonFlags): { url?: string; rest: string[] } {
+  if (command.length || flags.config) {
+    // A URL as well: let resolveTarget say "give one server" rather than misreading it as a tool.
+    return isUrl(words[0]) ? { url: words[0], rest: words.slice(1) } : { rest: words };
+  }
+  if (!words.length) return { rest: words };
+  if (!isUrl(words[0])) {
+    throw new UsageError(`expected an http(s) URL as the first argument, got ${JSON.stringify(words[0])}; to spawn a local server put its command after --, e.g. mcp-inspect tools -- node server.js`);
+  }
+  return { url: words[0], rest: words.slice(1) };
+}
+
+/** Throws UsageError when words besides the target are left. */
+export function noExtra(rest: string[], cmd: string): void {
+  if (rest.length) throw new UsageError(`${cmd} takes no arguments besides the target (got ${rest.map((r) => JSON.stringify(r)).join(' ')})`);
+}
+
+/**
+ * The run of a command whose only operand is the target: checks the operands (`check`, before
+ * anything is spawned), connects, runs `body` and presents its result through the output layer.
+ */
+export async function runOnTarget<F extends CommonFlags>(
+  name: string,
+  inv: Invocation,
+  words: string[],
+  flags: F,
+  body: (s: Session) => CommandResult | Promise<CommandResult>,
+  check?: () => void,
+): Promise<number> {
+  const { url, rest } = takeUrl(words, inv.command, flags);
+  noExtra(rest, name);
+  check?.();
+  const [{ withSession }, { present }] = await Promise.all([import('./session.js'), import('./output.js')]);
+  return withSession(inv, url, inv.command, flags, async (s) => present(await body(s), s.out, s.findings));
+}
+
+/** The target help shared by the server commands. */
+export const TARGET_HELP = `
+Targets:
+  a URL                  Streamable HTTP, right after the command:
+                           mcp-inspect tools http://127.0.0.1:3000/mcp
+  -- command args…       a stdio server, spawned; everything after -- is its command line:
+                           mcp-inspect tools -- node server.js
+  --config F --server N  an entry of an MCP config file ({"mcpServers": …} or {"servers": …})`;

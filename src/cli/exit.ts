@@ -1,0 +1,135 @@
+/**
+ * The one map from what happened to the process exit code, used by the CLI and the TUI alike:
+ * error kinds (src/protocol/errors.ts), per-command outcomes (a tool error, a `diff` or
+ * `check` verdict) and the signals that end a run. The `--help` table and the README table
+ * are generated from / checked against {@link EXIT_TABLE}.
+ *
+ * Kept free of heavy imports: `--help` loads it.
+ */
+import { errorKind, type ErrorKind, type McpError } from '../protocol/errors.js';
+import { sanitize, sanitizeLine } from '../util/sanitize.js';
+
+/** Every exit code mcp-inspect uses. */
+export const EXIT = {
+  ok: 0,
+  toolError: 1,
+  rpc: 2,
+  transport: 3,
+  auth: 4,
+  inputRequired: 5,
+  diffChanged: 6,
+  checkFailed: 7,
+  usage: 64,
+  internal: 70,
+  SIGHUP: 129,
+  SIGINT: 130,
+  SIGTERM: 143,
+} as const;
+
+/** The signals that end a run, and their exit codes (128 + the signal number). */
+export const SIGNAL_EXIT = { SIGHUP: EXIT.SIGHUP, SIGINT: EXIT.SIGINT, SIGTERM: EXIT.SIGTERM } as const;
+export type EndingSignal = keyof typeof SIGNAL_EXIT;
+
+/** The exit code of each error kind. A cancellation without a known signal counts as Ctrl-C. */
+export const KIND_EXIT: Readonly<Record<ErrorKind, number>> = {
+  usage: EXIT.usage,
+  rpc: EXIT.rpc,
+  transport: EXIT.transport,
+  auth: EXIT.auth,
+  'input-required': EXIT.inputRequired,
+  cancelled: EXIT.SIGINT,
+  internal: EXIT.internal,
+};
+
+/**
+ * What a command can conclude besides failing: `ok`; `tool-error` (the tool's result has
+ * `isError: true`, and for now a call left at `input_required`); `diff-changed` and
+ * `check-failed` are reserved for the `diff` and `check` commands.
+ */
+export type Outcome = 'ok' | 'tool-error' | 'input-required' | 'diff-changed' | 'check-failed';
+
+/** The exit code of each outcome. `input-required` keeps 1 until mcp-inspect answers input requests (then: 5). */
+export const OUTCOME_EXIT: Readonly<Record<Outcome, number>> = {
+  ok: EXIT.ok,
+  'tool-error': EXIT.toolError,
+  'input-required': EXIT.toolError,
+  'diff-changed': EXIT.diffChanged,
+  'check-failed': EXIT.checkFailed,
+};
+
+/** One row of the documented table; `reserved` rows are produced by nothing yet. */
+export interface ExitRow {
+  code: number;
+  meaning: string;
+  reserved?: boolean;
+}
+
+/** The table printed by `--help` and shown in the README. */
+export const EXIT_TABLE: readonly ExitRow[] = [
+  { code: EXIT.ok, meaning: 'success (for listen, also Ctrl-C, --count and --duration)' },
+  { code: EXIT.toolError, meaning: 'the tool returned isError: true (for now also a call left at resultType input_required: see 5)' },
+  { code: EXIT.rpc, meaning: 'the server answered with a JSON-RPC error' },
+  { code: EXIT.transport, meaning: 'transport failure: cannot spawn or connect, timeout, stream broke, invalid response' },
+  { code: EXIT.auth, meaning: 'authorization required and not obtained', reserved: true },
+  { code: EXIT.inputRequired, meaning: 'the server asked for input that was not given (input_required); until mcp-inspect answers input requests, such a call exits 1', reserved: true },
+  { code: EXIT.diffChanged, meaning: 'diff: a change at or above --fail-on', reserved: true },
+  { code: EXIT.checkFailed, meaning: 'check: a rule at or above --min-severity failed', reserved: true },
+  { code: EXIT.usage, meaning: 'usage error: bad arguments, unknown tool, arguments that do not match the schema' },
+  { code: EXIT.internal, meaning: 'internal error: a bug in mcp-inspect (please report it)' },
+  { code: EXIT.SIGHUP, meaning: 'ended by SIGHUP (the terminal closed)' },
+  { code: EXIT.SIGINT, meaning: 'interrupted: ended by SIGINT (Ctrl-C)' },
+  { code: EXIT.SIGTERM, meaning: 'ended by SIGTERM' },
+];
+
+/** The "Exit codes:" block of `--help`, generated from {@link EXIT_TABLE}. */
+export function exitCodesHelp(): string {
+  const rows = EXIT_TABLE.map((r) => `  ${String(r.code).padEnd(5)}${r.reserved ? '(reserved) ' : ''}${r.meaning}`);
+  return `Exit codes:\n${rows.join('\n')}`;
+}
+
+/**
+ * The exit code for a thrown value: by its kind (see {@link KIND_EXIT}); once a signal ended
+ * the run (`signal`), whatever it threw exits with that signal's code.
+ */
+export function exitCodeFor(e: unknown, signal?: EndingSignal): number {
+  if (signal) return SIGNAL_EXIT[signal];
+  return KIND_EXIT[errorKind(e)];
+}
+
+/** The exit code of a command's outcome. */
+export function exitCodeOf(outcome: Outcome): number {
+  return OUTCOME_EXIT[outcome];
+}
+
+/** What a failure means for the user: its kind, exit code and one clear sentence (sanitized). */
+export interface Failure {
+  kind: ErrorKind;
+  exitCode: number;
+  /** For people: no stack unless it is our bug; may span lines for a JSON-RPC error's data. */
+  sentence: string;
+}
+
+/**
+ * Explains a thrown value in the CLI's words: the exit code (see {@link exitCodeFor}) and one
+ * sentence per kind — a usage or transport error says its message, a JSON-RPC error names the
+ * method, code, message and data, a cancellation says "interrupted", our own bug shows its stack.
+ */
+export function explainFailure(e: unknown, signal?: EndingSignal): Failure {
+  const kind = signal ? 'cancelled' : errorKind(e);
+  const exitCode = exitCodeFor(e, signal);
+  const message = e instanceof Error ? e.message : String(e);
+  switch (kind) {
+    case 'rpc': {
+      const m = e as McpError;
+      const data = m.data !== undefined ? `\n  data: ${sanitize(JSON.stringify(m.data, null, 2)).replace(/\n/g, '\n  ')}` : '';
+      const hint = m.method === 'subscriptions/listen' && m.rpcCode === -32601 ? '\n  (the server cannot be listened to; --poll SECONDS watches it by polling)' : '';
+      return { kind, exitCode, sentence: `the server answered ${m.method ? `${sanitizeLine(m.method)} ` : ''}with error ${m.rpcCode}: ${sanitize(m.message)}${data}${hint}` };
+    }
+    case 'cancelled':
+      return { kind, exitCode, sentence: !signal || signal === 'SIGINT' ? 'interrupted' : `interrupted by ${signal}` };
+    case 'internal':
+      return { kind, exitCode, sentence: `internal error (please report it): ${e instanceof Error ? (e.stack ?? e.message) : String(e)}` };
+    default:
+      return { kind, exitCode, sentence: sanitize(message) };
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * How the events of `mcp-inspect listen` look: one line of text per event (a colored diff
+ * under each change) or one JSON object per line. Loaded by the listen command when it runs.
+ */
+import type { WatchEvent } from '../client/types.js';
+import { renderToolDiff } from '../watch/render.js';
+import { summarizeDiff, isEmptyDiff } from '../watch/diff.js';
+import { sanitizeLine } from '../util/sanitize.js';
+import { filterLabel } from '../watch/filter.js';
+import type { Out } from './output.js';
+
+const ts = (t: number) => new Date(t).toISOString().slice(11, 23);
+
+/** JSON form of a watch event for `--json` (one object per line). */
+export function eventJson(ev: WatchEvent): object {
+  const time = new Date(ev.time).toISOString();
+  switch (ev.type) {
+    case 'diff':
+      return {
+        type: 'diff',
+        time,
+        cause: ev.cause,
+        summary: summarizeDiff(ev.diff),
+        added: ev.diff.added.map((t) => t.name),
+        removed: ev.diff.removed.map((t) => t.name),
+        changed: ev.diff.changed.map((c) => ({ name: c.name, fields: c.fields.map((f) => f.field) })),
+        reordered: ev.diff.reordered,
+        diff: ev.diff,
+      };
+    case 'tools':
+      return { type: 'tools', time, count: ev.tools.length, tools: ev.tools.map((t) => t.name), dropped: ev.dropped };
+    case 'drop':
+    case 'error': {
+      // The original error stays in the process: its message is already in `error`.
+      const rest: Record<string, unknown> = { ...ev, time };
+      delete rest.cause;
+      return rest;
+    }
+    default:
+      return { ...ev, time };
+  }
+}
+
+/** Human lines for one watch event. */
+export function renderEvent(ev: WatchEvent, out: Out): string[] {
+  const c = out.c;
+  const at = c.dim(ts(ev.time));
+  switch (ev.type) {
+    case 'tools':
+      return [`${at} ${ev.tools.length} tool${ev.tools.length === 1 ? "" : "s"} listed${ev.dropped.length ? `, ${ev.dropped.length} left out` : ''}`];
+    case 'acknowledged': {
+      const lines = [`${at} ${c.green('subscribed')} to ${filterLabel(ev.granted)} ${c.dim(`(subscription ${sanitizeLine(String(ev.subscriptionId))})`)}`];
+      const refused = filterLabel(ev.refused);
+      if (refused !== 'nothing') lines.push(`${at} ${c.yellow('refused by the server')}: ${refused}`);
+      return lines;
+    }
+    case 'notification': {
+      const uri = typeof ev.params?.uri === 'string' ? ` ${sanitizeLine(ev.params.uri)}` : '';
+      return [`${at} ${c.bold(sanitizeLine(ev.method))}${uri}${ev.unsolicited ? c.dim(' (unsolicited, legacy)') : ''}`];
+    }
+    case 'diff': {
+      const label =
+        ev.cause === 'poll' ? c.yellow('changed WITHOUT any notification (found by polling)') :
+        ev.cause === 'resync' ? 're-synced after reconnect' : 'after tools/list_changed';
+      if (isEmptyDiff(ev.diff)) return [`${at} tools/list re-fetched ${label}: ${c.dim('no change')}`];
+      return [`${at} tool list ${label}: ${summarizeDiff(ev.diff)}`, ...renderToolDiff(ev.diff, { color: c.enabled }).replace(/\n$/, '').split('\n').map((l) => `  ${l}`)];
+    }
+    case 'end':
+      return [`${at} ${c.bold('stream ended')}: ${sanitizeLine(ev.reason)}`];
+    case 'drop':
+      return [`${at} ${c.red('stream dropped')}: ${sanitizeLine(ev.error)}`];
+    case 'reconnecting':
+      return [`${at} ${c.yellow(`reconnecting in ${ev.delayMs} ms`)} (attempt ${ev.attempt})`];
+    case 'reconnected':
+      return [`${at} ${c.green('reconnected')}; re-syncing the tool list`];
+    case 'error':
+      return [`${at} ${c.red('error')}: ${sanitizeLine(ev.error)}`];
+  }
+}

@@ -1,0 +1,106 @@
+// The exit codes of the real binary, one per kind, from the one map in src/cli/exit.ts:
+// usage 64, transport 3, JSON-RPC error 2, tool error 1, a connect cancelled by a signal
+// 129/130/143; every --help prints the table generated from that module; --version and
+// --help load neither the client nor Ink.
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { BIN, describeResult, killAllClis, leftoverPids, ownStderr, runCli, stackLines, startCli, type CliResult } from '../helpers/cli.js';
+import { fixturePath, stopAllFixtures } from '../helpers/servers.js';
+import { COMMANDS } from '../../src/cli/commands/index.js';
+import { EXIT, exitCodesHelp } from '../../src/cli/exit.js';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const node = process.execPath;
+const FINDINGS = ['--', node, fixturePath('faults/stdio-outputs')];
+const SILENT = ['--', node, fixturePath('faults/stdio-silent')];
+
+afterEach(async () => {
+  await killAllClis();
+});
+
+afterAll(async () => {
+  await stopAllFixtures();
+  expect(leftoverPids()).toEqual([]);
+});
+
+function exits(r: CliResult, code: number): void {
+  expect(r.code, describeResult(r)).toBe(code);
+  expect(r.timedOut).toBe(false);
+  expect(r.orphans).toEqual([]);
+  expect(stackLines(r.stderr), 'no stack trace').toEqual([]);
+}
+
+describe('one exit code per kind', () => {
+  it('usage error: 64, also as a JSON error document with code MCPI_USAGE', async () => {
+    const r = await runCli(['tools', '--json']);
+    exits(r, EXIT.usage);
+    expect(JSON.parse(r.stdout)).toEqual({ error: { kind: 'usage', message: expect.stringMatching(/^no server given/), exitCode: 64, code: 'MCPI_USAGE' }, findings: [] });
+    const unknown = await runCli(['bogus']);
+    exits(unknown, EXIT.usage);
+    // The unknown-command message lists the registry.
+    expect(unknown.stderr).toContain(`(commands: ${COMMANDS.map((c) => c.name).join(', ')})`);
+  });
+
+  it('transport failure: 3 (nothing listens there)', async () => {
+    const r = await runCli(['tools', 'http://127.0.0.1:1/mcp', '--json']);
+    exits(r, EXIT.transport);
+    expect(JSON.parse(r.stdout)).toMatchObject({ error: { kind: 'transport', exitCode: 3, code: 'MCPI_CONNECT' }, findings: [] });
+  });
+
+  it('the server answers with a JSON-RPC error: 2, with the code and data', async () => {
+    const r = await runCli(['call', 'rpc_fail', '--quiet', ...FINDINGS]);
+    exits(r, EXIT.rpc);
+    expect(ownStderr(r.stderr)).toMatch(/^mcp-inspect: the server answered tools\/call with error -32000: refused on purpose$/m);
+    const j = await runCli(['call', 'rpc_fail', '--json', '--quiet', ...FINDINGS]);
+    exits(j, EXIT.rpc);
+    expect(JSON.parse(j.stdout)).toMatchObject({ error: { kind: 'rpc', exitCode: 2, code: -32000, data: { why: 'on purpose' } } });
+  });
+
+  it('the tool returns isError: true: 1', async () => {
+    exits(await runCli(['call', 'error_shaped', '--quiet', ...FINDINGS]), EXIT.toolError);
+  });
+
+  it('a connect cancelled by SIGINT exits 130 ("interrupted"), SIGTERM 143, SIGHUP 129; the server is stopped', async () => {
+    for (const [sig, code, said] of [['SIGINT', 130, 'interrupted'], ['SIGTERM', 143, 'interrupted by SIGTERM'], ['SIGHUP', 129, 'interrupted by SIGHUP']] as const) {
+      const cli = startCli(['tools', '--json', ...SILENT]);
+      // The silent server is up and the CLI is waiting for its answer to server/discover.
+      await cli.waitFor(/SILENT \d+/, { stream: 'stderr' });
+      cli.kill(sig);
+      const r = await cli.done;
+      exits(r, code);
+      expect(ownStderr(r.stderr)).toMatch(new RegExp(`^mcp-inspect: ${said}$`, 'm'));
+      expect(JSON.parse(r.stdout)).toMatchObject({ error: { kind: 'cancelled', exitCode: code, code: 'MCPI_CANCELLED', signal: sig }, findings: [] });
+      expect(r.descendants.length).toBeGreaterThan(0);
+    }
+  });
+});
+
+describe('the table in --help is generated from src/cli/exit.ts', () => {
+  it('the root and every command of the registry end their help with it', async () => {
+    for (const args of [['--help'], ...COMMANDS.map((c) => [c.name, '--help'])]) {
+      const r = await runCli(args);
+      exits(r, 0);
+      expect(r.stdout.trimEnd().endsWith(exitCodesHelp()), args.join(' ')).toBe(true);
+    }
+  });
+});
+
+describe('lazy loading', () => {
+  const HEAVY = /\/dist\/(client|transport|tui|schema\/validate)\/|\/node_modules\/(undici|ink|react|ajv|diff)\//;
+  const loaded = (args: string[]) => {
+    const r = spawnSync(node, ['--import', fileURLToPath(new URL('../helpers/import-trace.mjs', import.meta.url)), BIN, ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+    return [...new Set(r.stderr.split('\n').filter((l) => l.startsWith('LOADED ')).map((l) => l.slice(7)))];
+  };
+
+  it('--version, --help and a command\'s --help load neither the client, undici, Ajv nor Ink/React', () => {
+    for (const args of [['--version'], ['--help'], ['call', '--help'], ['listen', '--help']]) {
+      const mods = loaded(args);
+      expect(mods.some((m) => m.endsWith('/dist/cli/main.js')), 'the trace works').toBe(true);
+      expect(mods.filter((m) => HEAVY.test(m)), args.join(' ')).toEqual([]);
+    }
+  });
+
+  it('a command that talks to a server does load the client (the trace sees it)', () => {
+    expect(loaded(['tools', '--quiet', ...FINDINGS]).some((m) => m.endsWith('/dist/client/client.js'))).toBe(true);
+  });
+});
