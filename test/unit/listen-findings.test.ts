@@ -94,7 +94,7 @@ describe('listen: findings and exit codes', () => {
     const done = runListen(t.session, {});
     await t.until(() => t.items.some((i) => i.type === 'tools'));
     // The server is gone for good: the watch reports the drop, says it cannot reconnect, and ends.
-    (t.session.client as { closedReason?: string }).closedReason = 'the server process exited with code 3';
+    Object.assign(t.session.client, { closedReason: 'the server process exited with code 3', closedForGood: true });
     t.listen.push({ type: 'drop', time: 2, error: 'the server process exited with code 3 before answering', cause: new McpError({ code: -32000, message: 'x' }) });
     t.listen.end();
     expect((await done).exitCode).toBe(3);
