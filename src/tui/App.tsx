@@ -176,7 +176,7 @@ export function App({ client, targetLabel, pollMs, listenFilter, wire, log, onQu
   const callName = call.state.phase !== 'idle' ? call.state.tool : undefined;
   const callTool = callName !== undefined ? tools?.find((t) => t.name === callName) ?? (lastOpen.current?.name === callName ? lastOpen.current : undefined) : undefined;
   const rLines = useMemo(
-    () => (call.state.phase === 'done' || call.state.phase === 'failed' ? resultLines(call.state, callTool, services.validate, width) : []),
+    () => (call.state.phase === 'done' || call.state.phase === 'failed' ? resultLines(call.state, callTool, width) : []),
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [call.state, callTool?.outputSchema, width, services.validate],
   );
