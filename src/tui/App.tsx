@@ -3,6 +3,7 @@ import { Box } from 'ink';
 import type { InspectorClient, WireEvent } from '../client/types.js';
 import type { ListenFilter } from '../protocol/types.js';
 import { defaultFilter } from '../client/watch.js';
+import { atLeast } from '../check/types.js';
 import { sanitizeLine } from '../util/sanitize.js';
 import { clipText } from './lines.js';
 import { useServices } from './services.js';
@@ -46,6 +47,14 @@ const DIFFS = 'diffs';
 
 /** A new diff opens the Diffs pane by itself after this long without a key on the tool list (ms). */
 export const AUTO_OPEN_IDLE_MS = 10_000;
+
+/** The status-line flash of a Log entry: warnings, and findings of severity warning or error; undefined for the rest. */
+export function logFlash(e: LogEntry): { text: string; style: StyleKey } | undefined {
+  if (e.kind === 'warning') return { text: `warning: ${sanitizeLine(clipText(e.text, 500))}`, style: 'warn' };
+  const f = e.kind === 'finding' ? e.finding : undefined;
+  if (f && atLeast(f.severity, 'warning')) return { text: `${f.severity}: ${sanitizeLine(clipText(f.message, 500))} (${sanitizeLine(f.rule)})`, style: f.severity === 'error' ? 'error' : 'warn' };
+  return undefined;
+}
 
 /**
  * The connected inspector: header, pane bar, the active pane, status line. Keeps which pane
@@ -109,14 +118,14 @@ export function App({ client, targetLabel, pollMs, listenFilter, wire, log, onQu
     });
   }, [ws.diffCount, ws.diffs, active, watching, help.open, openDiffs, services]);
 
-  // Warnings from the client (dropped tools, garbage lines…) are flashed as they arrive.
+  // Warnings and findings from the client (dropped tools, garbage lines…) are flashed as they arrive.
   const seenLog = useRef(log.total);
   useEffect(() => {
     if (log.total === seenLog.current) return;
     const fresh = log.items.slice(-(log.total - seenLog.current));
     seenLog.current = log.total;
-    const w = fresh.filter((e) => e.kind === 'warning').pop();
-    if (w) setStatus({ text: `warning: ${sanitizeLine(clipText(w.text, 500))}`, style: 'warn', at: services.now() });
+    const f = fresh.map(logFlash).filter((x) => x !== undefined).pop();
+    if (f) setStatus({ ...f, at: services.now() });
   }, [log, services]);
 
   const quit = () => {
