@@ -47,6 +47,7 @@ export type KeyContext =
 
 /** Sections of the `?` screen, in order. */
 export const HELP_SECTIONS = ['Everywhere', 'Tools list', 'Text fields', 'Call form', 'Call and result', 'Listen', 'Diffs', 'Wire'] as const;
+/** A section of the `?` screen. */
 export type HelpSection = (typeof HELP_SECTIONS)[number];
 
 /**

@@ -58,4 +58,5 @@ function useDiffsPane({ watch, width, height }: PaneContext): PaneInstance {
   };
 }
 
+/** The Diffs pane, brought up by `d` (diffs.open) and by a new diff while the user watches. */
 export const diffsPane: PaneDef = { id: 'diffs', title: 'Diffs', key: 'diffs.open', usePane: useDiffsPane };

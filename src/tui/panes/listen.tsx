@@ -67,4 +67,5 @@ function useListenPane({ client, watch, pollMs, width, height, flash }: PaneCont
   };
 }
 
+/** The Listen pane: subscription, next filter, live event tail. */
 export const listenPane: PaneDef = { id: 'listen', title: 'Listen', usePane: useListenPane };

@@ -21,4 +21,5 @@ function useLogPane({ log, width, height }: PaneContext): PaneInstance {
   };
 }
 
+/** The Log pane: stderr, warnings, findings. */
 export const logPane: PaneDef = { id: 'log', title: 'Log', usePane: useLogPane };

@@ -22,4 +22,5 @@ function useServerPane({ client, now, width, height }: PaneContext): PaneInstanc
   };
 }
 
+/** The Server pane: discover answer, capabilities, cache hints, instructions. */
 export const serverPane: PaneDef = { id: 'server', title: 'Server', usePane: useServerPane };

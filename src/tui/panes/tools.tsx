@@ -170,4 +170,5 @@ function useToolsPane({ client, watch, width, height, flash }: PaneContext): Pan
   };
 }
 
+/** The Tools pane: list, form, call and result; the first pane. */
 export const toolsPane: PaneDef = { id: 'tools', title: 'Tools', usePane: useToolsPane };

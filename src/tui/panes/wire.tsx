@@ -67,4 +67,5 @@ function useWirePane({ wire, shown, width, height }: PaneContext): PaneInstance 
   };
 }
 
+/** The Wire pane: optional, shown and hidden with `w` (wire.toggle). */
 export const wirePane: PaneDef = { id: 'wire', title: 'Wire', key: 'wire.toggle', optional: true, usePane: useWirePane };
