@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Box, Text, useApp } from 'ink';
 import type { InspectorClient, WireEvent } from '../client/types.js';
 import type { ListenFilter } from '../protocol/types.js';
@@ -11,6 +11,7 @@ import { useServices } from './services.js';
 import { ringReducer, useBatchedReducer, type Ring } from './hooks/useBatched.js';
 import { useTerminalSize, type TermSize } from './hooks/useTerminalSize.js';
 import { useKeys } from './hooks/useKeys.js';
+import { hintLine, matchKey, type KeyContext } from './keys.js';
 import { Header } from './components/Header.js';
 import { Spinner } from './components/Spinner.js';
 import { describeError } from './errors.js';
@@ -18,15 +19,20 @@ import { LOG_BUFFER, WIRE_BUFFER, type LogEntry } from './logEntry.js';
 import { formatClock } from './text.js';
 import { clipText } from './lines.js';
 
-/** The hooks the client reports through while it connects and afterwards. */
+/**
+ * The hooks the client reports through while it connects and afterwards; each adds to the
+ * Log pane (wire events: to the Wire pane).
+ */
 export interface ConnectHooks {
   onWire: (e: WireEvent) => void;
+  /** A line the server wrote on stderr (stdio). */
   onStderr: (line: string) => void;
+  /** A free-text warning (until every warning is a finding). */
   onWarning: (msg: string) => void;
-  /** Neutral facts worth telling (e.g. the era fallback). */
-  onInfo?: (msg: string) => void;
-  /** What the client noticed about the server (see src/check/types.ts). */
-  onFinding?: (finding: Finding) => void;
+  /** Something the client noticed about the server (ClientOptions.onFinding): shown with its severity and rule id; warnings and errors also flash on the status line. */
+  onFinding: (finding: Finding) => void;
+  /** A neutral note from the client (ClientOptions.onInfo). */
+  onInfo: (msg: string) => void;
   /** Aborted when the user quits while the connection is still being made: give up at once. */
   signal?: AbortSignal;
 }
@@ -54,6 +60,8 @@ type Conn =
   | { phase: 'closing'; client?: InspectorClient; error?: unknown };
 
 const EMPTY_RING = { items: [], total: 0 };
+const CONNECT_CONTEXTS: readonly KeyContext[] = ['connect', 'always'];
+const FAILED_CONTEXTS: readonly KeyContext[] = ['connect-failed', 'connect', 'always'];
 
 /**
  * The shell around {@link App}: connects (showing progress and the server's stderr), shows a
@@ -74,18 +82,28 @@ export function Root({ connect, targetLabel, pollMs, listenFilter, size, closeCl
   const [ctrlCHint, setCtrlCHint] = useState(false);
   const quitting = useRef(false);
 
+  // The connection is made once per attempt: a parent re-rendering with a new `connect`
+  // function must not reconnect, so the effect reads the latest functions from a ref.
+  const latest = useRef({ connect, closeClient });
+  useLayoutEffect(() => {
+    latest.current = { connect, closeClient };
+  });
+
   useEffect(() => {
     let stale = false;
     setConn({ phase: 'connecting' });
     setStartedAt(services.now());
-    connect({
+    const { connect: connectNow } = latest.current;
+    connectNow({
       onWire: pushWire,
       onStderr: (text) => pushLog({ time: services.now(), kind: 'stderr', text }),
       onWarning: (text) => pushLog({ time: services.now(), kind: 'warning', text }),
+      onFinding: (finding) => pushLog({ time: services.now(), kind: 'finding', text: finding.message, finding }),
+      onInfo: (text) => pushLog({ time: services.now(), kind: 'info', text }),
     }).then(
       (client) => {
         if (stale || quitting.current) {
-          void (closeClient ?? ((c: InspectorClient) => c.close()))(client).catch(() => {});
+          void (latest.current.closeClient ?? ((c: InspectorClient) => c.close()))(client).catch(() => {});
           return;
         }
         setConn({ phase: 'connected', client });
@@ -97,8 +115,7 @@ export function Root({ connect, targetLabel, pollMs, listenFilter, size, closeCl
     return () => {
       stale = true;
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [attempt]);
+  }, [attempt, services, pushWire, pushLog]);
 
   const connRef = useRef(conn);
   connRef.current = conn;
@@ -122,9 +139,11 @@ export function Root({ connect, targetLabel, pollMs, listenFilter, size, closeCl
   }, [app, closeClient, closeTimeoutMs, onExit, onQuitting]);
 
   // Keys while not connected (the App handles its own).
+  const keyContexts = conn.phase === 'failed' ? FAILED_CONTEXTS : CONNECT_CONTEXTS;
   useKeys((input, key) => {
     if ([...input].length > 1 && !key.ctrl) return 'split';
-    if (key.ctrl && input === 'c') {
+    const m = matchKey(input, key, keyContexts);
+    if (m?.command === 'quit.force') {
       const t = services.now();
       if (t - lastCtrlC.current < 2000) quit();
       else {
@@ -133,8 +152,8 @@ export function Root({ connect, targetLabel, pollMs, listenFilter, size, closeCl
       }
       return;
     }
-    if (input === 'q') quit();
-    else if (input === 'r' && conn.phase === 'failed') setAttempt((a) => a + 1);
+    if (m?.command === 'quit') quit();
+    else if (m?.command === 'connect.retry') setAttempt((a) => a + 1);
   }, conn.phase === 'connecting' || conn.phase === 'failed');
 
   if (conn.phase === 'connected' || (conn.phase === 'closing' && conn.client)) {
@@ -151,7 +170,7 @@ export function Root({ connect, targetLabel, pollMs, listenFilter, size, closeCl
         targetLabel={targetLabel}
         connection={conn.phase === 'failed' ? 'failed' : conn.phase === 'closing' ? 'closing' : 'connecting'}
         now={services.now()}
-        hints={conn.phase === 'failed' ? 'r retry · q quit' : 'q quit'}
+        hints={hintLine(keyContexts)}
         width={width}
       />
       <Text> </Text>
@@ -177,7 +196,7 @@ export function Root({ connect, targetLabel, pollMs, listenFilter, size, closeCl
           {tail.map((e, i) => (
             <Text key={i} wrap="truncate-end">
               <Text {...theme.style('muted')}>{`${formatClock(e.time)} `}</Text>
-              <Text {...theme.style(e.kind === 'warning' ? 'warn' : 'plain')}>{sanitizeLine(clipText(e.text, term.columns))}</Text>
+              <Text {...theme.style(e.kind === 'warning' || e.finding?.severity === 'warning' ? 'warn' : e.finding?.severity === 'error' ? 'error' : 'plain')}>{sanitizeLine(clipText(e.text, term.columns))}</Text>
             </Text>
           ))}
         </Box>

@@ -1,13 +1,13 @@
 /**
  * The result view as styled lines: content blocks (text wrapped; JSON text pretty-printed;
  * image/audio as MIME type + decoded size; resource links and embedded resources with their
- * URIs), `structuredContent` with a pass/fail badge against the tool's `outputSchema`,
+ * URIs), `structuredContent` with the outputSchema verdict (pass, fail, not checked, cannot check),
  * `isError` results in red, JSON-RPC errors (code, message, data), transport failures,
  * cancellation, and `input_required` outcomes. Also the raw JSON saved by the "save" key.
  * spec: server/tools#tool-result, basic/mrtr (input_required)
  */
-import type { Tool } from '../protocol/types.js';
-import type { ValidationResult } from '../schema/validate.js';
+import type { CallToolResult, Tool } from '../protocol/types.js';
+import { outputSchemaVerdict } from '../check/output-schema.js';
 import { McpError, TransportError } from '../protocol/errors.js';
 import { sanitizeLine } from '../util/sanitize.js';
 import type { CallState } from './hooks/useCall.js';
@@ -16,7 +16,6 @@ import { base64Size, formatBytes } from './text.js';
 import { formatDuration } from '../util/format.js';
 import { errorCodeName } from './errors.js';
 
-type Validate = (schema: unknown, value: unknown, opts?: { noun?: string; rootLabel?: string }) => ValidationResult;
 type Finished = Extract<CallState, { phase: 'done' } | { phase: 'failed' }>;
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -88,27 +87,35 @@ export function contentBlockLines(block: unknown, index: number, width: number, 
   return out;
 }
 
-/** The pass/fail line(s) of `structuredContent` against `outputSchema`. */
-export function structuredBadge(tool: Tool | undefined, result: Record<string, unknown>, validate: Validate, width: number): Line[] {
-  const has = 'structuredContent' in result && result.structuredContent !== undefined;
-  const schema = tool?.outputSchema;
-  if (!schema) return has ? [line('  (the tool declares no outputSchema: nothing to check)', 'muted')] : [];
-  if (!has) {
-    if (result.isError === true) return [line('  outputSchema declared; no structuredContent (allowed for an isError result)', 'muted')];
-    return [[{ text: '  ✗ FAIL', style: 'error' }, { text: '  outputSchema declared but the result has no structuredContent' }]];
+/**
+ * The outputSchema line(s) of a complete result: the one verdict the CLI gives too
+ * (`outputSchemaVerdict`, src/check/output-schema.ts), or a note when the tool declares no
+ * outputSchema. spec: server/tools#output-schema
+ */
+export function structuredBadge(tool: Tool | undefined, result: CallToolResult, width: number): Line[] {
+  const v = outputSchemaVerdict(tool, result);
+  if (!v) return result.structuredContent !== undefined ? [line('  (the tool declares no outputSchema: nothing to check)', 'muted')] : [];
+  switch (v.verdict) {
+    case 'pass':
+      return [[{ text: '  ✓ PASS', style: 'ok' }, { text: '  matches outputSchema' }]];
+    case 'not-checked':
+      return [line('  – not checked: the result has isError: true', 'muted')];
+    case 'cannot-check':
+      return [[{ text: '  ? cannot check', style: 'warn' }, { text: `  ${sanitizeLine(v.reason)}` }]];
+    case 'fail': {
+      if (v.reason === 'missing') return [[{ text: '  ✗ FAIL', style: 'error' }, { text: '  outputSchema declared but the result has no structuredContent' }]];
+      const out: Line[] = [[{ text: '  ✗ FAIL', style: 'error' }, { text: `  does not match outputSchema (${v.errors.length} problem${v.errors.length === 1 ? '' : 's'})` }]];
+      for (const e of v.errors.slice(0, 20)) out.push(...textLines(`- ${e.message}`, width, 4, 'error'));
+      return out;
+    }
   }
-  const v = validate(schema, result.structuredContent, { noun: 'property', rootLabel: 'structuredContent' });
-  if (v.schemaError) return [[{ text: '  ? outputSchema unusable', style: 'warn' }, { text: `  ${sanitizeLine(v.schemaError)}` }]];
-  if (v.valid) return [[{ text: '  ✓ PASS', style: 'ok' }, { text: '  matches outputSchema' }]];
-  const out: Line[] = [[{ text: '  ✗ FAIL', style: 'error' }, { text: `  does not match outputSchema (${v.errors.length} problem${v.errors.length === 1 ? '' : 's'})` }]];
-  for (const e of v.errors.slice(0, 20)) out.push(...textLines(`- ${e.message}`, width, 4, 'error'));
-  return out;
 }
 
 /**
- * All lines of a finished call. `width` in columns.
+ * All lines of a finished call, `width` columns wide. `tool` is the called tool as listed
+ * (its `outputSchema` is checked), undefined when it is no longer known.
  */
-export function resultLines(call: Finished, tool: Tool | undefined, validate: Validate, width: number): Line[] {
+export function resultLines(call: Finished, tool: Tool | undefined, width: number): Line[] {
   const out: Line[] = [];
   const took = formatDuration(call.endedAt - call.startedAt);
   const name = sanitizeLine(call.tool);
@@ -177,7 +184,7 @@ export function resultLines(call: Finished, tool: Tool | undefined, validate: Va
   if ('structuredContent' in res || tool?.outputSchema) {
     out.push([]);
     out.push(line('structuredContent', 'title'));
-    out.push(...structuredBadge(tool, res, validate, width));
+    out.push(...structuredBadge(tool, outcome.result, width));
     if ('structuredContent' in res) out.push(...jsonLines(res.structuredContent, width, 4));
   }
   if (call.logs.length) {

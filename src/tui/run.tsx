@@ -92,8 +92,8 @@ export function connectEarly(connect: (hooks: ConnectHooks) => Promise<Inspector
     onWire: (e) => relay((h) => h.onWire(e)),
     onStderr: (l) => relay((h) => h.onStderr(l)),
     onWarning: (m) => relay((h) => h.onWarning(m)),
-    onInfo: (m) => relay((h) => h.onInfo?.(m)),
-    onFinding: (f) => relay((h) => h.onFinding?.(f)),
+    onFinding: (f) => relay((h) => h.onFinding(f)),
+    onInfo: (m) => relay((h) => h.onInfo(m)),
     signal: abort.signal,
   });
   early.catch(() => undefined); // observed by the first caller

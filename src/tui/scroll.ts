@@ -1,7 +1,10 @@
 /**
- * Pure scrolling arithmetic shared by every scrollable pane.
+ * Pure scrolling arithmetic shared by every scrollable pane. Which key scrolls is decided by
+ * the key table (src/tui/keys.ts: `move.line`, `move.page`, `move.edge`); this module turns a
+ * matched command into an offset or a selection.
  */
 import type { Key } from 'ink';
+import { matchKey, type KeyMatch } from './keys.js';
 
 /** Clamps a scroll offset so that the window [offset, offset+height) stays inside [0, total). */
 export function clampOffset(offset: number, total: number, height: number): number {
@@ -17,33 +20,54 @@ export function scrollToShow(offset: number, pos: number, height: number, total:
 }
 
 /**
- * A scroll key for a read-only view: ↑/↓ or k/j one line, PgUp/PgDn or b/space a page,
- * Home/g top, End/G bottom. Returns the new offset, or undefined when the key is not a
- * scroll key.
+ * The offset of a read-only view of `total` lines, `height` rows, after a matched move
+ * command (a line, a page, top/bottom); undefined when `m` is not a move command.
  */
-export function scrollKey(offset: number, total: number, height: number, input: string, key: Key): number | undefined {
+export function scrollBy(m: KeyMatch | undefined, offset: number, total: number, height: number): number | undefined {
   const page = Math.max(1, height - 1);
   let o: number | undefined;
-  if (key.upArrow || input === 'k') o = offset - 1;
-  else if (key.downArrow || input === 'j') o = offset + 1;
-  else if (key.pageUp || input === 'b') o = offset - page;
-  else if (key.pageDown || input === ' ') o = offset + page;
-  else if (key.home || input === 'g') o = 0;
-  else if (key.end || input === 'G') o = total;
+  if (m?.command === 'move.line') o = offset + m.arg;
+  else if (m?.command === 'move.page') o = offset + m.arg * page;
+  else if (m?.command === 'move.edge') o = m.arg < 0 ? 0 : total;
   if (o === undefined) return undefined;
   return clampOffset(o, total, height);
 }
 
-/** A moved selection index for list keys (same keys as {@link scrollKey}); undefined when not a move key. */
-export function moveKey(pos: number, total: number, height: number, input: string, key: Key): number | undefined {
+/** The selected index of a list of `total` rows, `height` visible, after a matched move command; undefined when `m` is not one. */
+export function moveBy(m: KeyMatch | undefined, pos: number, total: number, height: number): number | undefined {
   const page = Math.max(1, height - 1);
   let p: number | undefined;
-  if (key.upArrow || input === 'k') p = pos - 1;
-  else if (key.downArrow || input === 'j') p = pos + 1;
-  else if (key.pageUp) p = pos - page;
-  else if (key.pageDown) p = pos + page;
-  else if (key.home || input === 'g') p = 0;
-  else if (key.end || input === 'G') p = total - 1;
+  if (m?.command === 'move.line') p = pos + m.arg;
+  else if (m?.command === 'move.page') p = pos + m.arg * page;
+  else if (m?.command === 'move.edge') p = m.arg < 0 ? 0 : total - 1;
   if (p === undefined) return undefined;
   return Math.max(0, Math.min(total - 1, p));
+}
+
+/** A scroll key for a read-only view (the `view` rows of the key table): the new offset, or undefined when the key does not scroll. */
+export function scrollKey(offset: number, total: number, height: number, input: string, key: Key): number | undefined {
+  return scrollBy(matchKey(input, key, ['view']), offset, total, height);
+}
+
+/** A moved selection index for list keys (the `list` rows of the key table); undefined when not a move key. */
+export function moveKey(pos: number, total: number, height: number, input: string, key: Key): number | undefined {
+  return moveBy(matchKey(input, key, ['list']), pos, total, height);
+}
+
+/** Scroll state of a view that follows new lines at the bottom (Listen, Log). */
+export interface Follow {
+  offset: number;
+  follow: boolean;
+}
+
+/** Offset of a following view: the bottom when following, else the (clamped) saved offset. */
+export function followOffset(f: Follow, total: number, height: number): number {
+  return f.follow ? Math.max(0, total - height) : clampOffset(f.offset, total, height);
+}
+
+/** A matched move command on a following view: scrolling to the bottom re-enables following; undefined when `m` does not scroll. */
+export function followBy(m: KeyMatch | undefined, f: Follow, total: number, height: number): Follow | undefined {
+  const o = scrollBy(m, followOffset(f, total, height), total, height);
+  if (o === undefined) return undefined;
+  return { offset: o, follow: o >= Math.max(0, total - height) };
 }

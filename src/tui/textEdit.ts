@@ -6,6 +6,7 @@
  */
 import type { Key } from 'ink';
 import { sanitizeLine } from '../util/sanitize.js';
+import { matchKey } from './keys.js';
 
 export interface TextState {
   text: string;
@@ -25,29 +26,33 @@ export function isPrintable(input: string, key: Key): boolean {
 
 /**
  * Applies a keypress. Returns the new state, or `undefined` when the key is not an editing
- * key (the caller handles it: Enter, Esc, Tab, arrows up/down…).
- * Keys: printable → insert; Backspace/Delete (terminals send DEL for Backspace, so both erase
- * backwards); ←/→ move; Home/End or Ctrl-A/Ctrl-E; Ctrl-U clears; Ctrl-W deletes a word.
+ * key (the caller handles it: Enter, Esc, Tab, arrows up/down…). The editing keys are the
+ * `text` rows of the key table (src/tui/keys.ts): ←/→ move; Home/End or Ctrl-A/Ctrl-E;
+ * Backspace/Delete erase backwards (terminals send DEL for Backspace); Ctrl-U clears; Ctrl-W
+ * deletes a word. Printable input is inserted.
  */
 export function editText(s: TextState, input: string, key: Key): TextState | undefined {
   const cps = [...s.text];
   const c = Math.max(0, Math.min(s.cursor, cps.length));
-  if (key.backspace || key.delete) {
-    if (c === 0) return s;
-    cps.splice(c - 1, 1);
-    return { text: cps.join(''), cursor: c - 1 };
-  }
-  if (key.leftArrow) return { text: s.text, cursor: Math.max(0, c - 1) };
-  if (key.rightArrow) return { text: s.text, cursor: Math.min(cps.length, c + 1) };
-  if (key.home || (key.ctrl && input === 'a')) return { text: s.text, cursor: 0 };
-  if (key.end || (key.ctrl && input === 'e')) return { text: s.text, cursor: cps.length };
-  if (key.ctrl && input === 'u') return { text: '', cursor: 0 };
-  if (key.ctrl && input === 'w') {
-    let i = c;
-    while (i > 0 && cps[i - 1] === ' ') i--;
-    while (i > 0 && cps[i - 1] !== ' ') i--;
-    cps.splice(i, c - i);
-    return { text: cps.join(''), cursor: i };
+  const m = matchKey(input, key, ['text']);
+  switch (m?.command) {
+    case 'text.erase':
+      if (c === 0) return s;
+      cps.splice(c - 1, 1);
+      return { text: cps.join(''), cursor: c - 1 };
+    case 'text.move':
+      return { text: s.text, cursor: Math.max(0, Math.min(cps.length, c + m.arg)) };
+    case 'text.edge':
+      return { text: s.text, cursor: m.arg < 0 ? 0 : cps.length };
+    case 'text.clear':
+      return { text: '', cursor: 0 };
+    case 'text.deleteWord': {
+      let i = c;
+      while (i > 0 && cps[i - 1] === ' ') i--;
+      while (i > 0 && cps[i - 1] !== ' ') i--;
+      cps.splice(i, c - i);
+      return { text: cps.join(''), cursor: i };
+    }
   }
   if (isPrintable(input, key)) {
     const ins = [...sanitizeLine(input)];

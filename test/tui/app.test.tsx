@@ -269,6 +269,19 @@ describe('App flows', () => {
     expect(f).toContain('stderr');
   });
 
+  it('findings of severity warning or error flash in the status line; info ones do not', async () => {
+    const { r, rerender } = setup();
+    await waitFor(r, (f) => f.includes('echo'));
+    const finding = { rule: 'tools.duplicate-name', severity: 'warning' as const, spec: 'server/tools#tool', message: 'the server lists more than one tool named "echo"' };
+    rerender(EMPTY, { items: [{ time: Date.now(), kind: 'finding', text: finding.message, finding }], total: 1 });
+    await waitFor(r, (f) => f.includes('warning: the server lists more than one tool named "echo" (tools.duplicate-name)'));
+    const info = { ...finding, rule: 'era.legacy', severity: 'info' as const, message: 'a legacy server' };
+    rerender(EMPTY, { items: [{ time: Date.now(), kind: 'finding', text: finding.message, finding }, { time: Date.now(), kind: 'finding', text: info.message, finding: info }], total: 2 });
+    await press(r, KEY.shiftTab);
+    const f = await waitFor(r, (f) => f.includes('i era.legacy  a legacy server'));
+    expect(f).not.toContain('info: a legacy server');
+  });
+
   it('adapts to resize (stdout resize event)', async () => {
     const feed = new Feed<WatchEvent>();
     const r = renderWith(<App client={fakeClient()} targetLabel="srv" wire={EMPTY} log={EMPTY} onQuit={() => {}} />, fakeServices(feed));

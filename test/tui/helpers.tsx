@@ -1,12 +1,20 @@
 /* Test helpers for the TUI: fake client, controllable watch feed, fake services, render + waitFor. */
 import { render } from 'ink-testing-library';
 import type { ReactElement } from 'react';
-import type { CallOptions, CallOutcome, InspectorClient, ListenEvent, ServerDescription, ToolList, WatchEvent } from '../../src/client/types.js';
+import { Box, Text } from 'ink';
+import type { CallOptions, CallOutcome, InspectorClient, ListenEvent, ServerDescription, ToolList, WatchEvent, WireEvent } from '../../src/client/types.js';
 import type { JsonObject, ListenFilter, Tool } from '../../src/protocol/types.js';
 import { ThemeContext, makeTheme } from '../../src/tui/theme.js';
 import { ServicesContext, type TuiServices } from '../../src/tui/services.js';
 import { diffTools } from '../../src/watch/diff.js';
 import { validateValue } from '../../src/schema/validate.js';
+import type { PaneDef, PaneInstance } from '../../src/tui/panes/index.js';
+import type { Ring } from '../../src/tui/hooks/useBatched.js';
+import type { LogEntry } from '../../src/tui/logEntry.js';
+import { useWatch } from '../../src/tui/hooks/useWatch.js';
+import { useKeys } from '../../src/tui/hooks/useKeys.js';
+import { hintLine } from '../../src/tui/keys.js';
+import { AsyncQueue as Feed } from '../../src/client/queue.js';
 
 export const KEY = {
   up: '\u001b[A',
@@ -24,7 +32,7 @@ export const KEY = {
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** An async iterable the test pushes into: the client's own queue. */
-export { AsyncQueue as Feed } from '../../src/client/queue.js';
+export { Feed };
 
 export function description(over: Partial<ServerDescription> = {}): ServerDescription {
   return {
@@ -135,4 +143,68 @@ export function tool(name: string, over: Partial<Tool> = {}): Tool {
 
 export function toolsEvent(tools: Tool[]): WatchEvent {
   return { type: 'tools', time: Date.now(), tools, dropped: [] };
+}
+
+/** Everything a pane test controls: the watch feed, the rings, the pane's latest instance, the flashes. */
+export interface PaneHarness {
+  r: ReturnType<typeof render>;
+  feed: Feed<WatchEvent>;
+  services: ReturnType<typeof fakeServices>;
+  client: FakeClient;
+  /** Messages the pane flashed on the status line, oldest first. */
+  flashes: string[];
+  /** The pane's instance of the last render. */
+  latest(): PaneInstance;
+  /** Renders again with other rings (as the shell does when wire/log events arrive). */
+  rerender(rings: { wire?: Ring<WireEvent>; log?: Ring<LogEntry> }): void;
+}
+
+/**
+ * Renders one pane alone (no App around it): its view, then a line `badge <badge> · <hint
+ * line>`. Keys go to the pane's handler the way the App hands them on (split into single
+ * characters unless a text field has the focus).
+ */
+export function renderPane(
+  def: PaneDef,
+  opts: { tools?: Tool[]; client?: FakeClient; wire?: Ring<WireEvent>; log?: Ring<LogEntry>; width?: number; height?: number; pollMs?: number; filter?: ListenFilter } = {},
+): PaneHarness {
+  const feed = new Feed<WatchEvent>();
+  const services = fakeServices(feed);
+  const client = opts.client ?? fakeClient({ tools: opts.tools });
+  const flashes: string[] = [];
+  let inst: PaneInstance | undefined;
+  const filter = opts.filter ?? { toolsListChanged: true };
+  function Host({ wire, log }: { wire: Ring<WireEvent>; log: Ring<LogEntry> }) {
+    const watch = useWatch(client, filter, opts.pollMs);
+    const width = opts.width ?? 100;
+    const height = opts.height ?? 20;
+    const p = def.usePane({ client, watch, wire, log, pollMs: opts.pollMs, now: Date.now(), width, height, shown: true, flash: (t) => flashes.push(t) });
+    inst = p;
+    useKeys((input, key) => {
+      if ([...input].length > 1 && !key.ctrl && !key.meta && !p.contexts.includes('text')) return 'split';
+      p.onKey(input, key);
+    });
+    return (
+      <Box flexDirection="column" width={width}>
+        <Box height={height} flexDirection="column" overflow="hidden">
+          {p.view()}
+        </Box>
+        <Text wrap="truncate-end">{`badge ${p.badge ?? '-'} · ${hintLine(p.contexts)}`}</Text>
+      </Box>
+    );
+  }
+  let rings = { wire: opts.wire ?? { items: [], total: 0 }, log: opts.log ?? { items: [], total: 0 } };
+  const r = renderWith(<Host {...rings} />, services);
+  return {
+    r,
+    feed,
+    services,
+    client,
+    flashes,
+    latest: () => inst!,
+    rerender(next) {
+      rings = { ...rings, ...next };
+      r.rerender(withProviders(<Host {...rings} />, services));
+    },
+  };
 }

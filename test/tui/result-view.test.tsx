@@ -5,7 +5,6 @@ import type { CallOutcome, WatchEvent } from '../../src/client/types.js';
 import type { CallState } from '../../src/tui/hooks/useCall.js';
 import { rawResultJson, resultLines } from '../../src/tui/resultLines.js';
 import { lineText } from '../../src/tui/lines.js';
-import { validateValue } from '../../src/schema/validate.js';
 import { ResultView } from '../../src/tui/components/ResultView.js';
 import { Feed, fakeServices, renderWith, tool, waitFor } from './helpers.js';
 
@@ -15,7 +14,7 @@ const base = { id: 1, tool: 'weather', args: { city: 'Paris' }, startedAt: 1000,
 const done = (outcome: CallOutcome): Extract<CallState, { phase: 'done' }> => ({ ...base, phase: 'done', outcome });
 const failed = (error: unknown, cancelled = false): Extract<CallState, { phase: 'failed' }> => ({ ...base, phase: 'failed', error, cancelled });
 const text = (c: Extract<CallState, { phase: 'done' } | { phase: 'failed' }>, t = tool('weather'), width = 80) =>
-  resultLines(c, t, validateValue, width).map(lineText).join('\n');
+  resultLines(c, t, width).map(lineText).join('\n');
 
 describe('resultLines', () => {
   it('renders every content block kind', () => {
@@ -66,8 +65,20 @@ describe('resultLines', () => {
     expect(noSchema).toContain('declares no outputSchema');
   });
 
+  it('structuredContent: the one verdict of the CLI (not checked on isError, cannot check an unusable schema)', () => {
+    const t = tool('weather', { outputSchema: { type: 'object', properties: { temp: { type: 'number' } }, required: ['temp'] } });
+    const isErr = text(done({ kind: 'complete', result: { content: [], isError: true, structuredContent: { temp: 'warm' } } }), t);
+    expect(isErr).toContain('– not checked: the result has isError: true');
+    expect(isErr).not.toContain('FAIL');
+    const isErrBare = text(done({ kind: 'complete', result: { content: [], isError: true } }), t);
+    expect(isErrBare).toContain('– not checked: the result has isError: true');
+    const unusable = tool('weather', { outputSchema: { $schema: 'https://example.com/unknown-dialect', type: 'object' } });
+    const cannot = text(done({ kind: 'complete', result: { content: [], structuredContent: { temp: 3 } } }), unusable);
+    expect(cannot).toMatch(/\? cannot check {2}\S/);
+  });
+
   it('isError results are marked (and styled as errors)', () => {
-    const lines = resultLines(done({ kind: 'complete', result: { content: [{ type: 'text', text: 'city not found' }], isError: true } }), tool('weather'), validateValue, 80);
+    const lines = resultLines(done({ kind: 'complete', result: { content: [{ type: 'text', text: 'city not found' }], isError: true } }), tool('weather'), 80);
     const all = lines.map(lineText).join('\n');
     expect(all).toContain('✗ weather  tool error (isError: true)');
     const body = lines.find((l) => lineText(l).includes('city not found'))!;

@@ -49,3 +49,34 @@ describe('empty diffs', () => {
     expect(s.marks).toEqual({ a: 'changed' });
   });
 });
+
+describe('keys on a busy machine', () => {
+  it('the next key waits for the render of the previous one, however late React gets to it', async () => {
+    const { useKeys } = await import('../../src/tui/hooks/useKeys.js');
+    const { useEffect, useState } = await import('react');
+    const { Text } = await import('ink');
+    // The process does not get the CPU for `ms` (a loaded machine): timers expire meanwhile.
+    const busy = (ms: number) => {
+      const end = Date.now() + ms;
+      while (Date.now() < end) {
+        /* descheduled */
+      }
+    };
+    function Counter() {
+      const [n, setN] = useState(0);
+      busy(8); // a render that takes a while
+      useEffect(() => busy(20)); // and so do its effects, queued ahead of the next render
+      useKeys((input) => {
+        if (input.length > 1) return 'split';
+        setN(n + 1); // from this render's state: a key handled before the render loses a count
+        setTimeout(() => busy(30), 0);
+      });
+      return <Text>{`n=${n}`}</Text>;
+    }
+    const r = render(<Counter />);
+    r.stdin.write('xxxxxx');
+    const start = Date.now();
+    while (!r.lastFrame()?.includes('n=6') && Date.now() - start < 8000) await new Promise((res) => setTimeout(res, 20));
+    expect(r.lastFrame()).toBe('n=6');
+  });
+});

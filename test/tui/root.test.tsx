@@ -37,6 +37,33 @@ describe('Root', () => {
     await waitFor(r, (f) => f.includes('server/discover #1'));
   });
 
+  it('findings and infos reported while connecting reach the Log pane', async () => {
+    let hooks!: ConnectHooks;
+    let resolve!: (c: InspectorClient) => void;
+    const feed = new Feed<WatchEvent>();
+    const r = renderWith(
+      <Root
+        connect={(h) => {
+          hooks = h;
+          return new Promise((res) => (resolve = res));
+        }}
+        targetLabel="srv"
+        size={{ columns: 100, rows: 30 }}
+      />,
+      fakeServices(feed),
+    );
+    await waitFor(r, (f) => f.includes('Connecting to srv'));
+    hooks.onFinding({ rule: 'tools.duplicate-name', severity: 'warning', spec: 'server/tools#tool', message: 'two tools named echo' });
+    hooks.onInfo('talking to a legacy server');
+    await waitFor(r, (f) => f.includes('two tools named echo') && f.includes('talking to a legacy server'));
+    resolve(fakeClient({ tools: [tool('echo')] }));
+    feed.push(toolsEvent([tool('echo')]));
+    await waitFor(r, (f) => f.includes('Tools (1)'));
+    await press(r, KEY.shiftTab);
+    const f = await waitFor(r, (f) => f.includes('⚠ tools.duplicate-name  two tools named echo'));
+    expect(f).toMatch(/info\s+talking to a legacy server/);
+  });
+
   it('a failed connection shows the error, retries with r, and quits with the transport exit code', async () => {
     let attempts = 0;
     let code: number | undefined;

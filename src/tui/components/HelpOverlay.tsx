@@ -1,15 +1,16 @@
 import { Box, Text } from 'ink';
 import { useTheme } from '../theme.js';
-import { KEYMAP } from '../keymap.js';
+import { HELP_CONTEXTS, helpSections, hintLine } from '../keys.js';
 import type { Line } from '../lines.js';
 import { LinesView } from './LinesView.js';
 import { wrapText } from '../text.js';
 
-/** The help screen as lines (every key, by context), descriptions wrapped to `width`. */
+/** The help screen as lines (every key of the key table, by section), descriptions wrapped to `width`. */
 export function helpLines(width = 100): Line[] {
   const out: Line[] = [];
-  const w = Math.max(...KEYMAP.flatMap((s) => s.keys.map((k) => k.keys.length))) + 2;
-  for (const s of KEYMAP) {
+  const sections = helpSections();
+  const w = Math.max(...sections.flatMap((s) => s.keys.map((k) => k.keys.length))) + 2;
+  for (const s of sections) {
     out.push([{ text: s.title, style: 'title' }]);
     for (const k of s.keys) {
       const wrapped = wrapText(k.does, Math.max(20, width - w - 2));
@@ -26,7 +27,7 @@ export interface HelpOverlayProps {
   height: number;
 }
 
-/** `?`: every key. Scroll with ↑/↓; Esc or ? closes. */
+/** `?`: every key. Scroll with ↑/↓; any other key closes. */
 export function HelpOverlay({ offset, width, height }: HelpOverlayProps) {
   const theme = useTheme();
   const lines = helpLines(width);
@@ -34,7 +35,7 @@ export function HelpOverlay({ offset, width, height }: HelpOverlayProps) {
     <Box flexDirection="column" width={width} height={height}>
       <Text wrap="truncate-end">
         <Text {...theme.style('title')}>Keys</Text>
-        <Text {...theme.style('muted')}>{'  ↑/↓ scroll · any other key closes'}</Text>
+        <Text {...theme.style('muted')}>{`  ${hintLine(HELP_CONTEXTS)}`}</Text>
       </Text>
       <LinesView lines={lines} offset={offset} height={height - 1} width={width} />
     </Box>

@@ -1,15 +1,30 @@
 import { Box, Text } from 'ink';
 import { sanitizeLine } from '../../util/sanitize.js';
-import { useTheme } from '../theme.js';
-import type { Line } from '../lines.js';
+import { useTheme, type StyleKey } from '../theme.js';
+import type { Line, Seg } from '../lines.js';
+import type { Severity } from '../../check/types.js';
 import type { LogEntry } from '../logEntry.js';
 import { formatClock } from '../text.js';
 import { LinesView } from './LinesView.js';
 
-/** One line of the Log pane for an entry (sanitized). */
+const SEVERITY: Record<Severity, { mark: string; style: StyleKey }> = {
+  error: { mark: '✗', style: 'error' },
+  warning: { mark: '⚠', style: 'warn' },
+  info: { mark: 'i', style: 'muted' },
+};
+
+/**
+ * One line of the Log pane for an entry (sanitized): time, kind, text. A finding shows its
+ * severity and rule id before its message: `⚠ tools.duplicate-name  the server lists…`.
+ */
 export function logLine(e: LogEntry): Line {
+  const time: Seg = { text: `${formatClock(e.time)} `, style: 'muted' };
+  if (e.kind === 'finding' && e.finding) {
+    const sev = SEVERITY[e.finding.severity] ?? SEVERITY.info;
+    return [time, { text: `${sev.mark} `, style: sev.style }, { text: `${sanitizeLine(e.finding.rule)}  `, style: sev.style }, { text: sanitizeLine(e.finding.message) }];
+  }
   return [
-    { text: `${formatClock(e.time)} `, style: 'muted' },
+    time,
     { text: e.kind === 'stderr' ? 'stderr  ' : e.kind === 'warning' ? 'warning ' : 'info    ', style: e.kind === 'warning' ? 'warn' : e.kind === 'stderr' ? 'accent' : 'muted' },
     { text: sanitizeLine(e.text) },
   ];
@@ -25,14 +40,14 @@ export interface LogPaneProps {
   height: number;
 }
 
-/** The server's stderr and the client's warnings, newest last, bounded, following unless scrolled up. */
+/** The server's stderr, the client's warnings and findings, newest last, bounded, following unless scrolled up. */
 export function LogPane({ lines, total, offset, follow, width, height }: LogPaneProps) {
   const theme = useTheme();
   return (
     <Box flexDirection="column" height={height} width={width}>
       <Text wrap="truncate-end">
         <Text {...theme.style('title')}>Log</Text>
-        <Text {...theme.style('muted')}>{`  server stderr and client warnings · ${lines.length} kept of ${total}${follow ? ' · following' : ' · G to follow'}`}</Text>
+        <Text {...theme.style('muted')}>{`  server stderr, findings and client warnings · ${lines.length} kept of ${total}${follow ? ' · following' : ' · G to follow'}`}</Text>
       </Text>
       {lines.length ? <LinesView lines={lines} offset={offset} height={Math.max(1, height - 1)} width={width} /> : <Text {...theme.style('muted')}>Nothing yet.</Text>}
     </Box>

@@ -1,23 +1,13 @@
 import { Box, Text } from 'ink';
 import { useTheme } from '../theme.js';
 
-export type PaneId = 'tools' | 'server' | 'listen' | 'diffs' | 'log' | 'wire';
-
-/** Title of each pane in the pane bar. */
-export const PANE_TITLES: Record<PaneId, string> = {
-  tools: 'Tools',
-  server: 'Server',
-  listen: 'Listen',
-  diffs: 'Diffs',
-  log: 'Log',
-  wire: 'Wire',
-};
-
 export interface PaneTabsProps {
-  panes: readonly PaneId[];
-  active: PaneId;
-  /** Small counters shown after a title, e.g. `{ tools: '12', diffs: '3' }`. */
-  badges?: Partial<Record<PaneId, string>>;
+  /** The panes in the bar, in order. */
+  panes: readonly { id: string; title: string }[];
+  /** Id of the active pane. */
+  active: string;
+  /** Small counters shown after a title, by pane id, e.g. `{ tools: '12', diffs: '3' }`. */
+  badges?: Readonly<Record<string, string | undefined>>;
   width: number;
 }
 
@@ -28,9 +18,9 @@ export function PaneTabs({ panes, active, badges = {}, width }: PaneTabsProps) {
     <Box width={width}>
       <Text wrap="truncate-end">
         {panes.map((p) => (
-          <Text key={p}>
-            <Text {...theme.style(p === active ? 'selected' : 'muted')} bold={p === active}>
-              {` ${PANE_TITLES[p]}${badges[p] ? ` ${badges[p]}` : ''} `}
+          <Text key={p.id}>
+            <Text {...theme.style(p.id === active ? 'selected' : 'muted')} bold={p.id === active}>
+              {` ${p.title}${badges[p.id] ? ` ${badges[p.id]}` : ''} `}
             </Text>
             <Text> </Text>
           </Text>

@@ -71,6 +71,16 @@ export function groupProblems(
   return { byRow, general, count, notes: [] };
 }
 
+/** The form as built: for which tool and schema content, its model, the edit state. */
+interface Built {
+  key: string;
+  schema: Tool['inputSchema'];
+  model: FormModel;
+  state: FormUiState;
+  rebuilt: boolean;
+  name: string;
+}
+
 /**
  * State of the call form for `tool`: the form model of its `inputSchema` (src/schema/form.ts),
  * the edit state, the arguments it represents, and their problems (local parse errors plus Ajv
@@ -79,35 +89,33 @@ export function groupProblems(
 export function useForm(tool: Tool): UseForm {
   const { validate } = useServices();
   const schemaKey = stableKey(tool.inputSchema);
-  // eslint-disable-next-line react-hooks/exhaustive-deps
-  const model = useMemo(() => buildForm(tool.inputSchema), [schemaKey]);
-  const [built, setBuilt] = useState<{ key: string; state: FormUiState; rebuilt: boolean; name: string; model: FormModel }>(() => ({
-    key: schemaKey,
-    state: initialFormUi(model),
-    rebuilt: false,
-    name: tool.name,
-    model,
-  }));
+  // List refreshes hand over new schema objects with the same content: the form is built
+  // once per schema content (schemaKey), and `schema` is the object it was built from.
+  const [built, setBuilt] = useState<Built>(() => {
+    const model = buildForm(tool.inputSchema);
+    return { key: schemaKey, schema: tool.inputSchema, model, state: initialFormUi(model), rebuilt: false, name: tool.name };
+  });
   let current = built;
   if (built.key !== schemaKey || built.name !== tool.name) {
     // Another tool: a fresh form. The same tool with a new schema: rebuild the form, keeping
     // what the user entered wherever it still fits the new schema.
     const sameTool = built.name === tool.name;
+    const sameSchema = built.key === schemaKey;
+    const schema = sameSchema ? built.schema : tool.inputSchema;
+    const model = sameSchema ? built.model : buildForm(schema);
     const state = sameTool ? formUiWithValue(model, formValueFromJson(model.root, formToArguments(built.model, built.state.value).args)) : initialFormUi(model);
-    current = { key: schemaKey, state, rebuilt: sameTool, name: tool.name, model };
+    current = { key: schemaKey, schema, model, state, rebuilt: sameTool, name: tool.name };
     setBuilt(current);
   }
-  const state = current.state;
+  const { model, schema, state } = current;
   const rows = useMemo(() => formRows(model.root, state.value), [model, state.value]);
   const { args, errors } = useMemo(() => formToArguments(model, state.value), [model, state.value]);
   const problems = useMemo(() => {
-    const v = validate(tool.inputSchema, args);
+    const v = validate(schema, args);
     const p = groupProblems(rows, errors, v.errors, v.schemaError);
     for (const pat of v.unenforcedPatterns ?? []) p.notes.push(`pattern ${JSON.stringify(pat)} not checked: it could take exponential time`);
     return p;
-    // The schema object identity may change with each list; its content is keyed by schemaKey.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [rows, args, errors, schemaKey, validate]);
+  }, [rows, args, errors, schema, validate]);
 
   const onKey = useCallback(
     (input: string, key: Key): FormAction | undefined => {

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useLayoutEffect, useRef } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useInput, type Key } from 'ink';
 
 /** What a key handler may return: `'split'` asks for a multi-character input to be re-sent one character at a time. */
@@ -82,11 +82,6 @@ export function isMultiLinePaste(input: string): boolean {
   return /[\r\n][^\u0000-\u001f\u007f]/.test(input) && /[^\u0000-\u001f\u007f][\r\n]/.test(input);
 }
 
-/** How long to wait for React to start rendering after a key, before assuming the key changed nothing (ms). */
-const RENDER_WAIT_MS = 15;
-/** Upper bound on waiting for a started render to commit (ms). */
-const MAX_WAIT_MS = 500;
-
 /**
  * `useInput` with keys handled strictly one at a time, each seeing the state the previous
  * one produced.
@@ -96,22 +91,25 @@ const MAX_WAIT_MS = 500;
  * `tmux send-keys`, or a paste ending in Enter arrive as `"/ech\r"`. So keys are queued:
  * chunks are split into text runs and single control keys, a handler returning `'split'`
  * (keys are commands there, not text) gets a text run again as single characters, and the
- * next key is handled only after the component has re-rendered and committed (or, when a key
- * changed nothing, after a short wait in which no render started).
+ * next key is handled only after the component has re-rendered and committed.
+ *
+ * Each key also bumps a counter of this component, in the same batch as whatever the handler
+ * changed, so every key is followed by exactly one commit holding its effects, also when it
+ * changed nothing. Waiting for that commit, rather than for a fixed time in which a render
+ * should have started, keeps keys in order on a busy machine, where React's scheduled work
+ * can lag behind any timer.
  */
 export function useKeys(handler: KeyHandler, active = true): void {
   const ref = useRef(handler);
   ref.current = handler;
+  const [committed, setCommitted] = useState(0);
   const st = useRef({
     queue: [] as KeyEvent[],
+    /** Keys handled so far; the one in flight is done when `committed` reaches it. */
+    handled: 0,
     waiting: false,
-    rendered: false,
-    since: 0,
-    timer: undefined as ReturnType<typeof setTimeout> | undefined,
     mounted: true,
   });
-  // Render phase: a render of this component has started since the last key.
-  st.current.rendered = true;
 
   const next = useCallback(() => {
     const s = st.current;
@@ -119,44 +117,25 @@ export function useKeys(handler: KeyHandler, active = true): void {
     const ev = s.queue.shift();
     if (!ev) return;
     s.waiting = true;
-    s.rendered = false;
-    s.since = Date.now();
     const r = ref.current(ev.input, ev.key);
     const chars = [...ev.input];
     if (r === 'split' && chars.length > 1) s.queue.unshift(...chars.map((c) => ({ input: c, key: plainKey(c) })));
-    arm();
+    setCommitted(++s.handled);
   }, []);
 
-  const release = useCallback(() => {
+  // A commit holding the last key's effects: the state it produced is now what handlers see.
+  useLayoutEffect(() => {
     const s = st.current;
-    if (s.timer !== undefined) clearTimeout(s.timer);
-    s.timer = undefined;
+    if (!s.waiting || committed < s.handled) return;
     s.waiting = false;
     if (s.queue.length && s.mounted) setImmediate(next);
-  }, [next]);
-
-  // A render started but not committed yet: keep waiting (bounded); nothing started: go on.
-  const arm = useCallback(() => {
-    const s = st.current;
-    if (s.timer !== undefined) clearTimeout(s.timer);
-    s.timer = setTimeout(() => {
-      s.timer = undefined;
-      if (s.rendered && Date.now() - s.since < MAX_WAIT_MS) arm();
-      else release();
-    }, RENDER_WAIT_MS);
-  }, [release]);
-
-  // Commit of this component: the state the last key produced is now what handlers see.
-  useLayoutEffect(() => {
-    if (st.current.waiting) release();
-  });
+  }, [committed, next]);
 
   useEffect(() => {
     const s = st.current;
     s.mounted = true;
     return () => {
       s.mounted = false;
-      if (s.timer !== undefined) clearTimeout(s.timer);
     };
   }, []);
 

@@ -7,25 +7,30 @@ export interface TermSize {
   rows: number;
 }
 
+/** The size of `stdout`, or 80×24 when it does not know (pipes, test streams); fixed values win. */
+function readSize(stdout: NodeJS.WriteStream, columns: number | undefined, rows: number | undefined): TermSize {
+  return {
+    columns: columns ?? (stdout.columns > 0 ? stdout.columns : 80),
+    rows: rows ?? (stdout.rows > 0 ? stdout.rows : 24),
+  };
+}
+
 /**
  * The terminal size, updated on the stdout `resize` event. Falls back to 80×24 when the
  * stream does not know (pipes, test streams). `fixed` overrides (tests, benchmarks).
  */
 export function useTerminalSize(fixed?: Partial<TermSize>): TermSize {
   const { stdout } = useStdout();
-  const read = (): TermSize => ({
-    columns: fixed?.columns ?? (stdout.columns > 0 ? stdout.columns : 80),
-    rows: fixed?.rows ?? (stdout.rows > 0 ? stdout.rows : 24),
-  });
-  const [size, setSize] = useState(read);
+  const columns = fixed?.columns;
+  const rows = fixed?.rows;
+  const [size, setSize] = useState(() => readSize(stdout, columns, rows));
   useEffect(() => {
-    const onResize = () => setSize(read());
+    const onResize = () => setSize(readSize(stdout, columns, rows));
     stdout.on('resize', onResize);
     return () => {
       stdout.off('resize', onResize);
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [stdout, fixed?.columns, fixed?.rows]);
-  if (fixed && (fixed.columns !== undefined || fixed.rows !== undefined)) return read();
+  }, [stdout, columns, rows]);
+  if (columns !== undefined || rows !== undefined) return readSize(stdout, columns, rows);
   return size;
 }

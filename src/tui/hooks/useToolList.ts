@@ -3,7 +3,8 @@ import type { Key } from 'ink';
 import type { Tool } from '../../protocol/types.js';
 import { filterIndices, searchText } from '../tools.js';
 import { editText, type TextState } from '../textEdit.js';
-import { moveKey, scrollToShow } from '../scroll.js';
+import { moveBy, scrollToShow } from '../scroll.js';
+import { matchKey, type KeyContext } from '../keys.js';
 
 export interface UseToolList {
   query: TextState;
@@ -20,6 +21,11 @@ export interface UseToolList {
 }
 
 const EMPTY: readonly Tool[] = [];
+
+/** The key contexts of the tool list (src/tui/keys.ts): while filtering, the filter's text field comes before the list's moves. */
+export function toolListContexts(filtering: boolean): KeyContext[] {
+  return filtering ? ['tools-filter', 'text', 'list'] : ['tools-list', 'list'];
+}
 
 /** Position of `value` in the ascending array `arr`, or -1. */
 function indexOfSorted(arr: readonly number[], value: number): number {
@@ -70,20 +76,21 @@ export function useToolList(tools: readonly Tool[] | undefined): UseToolList {
   };
 
   const onKey = (input: string, key: Key, height: number): 'open' | boolean => {
+    const m = matchKey(input, key, toolListContexts(filtering));
     if (filtering) {
-      if (key.return) {
+      if (m?.command === 'filter.keep') {
         setFiltering(false);
         if (selected) setSel({ name: selected.name, pos });
         return true;
       }
-      if (key.escape) {
+      if (m?.command === 'filter.clear') {
         setFiltering(false);
         setQuery({ text: '', cursor: 0 });
         return true;
       }
-      if (key.upArrow || key.downArrow || key.pageUp || key.pageDown) {
-        const p = moveKey(pos, filtered.length, height, '', key);
-        if (p !== undefined) select(p);
+      const p = moveBy(m, pos, filtered.length, height);
+      if (p !== undefined) {
+        select(p);
         return true;
       }
       const next = editText(query, input, key);
@@ -95,23 +102,23 @@ export function useToolList(tools: readonly Tool[] | undefined): UseToolList {
       }
       return false;
     }
-    if (input === '/') {
+    if (m?.command === 'tools.filter') {
       // A new search, as in less and vim.
       setFiltering(true);
       setQuery({ text: '', cursor: 0 });
       return true;
     }
-    if (key.escape && query.text) {
+    if (m?.command === 'filter.clear' && query.text) {
       setQuery({ text: '', cursor: 0 });
       return true;
     }
-    if (key.return) {
+    if (m?.command === 'tools.open') {
       if (!selected) return true;
       // Pin the selection to this tool by name (it may have been implied by its position).
       setSel({ name: selected.name, pos });
       return 'open';
     }
-    const p = moveKey(pos, filtered.length, height, input, key);
+    const p = moveBy(m, pos, filtered.length, height);
     if (p !== undefined) {
       select(p);
       return true;

@@ -46,6 +46,8 @@ export function useWatch(client: InspectorClient | undefined, filter: ListenFilt
   }, []);
   const [state, push] = useBatchedReducer<WatchState, Item>(reducer, () => initialWatchState(filter));
 
+  // One subscription per client and generation (resubscribe bumps it, also for an unchanged
+  // filter). `requested` changes only together with the generation.
   useEffect(() => {
     if (!client) return;
     const ac = new AbortController();
@@ -61,8 +63,7 @@ export function useWatch(client: InspectorClient | undefined, filter: ListenFilt
       }
     })();
     return () => ac.abort();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [client, generation]);
+  }, [client, generation, requested, pollMs, services, push]);
 
   const resubscribe = useCallback(
     (f: ListenFilter) => {

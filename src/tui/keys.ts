@@ -1,0 +1,336 @@
+/**
+ * Keys as data: every command of the TUI is one row of {@link KEY_TABLE}, bound once. The
+ * same rows drive the matcher ({@link matchKey}: what a key does), the `?` help screen
+ * ({@link helpSections}) and the header's hint line ({@link hintLine}), so the three cannot
+ * drift apart. Adding a key is adding a row.
+ *
+ * A view describes where the user is as a list of key contexts, most specific first (the
+ * Diffs pane is `['diffs', 'view']`: its Home/End browse diffs, ahead of the generic
+ * scrolling of a `view`). A row applies in the contexts it names; the first context (then the
+ * first row) whose binding matches wins. While a text field has the focus (the contexts hold
+ * `'text'`), bindings to printable characters are off: those characters are typed.
+ */
+import type { Key } from 'ink';
+
+/** Where a key is pressed. Pane modules describe their state with these. */
+export type KeyContext =
+  /** Anywhere, also on the help screen and while closing. */
+  | 'always'
+  /** Anywhere outside the help screen. */
+  | 'global'
+  /** The `?` screen. */
+  | 'help'
+  /** A read-only scrollable view (server description, result, diff, log…). */
+  | 'view'
+  /** A list with a selection (the tool list, the wire list). */
+  | 'list'
+  /** A one-line text field has the focus (the tool filter, a text/number/JSON field). */
+  | 'text'
+  /** The connect screen (before the app). */
+  | 'connect'
+  | 'connect-failed'
+  | 'tools-list'
+  | 'tools-filter'
+  /** The call form; with one of the next three for the focused row (or `text`). */
+  | 'form'
+  | 'form-array'
+  | 'form-boolean'
+  | 'form-enum'
+  | 'call-running'
+  | 'result'
+  | 'server'
+  | 'listen'
+  | 'diffs'
+  | 'log'
+  | 'wire'
+  | 'wire-detail';
+
+/** Sections of the `?` screen, in order. */
+export const HELP_SECTIONS = ['Everywhere', 'Tools list', 'Text fields', 'Call form', 'Call and result', 'Listen', 'Diffs', 'Wire'] as const;
+/** A section of the `?` screen. */
+export type HelpSection = (typeof HELP_SECTIONS)[number];
+
+/**
+ * A key: a special key (`up`, `down`, `left`, `right`, `pageup`, `pagedown`, `home`, `end`,
+ * `return`, `escape`, `tab`, `shift-tab`, `backspace`, `delete`), `ctrl-<letter>`, `any`, or
+ * one printable character (`q`, `G`, `?`, `' '`).
+ */
+export type KeySpec = string;
+
+/** A key bound to a command: with an argument for the command (a direction, an index; default 1), optionally only in some of the row's contexts. */
+export type KeyBinding = KeySpec | { key: KeySpec; arg?: number; in?: readonly KeyContext[] };
+
+/** One row of the key table: one command and every key bound to it. */
+export interface KeyRow {
+  command: string;
+  keys: readonly KeyBinding[];
+  /** The contexts where it applies. */
+  in: readonly KeyContext[];
+  /** What it does, for the `?` screen. */
+  does: string;
+  /** Its `?` section; rows without one are not listed (they live where `?` cannot be pressed). */
+  section?: HelpSection;
+  /** The keys as the `?` screen writes them; default: every binding's label joined with ` / `. */
+  label?: string;
+  /**
+   * The word(s) on the hint line: everywhere it applies (a string), or only in some contexts
+   * (`{ 'tools-list': 'diffs' }`); none: not on the hint line.
+   */
+  hint?: string | Partial<Record<KeyContext, string>>;
+  /** The keys as the hint line writes them; default: the first binding's label. */
+  hintKeys?: string;
+}
+
+/** The key table. Order matters only among rows of one context (the first match wins). */
+export const KEY_TABLE = [
+  // ---- Everywhere ----
+  { command: 'pane.cycle', keys: [{ key: 'tab', arg: 1 }, { key: 'shift-tab', arg: -1 }], in: ['global'], section: 'Everywhere', does: 'next / previous pane', hint: 'panes' },
+  { command: 'help.open', keys: ['?'], in: ['global'], section: 'Everywhere', does: 'this help (↑/↓ scroll it, any other key closes it)', hint: 'keys' },
+  { command: 'diffs.open', keys: ['d'], in: ['global'], section: 'Everywhere', does: 'jump to the Diffs pane (newest diff)', hint: { 'tools-list': 'diffs' } },
+  { command: 'wire.toggle', keys: ['w'], in: ['global'], section: 'Everywhere', does: 'show / hide the Wire pane (raw messages in and out)', hint: { 'tools-list': 'wire', wire: 'hide' } },
+  { command: 'quit', keys: ['q'], in: ['global', 'connect'], section: 'Everywhere', does: 'quit (not while typing in a field: use Esc first)', hint: 'quit' },
+  { command: 'quit.force', keys: ['ctrl-c'], in: ['always'], section: 'Everywhere', label: 'Ctrl-C Ctrl-C', does: 'quit from anywhere (press twice within 2 s)', hint: { text: 'twice quits' } },
+  {
+    command: 'move.line',
+    keys: [{ key: 'up', arg: -1 }, { key: 'down', arg: 1 }, { key: 'k', arg: -1 }, { key: 'j', arg: 1 }],
+    in: ['view', 'list'],
+    section: 'Everywhere',
+    does: 'move or scroll one line',
+    hint: { view: 'scroll', list: 'move' },
+    hintKeys: '↑↓',
+  },
+  {
+    command: 'move.page',
+    keys: [{ key: 'pageup', arg: -1 }, { key: 'pagedown', arg: 1 }, { key: 'b', arg: -1, in: ['view'] }, { key: ' ', arg: 1, in: ['view'] }],
+    in: ['view', 'list'],
+    section: 'Everywhere',
+    does: 'a page up / down (b and Space in text views only)',
+  },
+  {
+    command: 'move.edge',
+    keys: [{ key: 'home', arg: -1 }, { key: 'g', arg: -1 }, { key: 'end', arg: 1 }, { key: 'G', arg: 1 }],
+    in: ['view', 'list'],
+    section: 'Everywhere',
+    does: 'top / bottom (at the bottom, the Listen, Log and Wire panes follow the newest)',
+    hint: { listen: 'follow', log: 'follow', wire: 'follow' },
+    hintKeys: 'G',
+  },
+  { command: 'help.close', keys: ['any'], in: ['help'], does: 'close the help', hint: 'closes', hintKeys: 'any other key' },
+
+  // ---- Connect screen ----
+  { command: 'connect.retry', keys: ['r'], in: ['connect-failed'], does: 'connect again', hint: 'retry' },
+
+  // ---- Tools list ----
+  { command: 'tools.filter', keys: ['/'], in: ['tools-list'], section: 'Tools list', does: 'filter by name, title and description (a new search each time)', hint: 'filter' },
+  { command: 'tools.open', keys: ['return'], in: ['tools-list'], section: 'Tools list', does: 'open the tool: details and call form', hint: 'open' },
+  { command: 'filter.keep', keys: ['return'], in: ['tools-filter'], section: 'Tools list', does: 'while filtering: keep the filter, back to the list', hint: 'keep' },
+  { command: 'filter.clear', keys: ['escape'], in: ['tools-filter', 'tools-list'], section: 'Tools list', does: 'clear the filter', hint: { 'tools-filter': 'clear' } },
+
+  // ---- Text fields (the filter, text / number / JSON fields of the form) ----
+  { command: 'text.move', keys: [{ key: 'left', arg: -1 }, { key: 'right', arg: 1 }], in: ['text'], section: 'Text fields', does: 'move the cursor' },
+  {
+    command: 'text.edge',
+    keys: [{ key: 'home', arg: -1 }, { key: 'ctrl-a', arg: -1 }, { key: 'end', arg: 1 }, { key: 'ctrl-e', arg: 1 }],
+    in: ['text'],
+    section: 'Text fields',
+    does: 'to the start / end',
+  },
+  { command: 'text.erase', keys: ['backspace', 'delete'], in: ['text'], section: 'Text fields', does: 'delete the character before the cursor' },
+  { command: 'text.clear', keys: ['ctrl-u'], in: ['text'], section: 'Text fields', does: 'clear the field' },
+  { command: 'text.deleteWord', keys: ['ctrl-w'], in: ['text'], section: 'Text fields', does: 'delete the word before the cursor' },
+
+  // ---- Call form ----
+  { command: 'form.field', keys: [{ key: 'up', arg: -1 }, { key: 'down', arg: 1 }], in: ['form'], section: 'Call form', does: 'previous / next field (j/k type text here)', hint: 'field', hintKeys: '↑↓' },
+  { command: 'form.fieldPage', keys: [{ key: 'pageup', arg: -1 }, { key: 'pagedown', arg: 1 }], in: ['form'], section: 'Call form', does: 'five fields up / down' },
+  { command: 'form.toggle', keys: [' ', 'left', 'right'], in: ['form-boolean'], section: 'Call form', does: 'on a boolean: toggle (an optional one cycles through unset)' },
+  { command: 'form.set', keys: [{ key: 't', arg: 1 }, { key: 'f', arg: 0 }], in: ['form-boolean'], section: 'Call form', does: 'on a boolean: true / false' },
+  { command: 'form.choose', keys: [{ key: ' ', arg: 1 }, { key: 'left', arg: -1 }, { key: 'right', arg: 1 }], in: ['form-enum'], section: 'Call form', does: 'on a choice: next / previous option' },
+  { command: 'form.addItem', keys: ['+', 'a', ' '], in: ['form-array'], section: 'Call form', does: 'on an array: add an item' },
+  { command: 'form.removeItem', keys: ['-', 'x'], in: ['form-array'], section: 'Call form', does: 'on an array: remove the last item' },
+  { command: 'form.deleteItem', keys: ['ctrl-d'], in: ['form'], section: 'Call form', does: 'delete the array item under the cursor' },
+  { command: 'form.null', keys: ['ctrl-n'], in: ['form'], section: 'Call form', does: 'set / clear an explicit null (nullable fields)' },
+  { command: 'form.reset', keys: ['ctrl-r'], in: ['form'], section: 'Call form', does: 'reset the form to its defaults' },
+  { command: 'form.submit', keys: ['return'], in: ['form'], section: 'Call form', does: 'call the tool (with problems: press Enter twice to send anyway)', hint: 'call' },
+  { command: 'form.back', keys: ['escape'], in: ['form'], section: 'Call form', does: 'back to the list', hint: 'back' },
+
+  // ---- Call and result ----
+  { command: 'call.cancel', keys: ['escape'], in: ['call-running'], section: 'Call and result', does: 'while running: cancel the call on the wire', hint: 'cancel the call' },
+  { command: 'result.save', keys: ['s'], in: ['result'], section: 'Call and result', does: 'save the raw result JSON to ./mcp-inspect-result-<tool>-<time>.json', hint: 'save JSON' },
+  { command: 'result.again', keys: ['r'], in: ['result'], section: 'Call and result', does: 'call again with the same arguments', hint: 'call again' },
+  { command: 'result.back', keys: ['escape', 'return'], in: ['result'], section: 'Call and result', does: 'back to the form', hint: 'back', hintKeys: 'Esc' },
+
+  // ---- Listen ----
+  {
+    command: 'listen.toggle',
+    keys: [{ key: '1', arg: 1 }, { key: '2', arg: 2 }, { key: '3', arg: 3 }],
+    in: ['listen'],
+    section: 'Listen',
+    does: 'toggle tools / prompts / resources for the next subscription',
+    hint: 'filter',
+    hintKeys: '1/2/3',
+  },
+  { command: 'listen.resubscribe', keys: ['return'], in: ['listen'], section: 'Listen', does: 're-subscribe with that filter', hint: 're-subscribe' },
+
+  // ---- Diffs ----
+  {
+    command: 'diffs.step',
+    keys: [{ key: 'left', arg: -1 }, { key: 'right', arg: 1 }, { key: '[', arg: -1 }, { key: ']', arg: 1 }],
+    in: ['diffs'],
+    section: 'Diffs',
+    does: 'older / newer diff',
+    hint: 'older/newer',
+    hintKeys: '←/→',
+  },
+  { command: 'diffs.edge', keys: [{ key: 'home', arg: -1 }, { key: 'end', arg: 1 }], in: ['diffs'], section: 'Diffs', does: 'oldest / newest diff (scroll with ↑ ↓)' },
+
+  // ---- Wire ----
+  { command: 'wire.open', keys: ['return'], in: ['wire'], section: 'Wire', does: 'open the selected message pretty-printed', hint: 'open' },
+  { command: 'wire.close', keys: ['escape', 'return'], in: ['wire-detail'], section: 'Wire', does: 'back to the list of messages', hint: 'back', hintKeys: 'Esc' },
+  { command: 'wire.step', keys: [{ key: 'left', arg: -1 }, { key: 'right', arg: 1 }], in: ['wire-detail'], section: 'Wire', does: 'previous / next message', hint: 'previous/next', hintKeys: '←/→' },
+] as const satisfies readonly KeyRow[];
+
+/** Every command of the TUI. */
+export type Command = (typeof KEY_TABLE)[number]['command'];
+
+/** Lines of the `?` screen that are not keys: what the marks on the screen mean. */
+export const HELP_NOTES: readonly { section: HelpSection; label: string; does: string }[] = [
+  { section: 'Tools list', label: '+ / ~ mark', does: 'tool added / changed by the last list change' },
+  { section: 'Tools list', label: 'ro? destr? idem? open?', does: 'annotation hints as the server states them (unverified)' },
+  { section: 'Text fields', label: 'typing', does: 'inserts text; a paste of several lines becomes one line' },
+];
+
+/** What a key matched: the command and its argument (see {@link KeyBinding}). */
+export interface KeyMatch {
+  command: Command;
+  arg: number;
+}
+
+const ROWS: readonly KeyRow[] = KEY_TABLE;
+
+const SPECIAL: Record<string, { label: string; test: (k: Key) => boolean }> = {
+  up: { label: '↑', test: (k) => k.upArrow },
+  down: { label: '↓', test: (k) => k.downArrow },
+  left: { label: '←', test: (k) => k.leftArrow },
+  right: { label: '→', test: (k) => k.rightArrow },
+  pageup: { label: 'PgUp', test: (k) => k.pageUp },
+  pagedown: { label: 'PgDn', test: (k) => k.pageDown },
+  home: { label: 'Home', test: (k) => k.home },
+  end: { label: 'End', test: (k) => k.end },
+  return: { label: 'Enter', test: (k) => k.return },
+  escape: { label: 'Esc', test: (k) => k.escape },
+  tab: { label: 'Tab', test: (k) => k.tab && !k.shift },
+  'shift-tab': { label: 'Shift-Tab', test: (k) => k.tab && k.shift },
+  backspace: { label: 'Backspace', test: (k) => k.backspace },
+  delete: { label: 'Delete', test: (k) => k.delete },
+  any: { label: 'any key', test: () => true },
+};
+
+/** True for a key spec that is a printable character (typed, not a command, in a text field). */
+export function isCharSpec(spec: KeySpec): boolean {
+  return [...spec].length === 1;
+}
+
+/** True when `spec` names a key this module understands (special, `ctrl-<letter>`, or one character). */
+export function isValidSpec(spec: KeySpec): boolean {
+  return spec in SPECIAL || /^ctrl-[a-z]$/.test(spec) || isCharSpec(spec);
+}
+
+/** Does the keypress (`input`, `key` as Ink reports them) match `spec`? */
+export function keyMatches(spec: KeySpec, input: string, key: Key): boolean {
+  const special = SPECIAL[spec];
+  if (special) return special.test(key);
+  if (spec.startsWith('ctrl-') && spec.length > 5) return key.ctrl && input === spec.slice(5);
+  // A character: Ctrl-D is not `d`. (Meta is not checked: Ink reports Esc followed
+  // quickly by a letter as meta + letter, which always acted as the letter.)
+  return input === spec && !key.ctrl;
+}
+
+/** How the `?` screen and the hint line write a key. */
+export function keyLabel(spec: KeySpec): string {
+  const special = SPECIAL[spec];
+  if (special) return special.label;
+  if (spec.startsWith('ctrl-') && spec.length > 5) return `Ctrl-${spec.slice(5).toUpperCase()}`;
+  if (spec === ' ') return 'Space';
+  return spec;
+}
+
+function binding(b: KeyBinding): { key: KeySpec; arg: number; in?: readonly KeyContext[] } {
+  return typeof b === 'string' ? { key: b, arg: 1 } : { key: b.key, arg: b.arg ?? 1, in: b.in };
+}
+
+/**
+ * The command a keypress triggers where the user is: the first of `contexts` (most specific
+ * first) with a row whose binding matches; within a context, the first such row.
+ *
+ * @param typing printable-character bindings are off (the character is typed); default: when
+ *   `contexts` holds `'text'`.
+ * @returns undefined when the key does nothing here.
+ */
+export function matchKey(input: string, key: Key, contexts: readonly KeyContext[], typing = contexts.includes('text')): KeyMatch | undefined {
+  for (const c of contexts) {
+    for (const row of ROWS) {
+      if (!row.in.includes(c)) continue;
+      for (const raw of row.keys) {
+        const b = binding(raw);
+        if (b.in && !b.in.includes(c)) continue;
+        if (typing && isCharSpec(b.key)) continue;
+        if (keyMatches(b.key, input, key)) return { command: row.command as Command, arg: b.arg };
+      }
+    }
+  }
+  return undefined;
+}
+
+/** The row of a command. Throws for an unknown command (a programming error). */
+export function keyRow(command: Command): KeyRow {
+  const row = ROWS.find((r) => r.command === command);
+  if (!row) throw new Error(`no key row for ${command}`);
+  return row;
+}
+
+/** The `?` screen's label of a row's keys: its `label`, or its bindings' labels joined with ` / `. */
+export function rowLabel(row: KeyRow): string {
+  if (row.label) return row.label;
+  const labels: string[] = [];
+  for (const b of row.keys) {
+    const l = keyLabel(binding(b).key);
+    if (!labels.includes(l)) labels.push(l);
+  }
+  return labels.join(' / ');
+}
+
+/**
+ * The header's hint line where the user is: `Enter open · / filter · ↑↓ move · Tab panes · …`.
+ * Rows are taken by `contexts` order (most specific first), then table order; rows bound only
+ * to printable characters are left out while typing (they would be typed, not run).
+ */
+export function hintLine(contexts: readonly KeyContext[], typing = contexts.includes('text')): string {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  for (const c of contexts) {
+    for (const row of ROWS) {
+      if (seen.has(row.command) || !row.in.includes(c) || row.hint === undefined) continue;
+      const text = typeof row.hint === 'string' ? row.hint : contexts.map((x) => (row.hint as Partial<Record<KeyContext, string>>)[x]).find((t) => t !== undefined);
+      if (text === undefined) continue;
+      const live = row.keys.map(binding).filter((b) => (!b.in || b.in.includes(c)) && !(typing && isCharSpec(b.key)));
+      if (live.length === 0) continue;
+      seen.add(row.command);
+      out.push(`${row.hintKeys ?? keyLabel(live[0]!.key)} ${text}`);
+    }
+  }
+  return out.join(' · ');
+}
+
+/** The `?` screen: every section with its keys (and notes), in order. */
+export function helpSections(): { title: HelpSection; keys: { keys: string; does: string }[] }[] {
+  return HELP_SECTIONS.map((title) => ({
+    title,
+    keys: [
+      ...ROWS.filter((r) => r.section === title).map((r) => ({ keys: rowLabel(r), does: r.does })),
+      ...HELP_NOTES.filter((n) => n.section === title).map((n) => ({ keys: n.label, does: n.does })),
+    ],
+  })).filter((s) => s.keys.length > 0);
+}
+
+/** Where the user is on the `?` screen: it scrolls like a view, any other key closes it. */
+export const HELP_CONTEXTS: readonly KeyContext[] = ['view', 'help'];

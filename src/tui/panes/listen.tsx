@@ -1,0 +1,71 @@
+/**
+ * The Listen pane: the live tail of watch events, the subscription, and the filter for the
+ * next one (1/2/3 toggle tools/prompts/resources, Enter re-subscribes).
+ * spec: basic/subscriptions
+ */
+import { useMemo, useState } from 'react';
+import type { ListenFilter } from '../../protocol/types.js';
+import { matchKey, type KeyContext } from '../keys.js';
+import { followBy, followOffset, type Follow } from '../scroll.js';
+import { eventLine } from '../listenLines.js';
+import { ListenPane } from '../components/ListenPane.js';
+import type { PaneContext, PaneDef, PaneInstance } from './types.js';
+
+const CONTEXTS: readonly KeyContext[] = ['listen', 'view'];
+type ListKey = keyof Pick<ListenFilter, 'toolsListChanged' | 'promptsListChanged' | 'resourcesListChanged'>;
+/** `listen.toggle` argument → the filter member it toggles. */
+const TOGGLES: Record<number, ListKey> = { 1: 'toolsListChanged', 2: 'promptsListChanged', 3: 'resourcesListChanged' };
+
+/** `f` with list `k` asked for or not (absent rather than false, as the wire wants it). */
+export function toggleList(f: ListenFilter, k: ListKey): ListenFilter {
+  const n = { ...f };
+  if (n[k]) delete n[k];
+  else n[k] = true;
+  return n;
+}
+
+function useListenPane({ client, watch, pollMs, width, height, flash }: PaneContext): PaneInstance {
+  const ws = watch.state;
+  // The next subscription's filter starts as the current one's.
+  const [pending, setPending] = useState<ListenFilter>(() => ws.listen.requested);
+  const [scroll, setScroll] = useState<Follow>({ offset: 0, follow: true });
+  const lines = useMemo(() => ws.tail.map((t) => eventLine(t.event)), [ws.tail]);
+  const bodyH = Math.max(1, height - 3);
+  return {
+    contexts: CONTEXTS,
+    watching: 'always',
+    badge: ws.received ? String(ws.received) : undefined,
+    onKey(input, key) {
+      const m = matchKey(input, key, CONTEXTS);
+      if (m?.command === 'listen.toggle') {
+        const k = TOGGLES[m.arg];
+        if (k) setPending((f) => toggleList(f, k));
+        return;
+      }
+      if (m?.command === 'listen.resubscribe') {
+        watch.resubscribe(pending);
+        setScroll({ offset: 0, follow: true });
+        flash('Re-subscribing…');
+        return;
+      }
+      const f = followBy(m, scroll, lines.length, bodyH);
+      if (f) setScroll(f);
+    },
+    view: () => (
+      <ListenPane
+        listen={ws.listen}
+        legacy={client.description.era === 'legacy'}
+        pending={pending}
+        pollMs={pollMs}
+        lines={lines}
+        offset={followOffset(scroll, lines.length, bodyH)}
+        follow={scroll.follow}
+        width={width}
+        height={height}
+      />
+    ),
+  };
+}
+
+/** The Listen pane: subscription, next filter, live event tail. */
+export const listenPane: PaneDef = { id: 'listen', title: 'Listen', usePane: useListenPane };

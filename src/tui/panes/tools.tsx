@@ -1,0 +1,174 @@
+/**
+ * The Tools pane: the tool list (filter, select), then the opened tool's detail and call
+ * form, then the call (progress, cancel) and its result (scroll, save, call again). The open
+ * form follows the live tool list: rebuilt when the schema changes, flagged when the tool is
+ * removed. spec: server/tools
+ */
+import { useMemo, useRef, useState } from 'react';
+import type { Tool } from '../../protocol/types.js';
+import { useServices } from '../services.js';
+import { useToolList, toolListContexts } from '../hooks/useToolList.js';
+import { useForm } from '../hooks/useForm.js';
+import { useCall } from '../hooks/useCall.js';
+import { formContexts } from '../formState.js';
+import { matchKey, type KeyContext } from '../keys.js';
+import { clampOffset, scrollBy } from '../scroll.js';
+import { rawResultJson, resultLines } from '../resultLines.js';
+import { describeError } from '../errors.js';
+import { ToolsPane, toolListHeight } from '../components/ToolsPane.js';
+import { ToolDetail } from '../components/ToolDetail.js';
+import { ResultView } from '../components/ResultView.js';
+import type { PaneContext, PaneDef, PaneInstance } from './types.js';
+
+const PLACEHOLDER_TOOL: Tool = { name: '', inputSchema: { type: 'object' } };
+const RUNNING: readonly KeyContext[] = ['call-running'];
+const RESULT: readonly KeyContext[] = ['result', 'view'];
+
+type ToolsView = 'list' | 'form' | 'result';
+
+function useToolsPane({ client, watch, width, height, flash }: PaneContext): PaneInstance {
+  const services = useServices();
+  const ws = watch.state;
+  const tools = ws.tools;
+  const list = useToolList(tools);
+  const call = useCall(client);
+  const [view, setView] = useState<ToolsView>('list');
+  const [openName, setOpenName] = useState<string | undefined>(undefined);
+  // The opened tool as last listed: it stays on screen (flagged) after the server drops it.
+  const lastOpen = useRef<Tool | undefined>(undefined);
+  const liveOpen = openName !== undefined ? tools?.find((t) => t.name === openName) : undefined;
+  if (liveOpen) lastOpen.current = liveOpen;
+  const openTool = openName !== undefined ? (liveOpen ?? (lastOpen.current?.name === openName ? lastOpen.current : undefined)) : undefined;
+  const form = useForm(openTool ?? PLACEHOLDER_TOOL);
+  const [confirm, setConfirm] = useState(false);
+  const [resultOffset, setResultOffset] = useState(0);
+  const [savedPath, setSavedPath] = useState<string | undefined>(undefined);
+
+  const callState = call.state;
+  const callName = callState.phase !== 'idle' ? callState.tool : undefined;
+  const callTool = callName !== undefined ? (tools?.find((t) => t.name === callName) ?? (lastOpen.current?.name === callName ? lastOpen.current : undefined)) : undefined;
+  const rLines = useMemo(() => (callState.phase === 'done' || callState.phase === 'failed' ? resultLines(callState, callTool, width) : []), [callState, callTool, width]);
+  const resultH = height - 1;
+  const toolRowsH = toolListHeight(height, ws.dropped);
+
+  const showList = view === 'list' || !openTool;
+  const inForm = view === 'form' && !!openTool && !form.model.noParams;
+  const contexts: readonly KeyContext[] = showList
+    ? toolListContexts(list.filtering)
+    : view === 'form'
+      ? inForm
+        ? formContexts(form.rows[form.state.focus])
+        : ['form']
+      : callState.phase === 'running'
+        ? RUNNING
+        : RESULT;
+
+  const submit = () => {
+    if (!openTool) return;
+    call.start(openTool.name, form.model.noParams ? {} : form.args);
+    setConfirm(false);
+    setResultOffset(0);
+    setSavedPath(undefined);
+    setView('result');
+  };
+
+  const onKey = (input: string, key: Parameters<PaneInstance['onKey']>[1]) => {
+    if (view === 'list') {
+      const r = list.onKey(input, key, toolRowsH);
+      if (r === 'open' && list.selected) {
+        // Reopening the same tool keeps what was typed; a different tool starts a new form.
+        if (openName === list.selected.name) form.clearRebuilt();
+        setOpenName(list.selected.name);
+        lastOpen.current = list.selected;
+        setConfirm(false);
+        setView('form');
+      }
+      return;
+    }
+    if (view === 'form') {
+      if (!inForm) {
+        // No tool (cannot happen once opened) or a tool without parameters: Enter calls, Esc goes back.
+        const m = matchKey(input, key, ['form']);
+        if (m?.command === 'form.submit' && openTool) submit();
+        else if (m?.command === 'form.back') setView('list');
+        return;
+      }
+      const action = form.onKey(input, key);
+      if (action === 'back') {
+        setConfirm(false);
+        setView('list');
+      } else if (action === 'submit') {
+        if (form.problems.count > 0 && !confirm) {
+          setConfirm(true);
+          flash(`${form.problems.count} problem${form.problems.count === 1 ? '' : 's'} in the arguments — press Enter again to call anyway`, 'warn');
+        } else submit();
+      } else if (confirm) setConfirm(false);
+      return;
+    }
+    // result
+    if (callState.phase === 'running') {
+      if (matchKey(input, key, RUNNING)?.command === 'call.cancel') {
+        call.cancel();
+        flash('Cancelling the call…', 'warn');
+      }
+      return;
+    }
+    const m = matchKey(input, key, RESULT);
+    if (m?.command === 'result.back') {
+      setView(openTool ? 'form' : 'list');
+      return;
+    }
+    if (m?.command === 'result.again' && callState.phase !== 'idle') {
+      call.start(callState.tool, callState.args);
+      setResultOffset(0);
+      setSavedPath(undefined);
+      return;
+    }
+    if (m?.command === 'result.save' && (callState.phase === 'done' || callState.phase === 'failed')) {
+      services.saveResult(callState.tool, rawResultJson(callState), services.now()).then(
+        (path) => {
+          setSavedPath(path);
+          flash(`Saved raw result to ${path}`, 'ok');
+        },
+        (e: unknown) => flash(`Could not save the result: ${describeError(e)}`, 'error'),
+      );
+      return;
+    }
+    const o = scrollBy(m, resultOffset, rLines.length, resultH);
+    if (o !== undefined) setResultOffset(o);
+  };
+
+  const draw = () => {
+    if (showList) {
+      return (
+        <ToolsPane
+          tools={tools}
+          filtered={list.filtered}
+          pos={list.pos}
+          offset={list.offsetFor(toolRowsH)}
+          query={list.query}
+          filtering={list.filtering}
+          marks={ws.marks}
+          dropped={ws.dropped}
+          error={ws.toolsError}
+          width={width}
+          height={height}
+        />
+      );
+    }
+    if (view === 'form') return <ToolDetail tool={openTool} form={form} gone={!liveOpen && !!tools} confirmPending={confirm} width={width} height={height} />;
+    return <ResultView call={callState} lines={rLines} offset={clampOffset(resultOffset, rLines.length, resultH)} savedPath={savedPath} width={width} height={height} />;
+  };
+
+  return {
+    contexts,
+    badge: tools ? String(tools.length) : '…',
+    // On the plain list the user may be watching the server; in a filter, a form or a result they are working.
+    watching: view === 'list' && !list.filtering ? 'when-idle' : undefined,
+    onKey,
+    view: draw,
+  };
+}
+
+/** The Tools pane: list, form, call and result; the first pane. */
+export const toolsPane: PaneDef = { id: 'tools', title: 'Tools', usePane: useToolsPane };

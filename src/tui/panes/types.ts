@@ -1,0 +1,80 @@
+/**
+ * The shape of a pane. A pane is one module exporting a {@link PaneDef}: its id and title, and
+ * a state hook that returns what the App needs from it right now (its key contexts, its key
+ * handler, its view, its badge). The App keeps which pane is active and runs every pane's
+ * hook (so a pane keeps its state while another one is shown); it draws the chrome around
+ * the active pane and handles the global keys (src/tui/keys.ts `global` rows).
+ */
+import type { ReactElement } from 'react';
+import type { Key } from 'ink';
+import type { InspectorClient, WireEvent } from '../../client/types.js';
+import type { Ring } from '../hooks/useBatched.js';
+import type { UseWatch } from '../hooks/useWatch.js';
+import type { Command, KeyContext } from '../keys.js';
+import type { LogEntry } from '../logEntry.js';
+import type { StyleKey } from '../theme.js';
+
+/** What every pane gets from the App on each render. */
+export interface PaneContext {
+  client: InspectorClient;
+  /** The one watch of the session: tool list, listen tail, diffs (and re-subscribing). */
+  watch: UseWatch;
+  /** Raw messages in and out (bounded). */
+  wire: Ring<WireEvent>;
+  /** Server stderr, client warnings, findings (bounded). */
+  log: Ring<LogEntry>;
+  /** Poll interval for unannounced tool-list changes, in ms (0/undefined: off). */
+  pollMs?: number;
+  /** ms since epoch, re-read every second. */
+  now: number;
+  /** Columns of the pane. */
+  width: number;
+  /** Rows of the pane (the chrome is already taken off). */
+  height: number;
+  /** The pane is in the pane bar (an optional pane can skip work while it is hidden). */
+  shown: boolean;
+  /** Shows a message on the status line for a while. */
+  flash(text: string, style?: StyleKey): void;
+}
+
+/** A pane's current state, as the App uses it. Rebuilt on every render by the pane's hook. */
+export interface PaneInstance {
+  /**
+   * Where the user is in this pane, most specific first (src/tui/keys.ts): drives the pane's
+   * own key matching, the hint line, and whether printable keys are typed (`text`).
+   */
+  contexts: readonly KeyContext[];
+  /** A key the global rows did not take. */
+  onKey(input: string, key: Key): void;
+  /** Draws the pane; called for the active pane only. */
+  view(): ReactElement;
+  /** A small counter after the title in the pane bar (`12`). */
+  badge?: string;
+  /**
+   * Whether a new diff may open the Diffs pane over this one: `always` (the user is watching
+   * here), `when-idle` (after AUTO_OPEN_IDLE_MS without a key), or never (undefined).
+   */
+  watching?: 'always' | 'when-idle';
+  /** The App brought this pane up by its key or by itself (not by Tab): show the newest. Stable across renders. */
+  onJump?(): void;
+}
+
+/** A pane, as registered in src/tui/panes/index.ts. */
+export interface PaneDef {
+  /** Stable id (`tools`, `wire`). */
+  id: string;
+  /** Title in the pane bar. */
+  title: string;
+  /**
+   * A global command that brings this pane up (`diffs.open`); for an optional pane, it shows
+   * or hides the pane (`wire.toggle`).
+   */
+  key?: Command;
+  /** Not in the pane bar until its key shows it. */
+  optional?: boolean;
+  /**
+   * The pane's state hook. The App calls it on every render for every registered pane, in
+   * registry order, whether the pane is shown or not.
+   */
+  usePane(ctx: PaneContext): PaneInstance;
+}

@@ -1,0 +1,32 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup } from 'ink-testing-library';
+import { listenPane, toggleList } from '../../src/tui/panes/listen.js';
+import { KEY, press, renderPane, waitFor } from './helpers.js';
+
+afterEach(() => cleanup());
+
+describe('Listen pane (alone)', () => {
+  it('tails events with a badge, toggles the next filter, re-subscribes', async () => {
+    const h = renderPane(listenPane, { filter: { toolsListChanged: true } });
+    expect(h.latest().watching).toBe('always');
+    h.feed.push({ type: 'acknowledged', time: Date.now(), subscriptionId: 3, granted: { toolsListChanged: true }, refused: {} });
+    h.feed.push({ type: 'notification', time: Date.now(), method: 'notifications/tools/list_changed', unsolicited: false });
+    let f = await waitFor(h.r, (f) => f.includes('notifications/tools/list_changed'));
+    expect(f).toContain('✓ ack');
+    expect(f).toContain('badge 2');
+    expect(f).toContain('1/2/3 filter');
+    await press(h.r, '1', '3');
+    f = await waitFor(h.r, (f) => f.includes('[x] 3 resources'));
+    expect(f).toContain('[ ] 1 tools');
+    expect(f).toContain('re-subscribe (changed)');
+    await press(h.r, KEY.enter);
+    await waitFor(h.r, () => h.services.watchCalls.length === 2);
+    expect(h.services.watchCalls[1]!.filter).toEqual({ resourcesListChanged: true });
+    expect(h.flashes).toContain('Re-subscribing…');
+  });
+
+  it('toggleList adds or removes one list', () => {
+    expect(toggleList({ toolsListChanged: true }, 'toolsListChanged')).toEqual({});
+    expect(toggleList({}, 'promptsListChanged')).toEqual({ promptsListChanged: true });
+  });
+});
