@@ -57,10 +57,15 @@ const dependencySource = {
   name: 'dependency-source',
   setup(build) {
     const applied = new Set();
-    build.onStart(() => applied.clear());
+    const loaded = new Set(); // paths of the files esbuild loaded from node_modules
+    build.onStart(() => {
+      applied.clear();
+      loaded.clear();
+    });
     build.onLoad({ filter: /[\\/]node_modules[\\/].*\.[cm]?js$/ }, async (args) => {
       let text = await readFile(args.path, 'utf8');
       const path = args.path.split(sep).join('/');
+      loaded.add(path);
       let changed = false;
       for (const p of PATCHES) {
         if (!path.endsWith(`/${p.file}`)) continue;
@@ -80,7 +85,11 @@ const dependencySource = {
     build.onEnd((result) => {
       if (result.errors.length) return undefined;
       const errors = [];
-      for (const p of PATCHES) if (!applied.has(p)) errors.push({ text: `patch for ${p.file} was not applied (is the file still bundled?)` });
+      // A patch whose package is bundled must have been applied (Ink may have moved the code).
+      for (const p of PATCHES) {
+        const pkg = `/${p.file.split('/').slice(0, 2).join('/')}/`;
+        if (!applied.has(p) && [...loaded].some((f) => f.includes(pkg))) errors.push({ text: `patch for ${p.file} was not applied (the package is bundled, the file is not)` });
+      }
       // Everything but Node's built-ins is inlined: the package has no dependencies to load.
       const builtin = new Set(builtinModules);
       for (const [file, out] of Object.entries(result.metafile?.outputs ?? {})) {
