@@ -91,7 +91,7 @@ for (let i = 0; i <= WARM_RUNS; i++) {
 const npmVersion = execFileSync('npm', ['--version'], { encoding: 'utf8' }).trim();
 const cur = layouts.find((l) => l.current);
 const prev = layouts.find((l) => !l.floor && !l.current);
-const mb = (kb) => `${(kb / 1024).toFixed(1)} MB`;
+const mb = (kb) => (kb < 1024 ? `${kb} KB` : `${(kb / 1024).toFixed(1)} MB`);
 const ms = (x) => (x >= 10_000 ? `${(x / 1000).toFixed(1)} s` : `${x.toFixed(0)} ms`);
 const W = 22;
 const cols = (cells) => cells.map((c) => String(c).padStart(W)).join('');
@@ -100,7 +100,7 @@ const ratio = (a, b) => (b ? `${(a / b).toFixed(2)}×` : '');
 
 console.log(`\nmcp-inspect as shipped (node ${process.version}, npm ${npmVersion}; cold = empty npm cache, median of ${RUNS} interleaved runs)\n`);
 line('', layouts.map((l) => l.name), prev ? 'current / previous' : '');
-line('tarball', layouts.map((l) => `${(statSync(l.tarball).size / 1024).toFixed(0)} KB`), prev ? ratio(statSync(cur.tarball).size, statSync(prev.tarball).size) : '');
+line('tarball', layouts.map((l) => `${(statSync(l.tarball).size / 1024).toFixed(1)} KB`), prev ? ratio(statSync(cur.tarball).size, statSync(prev.tarball).size) : '');
 line('installed (node_modules)', layouts.map((l) => mb(l.kb)), `${prev ? ratio(cur.kb, prev.kb) : ''}   target ≤ 5 MB: ${cur.kb <= 5 * 1024 ? 'met' : 'NOT met'}`);
 line('  of which the package itself', layouts.map((l) => mb(l.packageKb)));
 line('packages installed', layouts.map((l) => l.packages));
