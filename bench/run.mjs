@@ -3,13 +3,14 @@
 //   1. `mcp-inspect tools` against a stdio server vs a minimal hand-written client doing the
 //      same round trips to the same server;
 //   2. `mcp-inspect --version` vs `node -e ''`;
-//   3. the installed size of the runtime dependency tree (`npm ci --omit=dev` in a temp dir).
+//   3. the installed size of the packed artifact (`npm pack`, installed into an empty prefix;
+//      `npm pack` rebuilds dist/ through prepack).
 // Usage: npm run bench [-- --runs N]   (build first: npm run build)
-import { spawnSync, execFileSync } from 'node:child_process';
-import { mkdtempSync, copyFileSync, rmSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
+import { rmSync, existsSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { coldInstall, pack, tempDir } from './artifact.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const runsArg = process.argv.indexOf('--runs');
@@ -67,15 +68,12 @@ row("node -e ''", bare);
 row('mcp-inspect --version', version, bare);
 console.log(`  target: ≤ 1.50×  ${version / bare <= 1.5 ? 'met' : 'NOT met'}\n`);
 
-console.log('runtime install size (npm ci --omit=dev):');
-const dir = mkdtempSync(join(tmpdir(), 'mcp-inspect-size-'));
+console.log('installed size of the packed artifact (npm pack, then npm install <tarball> into an empty prefix):');
+const dir = tempDir('size');
 try {
-  copyFileSync(join(root, 'package.json'), join(dir, 'package.json'));
-  copyFileSync(join(root, 'package-lock.json'), join(dir, 'package-lock.json'));
-  execFileSync('npm', ['ci', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: dir, stdio: 'ignore' });
-  const kb = Number(execFileSync('du', ['-sk', join(dir, 'node_modules')], { encoding: 'utf8' }).split('\t')[0]);
-  const count = execFileSync('npm', ['ls', '--omit=dev', '--all', '--parseable'], { cwd: dir, encoding: 'utf8' }).trim().split('\n').length - 1;
-  console.log(`  node_modules: ${(kb / 1024).toFixed(1)} MB in ${count} packages   target: ≤ 35 MB  ${kb / 1024 <= 35 ? 'met' : 'NOT met'}`);
+  const inst = coldInstall(pack(root, join(dir, 'pkg')), dir);
+  console.log(`  node_modules: ${(inst.kb / 1024).toFixed(1)} MB in ${inst.packages} package${inst.packages === 1 ? '' : 's'}   target: ≤ 5 MB  ${inst.kb / 1024 <= 5 ? 'met' : 'NOT met'}`);
+  console.log('  (cold install and npx times, next to the previous layout: npm run bench:ship)');
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

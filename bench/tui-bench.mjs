@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// TUI benchmark against fixture data (no server), on the built dist/:
+// TUI benchmark against fixture data (no server), on src/ bundled as dist/ is:
 //   1. time from render() to the first full frame showing a 5,000-tool list (median of N
 //      fresh mounts, after one warm-up), and the same frame's size in lines;
 //   2. median time from one filter keystroke (typed into `/`) to the frame that shows the
@@ -7,12 +7,15 @@
 //   3. median time from one ↓ keystroke to the frame that moves the selection.
 // Frames are read from a fake stdout in Ink's debug mode (every render written whole, no
 // frame-rate throttle): the numbers are the cost of our React tree + Ink layout + output,
-// not the terminal's. Usage: npm run build && node bench/tui-bench.mjs [--tools N] [--runs N]
+// not the terminal's. Usage: node bench/tui-bench.mjs [--tools N] [--runs N]
 import { EventEmitter } from 'node:events';
-import { existsSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
+import * as esbuild from 'esbuild';
+import { bundleOptions } from '../scripts/build.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const arg = (name, def) => {
@@ -21,20 +24,30 @@ const arg = (name, def) => {
 };
 const N_TOOLS = arg('--tools', 5000);
 const RUNS = arg('--runs', 7);
-if (!existsSync(join(root, 'dist', 'tui', 'App.js'))) {
-  console.error('build first: npm run build');
-  process.exit(1);
-}
-// As runTui does: React's production build unless NODE_ENV says otherwise.
-process.env.NODE_ENV ??= 'production';
-const imp = (p) => import(pathToFileURL(join(root, 'dist', p)).href);
-const React = (await import('react')).default;
-const { render } = await import('ink');
-const { App } = await imp('tui/App.js');
-const { ThemeContext, makeTheme } = await imp('tui/theme.js');
-const { ServicesContext } = await imp('tui/services.js');
-const { diffTools } = await imp('watch/diff.js');
-const { validateValue } = await imp('schema/validate.js');
+// The TUI's modules, bundled from src/ as the shipped dist/ is (same esbuild options: React's
+// production build, minified syntax), with React and Ink from that same bundle.
+const out = mkdtempSync(join(tmpdir(), 'mcpi-tui-bench-'));
+await esbuild.build({
+  ...bundleOptions,
+  stdin: {
+    resolveDir: root,
+    sourcefile: 'tui-bench-entry.ts',
+    loader: 'ts',
+    contents: [
+      "export { default as React } from 'react';",
+      "export { render } from 'ink';",
+      "export { App } from './src/tui/App.js';",
+      "export { ThemeContext, makeTheme } from './src/tui/theme.js';",
+      "export { ServicesContext } from './src/tui/services.js';",
+      "export { diffTools } from './src/watch/diff.js';",
+      "export { validateValue } from './src/schema/validate.js';",
+    ].join('\n'),
+  },
+  splitting: false,
+  outfile: join(out, 'tui-bench.js'),
+});
+const { React, render, App, ThemeContext, makeTheme, ServicesContext, diffTools, validateValue } = await import(pathToFileURL(join(out, 'tui-bench.js')).href);
+rmSync(out, { recursive: true, force: true });
 
 const h = React.createElement;
 const median = (xs) => {
@@ -198,7 +211,7 @@ m.inst.unmount();
 m.inst.cleanup();
 
 const f = (x) => `${x.toFixed(1)} ms`;
-console.log(`TUI benchmark: ${N_TOOLS} tools, 120×40, Ink debug-mode frames (dist/, NODE_ENV=${process.env.NODE_ENV})`);
+console.log(`TUI benchmark: ${N_TOOLS} tools, 120×40, Ink debug-mode frames (src/ bundled as dist/ is, React production build)`);
 console.log(`  first full frame (render → list drawn), median of ${firsts.length}: ${f(median(firsts))}   (min ${f(Math.min(...firsts))}, max ${f(Math.max(...firsts))}, ${lines} lines)`);
 console.log(`  filter keystroke → updated frame, median of ${keyTimes.length}:   ${f(median(keyTimes))}   (max ${f(Math.max(...keyTimes))})`);
 console.log(`  ↓ keystroke → moved selection, median of ${moveTimes.length}:        ${f(median(moveTimes))}   (max ${f(Math.max(...moveTimes))})`);

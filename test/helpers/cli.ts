@@ -3,7 +3,7 @@
 // `listen` and `demo-server`), with stdout/stderr/exit code captured and every process
 // the CLI spawned tracked, so tests can assert that nothing was left behind.
 //
-// The CLI must be built first (`npx tsc -p tsconfig.json`).
+// The CLI must be built first (`npm run build`).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

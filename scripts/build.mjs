@@ -1,0 +1,155 @@
+#!/usr/bin/env node
+// Bundles the CLI, the TUI and every runtime dependency into dist/ with esbuild, so the
+// published package has no dependencies to resolve at install time, and writes
+// THIRD_PARTY_LICENSES for the bundled packages. Type checking is `npm run typecheck`.
+//
+// Layout: dist/cli/main.js (the CLI, imported by bin/mcp-inspect.js), dist/tui/run.js (the
+// TUI's entry), and dist/chunks/: one file per module that src/ imports dynamically (each
+// command, the TUI body with Ink and React, undici, the demo server) plus the code they share.
+// So the lazy loading of src/cli/main.ts stays as it is: `--version` and the scripted commands
+// never load Ink or React. Every file sits two levels below the package root, as the tsc
+// output did, so `new URL('../../package.json', import.meta.url)` in src/ still finds it.
+//
+// Whitespace and syntax are minified, identifiers are not: stack traces keep their function
+// names, and the source maps (no sources inlined) point them at src/.
+//
+// Usage: node scripts/build.mjs [--metafile]   (--metafile also writes dist/meta.json)
+import * as esbuild from 'esbuild';
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { builtinModules } from 'node:module';
+import { dirname, join, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { licensesText } from './licenses.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/**
+ * Source edits applied to dependencies while bundling. Each must match (the build fails
+ * otherwise, so an upgrade that moves the code is noticed rather than silently shipped).
+ */
+const PATCHES = [
+  {
+    // Ink connects to React DevTools when DEV=true, through react-devtools-core (not a
+    // dependency) and ws. Bundled, DEV=true would end in a crash (Ink then reads its own
+    // package.json, which is not shipped), and DEV is a common variable name: the bundle
+    // ignores it.
+    file: 'node_modules/ink/build/utils.js',
+    from: "process.env['DEV'] === 'true'",
+    to: 'false',
+  },
+  {
+    // … which makes this import dead; dropping it keeps ws and react-devtools-core out.
+    file: 'node_modules/ink/build/reconciler.js',
+    from: "await import('./devtools.js');",
+    to: '/* devtools: not bundled */',
+  },
+];
+
+/**
+ * Dependencies are built for production (React's production build: half the render time):
+ * `process.env.NODE_ENV` is replaced by "production" in node_modules only. A global `define`
+ * would also rewrite src/tui/run.tsx's `process.env.NODE_ENV = 'production'`, whose effect on
+ * the environment of the servers the TUI spawns is kept as it is.
+ */
+const NODE_ENV = /\bprocess\.env\.NODE_ENV\b|\bprocess\.env\[["']NODE_ENV["']\]/g;
+
+const dependencySource = {
+  name: 'dependency-source',
+  setup(build) {
+    const applied = new Set();
+    const loaded = new Set(); // paths of the files esbuild loaded from node_modules
+    build.onStart(() => {
+      applied.clear();
+      loaded.clear();
+    });
+    build.onLoad({ filter: /[\\/]node_modules[\\/].*\.[cm]?js$/ }, async (args) => {
+      let text = await readFile(args.path, 'utf8');
+      const path = args.path.split(sep).join('/');
+      loaded.add(path);
+      let changed = false;
+      for (const p of PATCHES) {
+        if (!path.endsWith(`/${p.file}`)) continue;
+        if (!text.includes(p.from)) throw new Error(`patch for ${p.file} no longer matches: ${p.from}`);
+        text = text.split(p.from).join(p.to);
+        applied.add(p);
+        changed = true;
+      }
+      const replaced = text.replace(NODE_ENV, '"production"');
+      if (replaced !== text) {
+        text = replaced;
+        changed = true;
+      }
+      return changed ? { contents: text, loader: 'js' } : undefined;
+    });
+    // Errors returned from here fail the build.
+    build.onEnd((result) => {
+      if (result.errors.length) return undefined;
+      const errors = [];
+      // A patch whose package is bundled must have been applied (Ink may have moved the code).
+      for (const p of PATCHES) {
+        const pkg = `/${p.file.split('/').slice(0, 2).join('/')}/`;
+        if (!applied.has(p) && [...loaded].some((f) => f.includes(pkg))) errors.push({ text: `patch for ${p.file} was not applied (the package is bundled, the file is not)` });
+      }
+      // Everything but Node's built-ins is inlined: the package has no dependencies to load.
+      const builtin = new Set(builtinModules);
+      for (const [file, out] of Object.entries(result.metafile?.outputs ?? {})) {
+        for (const imp of out.imports) {
+          if (imp.external && !imp.path.startsWith('node:') && !builtin.has(imp.path)) {
+            errors.push({ text: `${file} loads ${imp.path} at run time: every dependency must be bundled` });
+          }
+        }
+      }
+      return { errors };
+    });
+  },
+};
+
+/** The esbuild options of the shipped bundle (also used by bench/tui-bench.mjs). */
+export const bundleOptions = {
+  absWorkingDir: root,
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  jsx: 'automatic',
+  platform: 'node',
+  target: 'node20.18',
+  // Bundled CommonJS (commander, ajv, react …) require()s Node's built-ins.
+  banner: { js: "import { createRequire as __mcpiCreateRequire } from 'node:module';\nconst require = __mcpiCreateRequire(import.meta.url);" },
+  minifyWhitespace: true,
+  minifySyntax: true,
+  sourcemap: true,
+  sourcesContent: false,
+  legalComments: 'none', // the notices are in THIRD_PARTY_LICENSES
+  metafile: true,
+  logLevel: 'warning',
+  plugins: [dependencySource],
+};
+
+/**
+ * Builds dist/ (emptied first) and THIRD_PARTY_LICENSES. Resolves to esbuild's result
+ * (with its metafile); rejects on a build error, an unapplied patch, or a bundled package
+ * without a permissive licence.
+ */
+export async function build({ metafile = false } = {}) {
+  const outdir = join(root, 'dist');
+  await rm(outdir, { recursive: true, force: true });
+  const result = await esbuild.build({
+    ...bundleOptions,
+    entryPoints: { 'cli/main': 'src/cli/main.ts', 'tui/run': 'src/tui/run.tsx' },
+    outdir,
+    outbase: 'src',
+    entryNames: '[dir]/[name]',
+    chunkNames: 'chunks/[name]-[hash]',
+  });
+  await writeFile(join(root, 'THIRD_PARTY_LICENSES'), licensesText(root, result.metafile));
+  if (metafile) await writeFile(join(outdir, 'meta.json'), JSON.stringify(result.metafile));
+  return result;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const t0 = performance.now();
+  const { metafile } = await build({ metafile: process.argv.includes('--metafile') });
+  const js = Object.entries(metafile.outputs).filter(([f]) => f.endsWith('.js'));
+  const kb = js.reduce((n, [, o]) => n + o.bytes, 0) / 1024;
+  console.log(`build: dist/ ${js.length} files, ${kb.toFixed(0)} KB of JS (+ source maps), ${(performance.now() - t0).toFixed(0)} ms`);
+}
