@@ -2,6 +2,7 @@
  * Asking the user for a `${input:ID}` value on the terminal (stdin in raw mode, the question
  * on stderr so stdout stays data). Masked (`*`) when the input is declared `password`.
  */
+import { sanitizeLine } from '../util/sanitize.js';
 import type { ConfigInput } from './types.js';
 
 /** The user ended the question with Ctrl-C or Ctrl-D: the CLI exits as for SIGINT (130). */
@@ -39,12 +40,12 @@ export function canPrompt(input: PromptInput, output: PromptOutput): boolean {
  * brackets, the choices of a pickString), reads one line in raw mode, echoes `*` for a
  * password, handles Backspace, ignores escape sequences (arrows), answers the default on an
  * empty line. Rejects with InputCancelledError on Ctrl-C / Ctrl-D. Strings from the config
- * file are stripped of control characters before they reach the terminal.
+ * file are stripped of escape sequences and control characters before they reach the terminal.
  */
 export function ttyPrompt(input: PromptInput, output: PromptOutput): (q: ConfigInput) => Promise<string> {
   return (q) =>
     new Promise<string>((resolve, reject) => {
-      const clean = (s: string) => s.replace(/[\u0000-\u001f\u007f-\u009f]/g, '');
+      const clean = sanitizeLine;
       const label = q.description ? `${clean(q.description)} (${clean(q.id)})` : clean(q.id);
       const choices = q.options?.length ? ` [${q.options.map(clean).join(' | ')}]` : '';
       const dflt = q.default !== undefined && !q.password ? ` [default: ${clean(q.default)}]` : q.default !== undefined ? ' [default: ****]' : '';
