@@ -52,9 +52,25 @@ function requestedAuthMethod(supported: readonly string[] | undefined): TokenEnd
   return 'none';
 }
 
+/**
+ * RFC 6749 §2.3.1 says id and secret are form-urlencoded before Basic; many servers (the
+ * SDK's among them) do not decode. Values of unreserved characters only are the same either
+ * way, so they go as they are; anything else is encoded as the RFC says.
+ */
+export function basicCredentials(clientId: string, clientSecret: string): string {
+  const enc = (v: string) => (/^[A-Za-z0-9\-._~]*$/.test(v) ? v : encodeURIComponent(v).replace(/%20/g, '+').replace(/[!'()*]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`));
+  return Buffer.from(`${enc(clientId)}:${enc(clientSecret)}`).toString('base64');
+}
+
+function basicAuth(clientSecret: string): oauth.ClientAuth {
+  return (_as, client, _body, headers) => {
+    headers.set('authorization', `Basic ${basicCredentials(client.client_id, clientSecret)}`);
+  };
+}
+
 /** oauth4webapi's client authentication for a stored client. */
 export function clientAuth(c: StoredClient): oauth.ClientAuth {
-  if (c.tokenEndpointAuthMethod === 'client_secret_basic') return oauth.ClientSecretBasic(c.clientSecret ?? '');
+  if (c.tokenEndpointAuthMethod === 'client_secret_basic') return basicAuth(c.clientSecret ?? '');
   if (c.tokenEndpointAuthMethod === 'client_secret_post') return oauth.ClientSecretPost(c.clientSecret ?? '');
   return oauth.None();
 }
@@ -147,25 +163,49 @@ export async function obtainClient(as: AuthorizationServerInfo, o: ObtainClientO
     software_id: 'mcp-inspect',
     ...(o.softwareVersion ? { software_version: o.softwareVersion } : {}),
   };
-  let registered: oauth.OmitSymbolProperties<oauth.Client>;
+  let registered: Record<string, unknown>;
   try {
     const res = await oauth.dynamicClientRegistrationRequest(md, request, oauthOptions(o.fetch));
-    registered = await oauth.processDynamicClientRegistrationResponse(res);
+    registered = await readRegistration(res);
   } catch (e) {
-    if (e instanceof AuthError) throw e;
+    if (e instanceof AuthError && e.code !== 'MCPI_AUTH_REGISTRATION') throw e;
+    if (e instanceof AuthError) throw new AuthError('MCPI_AUTH_REGISTRATION', `the authorization server ${sanitizeLine(as.issuer)} refused to register mcp-inspect as a client: ${e.message}`, { cause: e, detail: e.detail });
     throw new AuthError('MCPI_AUTH_REGISTRATION', `the authorization server ${sanitizeLine(as.issuer)} refused to register mcp-inspect as a client: ${describeOAuthError(e)}`, { cause: e, detail: oauthErrorDetail(e) });
   }
   const secret = typeof registered.client_secret === 'string' ? registered.client_secret : undefined;
   const expires = typeof registered.client_secret_expires_at === 'number' && registered.client_secret_expires_at > 0 ? registered.client_secret_expires_at * 1000 : undefined;
   return {
     issuer: as.issuer,
-    clientId: registered.client_id,
+    clientId: registered.client_id as string,
     clientSecret: secret,
     clientSecretExpiresAt: expires,
     tokenEndpointAuthMethod: chooseAuthMethod(supported, !!secret, typeof registered.token_endpoint_auth_method === 'string' ? registered.token_endpoint_auth_method : secret ? undefined : 'none'),
     source: 'dcr',
     redirectUri: o.redirectUri,
   };
+}
+
+/**
+ * Reads a registration response (RFC 7591 §3.2). Lenient where servers commonly are (a
+ * secret without `client_secret_expires_at`, 200 instead of 201); strict on `client_id`.
+ * Throws AuthError('MCPI_AUTH_REGISTRATION') with the AS's error and description.
+ */
+async function readRegistration(res: Response): Promise<Record<string, unknown>> {
+  const text = await res.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  const b = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
+  if (res.status !== 200 && res.status !== 201) {
+    const err = typeof b?.error === 'string' ? sanitizeLine(b.error).slice(0, 80) : undefined;
+    const desc = typeof b?.error_description === 'string' ? sanitizeLine(b.error_description).slice(0, 300) : undefined;
+    throw new AuthError('MCPI_AUTH_REGISTRATION', `the registration endpoint answered HTTP ${res.status}${err ? `: ${err}` : ''}${desc ? ` (${desc})` : ''}`, { detail: desc });
+  }
+  if (!b || typeof b.client_id !== 'string' || !b.client_id) throw new AuthError('MCPI_AUTH_REGISTRATION', 'the registration response carries no client_id');
+  return b;
 }
 
 /** One sanitized sentence for an oauth4webapi failure: the OAuth `error` and its description, or the message. */
