@@ -175,7 +175,8 @@ class Provider implements OAuthProvider {
   }
 
   onChallenge(c: AuthChallenge): Promise<'retry' | 'give-up'> {
-    if (this.inflight) return this.inflight.then(() => 'retry' as const);
+    // Concurrent challenges wait for the one flow and share its outcome.
+    if (this.inflight) return this.inflight;
     const p = this.handle(c).finally(() => {
       this.inflight = undefined;
     });

@@ -28,6 +28,8 @@ const home = mkdtempSync(join(tmpdir(), 'mcpi-conformance-'));
 const provider = createOAuthProvider({
   serverUrl,
   interactive: true,
+  // The (unscored) client-credentials extension scenario: machine to machine, no browser.
+  grant: process.env.MCP_CONFORMANCE_SCENARIO === 'auth/client-credentials-basic' ? 'client_credentials' : 'authorization_code',
   client: { clientId: context.client_id, clientSecret: context.client_secret, clientMetadataUrl: CIMD_URL },
   browser: { kind: 'command', command: browser },
   env: { ...process.env, XDG_CONFIG_HOME: home, HOME: home },
