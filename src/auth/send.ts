@@ -1,0 +1,40 @@
+/**
+ * The transport side of the {@link AuthProvider} contract, written once: attach the
+ * header, hand challenges to the provider, retry, report success. The HTTP transport (and
+ * test clients) wrap each HTTP exchange in {@link sendAuthorized}.
+ * spec: basic/authorization#access-token-usage
+ */
+import type { AuthProvider } from './types.js';
+
+/** What one HTTP exchange returned, as far as authorization is concerned. */
+export interface AuthorizedAnswer<T> {
+  status: number;
+  /** The `WWW-Authenticate` response header, if any. */
+  wwwAuthenticate?: string;
+  /** Whatever the caller wants back (the parsed response…). */
+  value: T;
+}
+
+/** Exchanges per call at most (the first plus retries); the provider bounds itself too. */
+const MAX_EXCHANGES = 4;
+
+/**
+ * Runs `send(authorization)` with the provider's header; on 401, or 403 with
+ * `WWW-Authenticate`, asks the provider and sends again while it says 'retry' (at most 4
+ * exchanges). Resolves with the last answer (a challenged answer when the provider gave
+ * up); rejects with what `send` or the provider rejects with (AuthError for refusals).
+ */
+export async function sendAuthorized<T>(provider: AuthProvider, url: string, send: (authorization: string | undefined) => Promise<AuthorizedAnswer<T>>): Promise<AuthorizedAnswer<T>> {
+  for (let n = 1; ; n++) {
+    const header = await provider.authorizationHeader();
+    const a = await send(header);
+    const challenged = a.status === 401 || (a.status === 403 && !!a.wwwAuthenticate);
+    if (!challenged) {
+      if (header) provider.onAuthorized();
+      return a;
+    }
+    if (n >= MAX_EXCHANGES) return a;
+    const next = await provider.onChallenge({ status: a.status as 401 | 403, wwwAuthenticate: a.wwwAuthenticate ?? '', url });
+    if (next === 'give-up') return a;
+  }
+}
