@@ -410,6 +410,25 @@ describe.each(['stdio', 'http'] as const)('surface/legacy-surface.mjs (SDK v1) o
   });
 });
 
+describe('surface/modern-surface.mjs served to a 2025 (initialize) client over stdio', () => {
+  it("the SDK v2 legacy shim turns each input_required round into real server-to-client requests", async () => {
+    const { client, seen } = v1Client({ elicitation: { form: {} }, roots: {} });
+    const c = stdioCommand(MODERN, ['--stdio']);
+    await client.connect(new StdioClientTransport({ command: c.command, args: c.args, stderr: 'pipe' }));
+    try {
+      expect(textOf(await client.callTool({ name: 'confirm_action', arguments: { action: 'go' } }))).toBe('done: go');
+      expect(textOf(await client.callTool({ name: 'elicit_and_roots', arguments: {} }))).toBe('ada works in file:///tmp/ws');
+      expect(seen.map((x) => [x.kind, x.detail])).toEqual([
+        ['elicit:form', 'Really go?'],
+        ['elicit:form', 'Who are you?'],
+        ['roots', undefined],
+      ]);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
 describe('surface/legacy-surface.mjs over HTTP: which stream each server request travels on', () => {
   it('a request made while serving a call rides that POST stream; one made outside any call rides the GET stream', async () => {
     const f = await startHttpFixture(LEGACY, ['--http']);
