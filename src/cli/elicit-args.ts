@@ -40,7 +40,7 @@ export type ElicitAnswer = { action: 'accept'; content?: Record<string, unknown>
 
 /** Everything the user gave to answer input requests with, from flags and files. */
 export interface Answers {
-  /** By `inputRequests` key. For a sampling key, an `accept` content may also hold a full reply (see {@link resolveRound}). */
+  /** By `inputRequests` key: an elicitation answer, or (`action: 'reply'`) a sampling reply: text or a whole CreateMessageResult. */
   elicit: Map<string, ElicitAnswer | { action: 'reply'; reply: string | CreateMessageResult }>;
   /** `--sampling-reply TEXT`: the reply to every sampling request not answered by key. */
   samplingReply?: string;
