@@ -1,0 +1,334 @@
+/**
+ * Scripted answers to a server's input requests, for the non-interactive CLI:
+ * `--elicit KEY=JSON` / `KEY=accept|decline|cancel` (repeatable), `--elicit-file FILE` (a JSON
+ * object of KEY → content), `--sampling-reply TEXT`, the roots of `--root`; the pending-input
+ * document printed with exit code 5 when an answer is missing, and `--resume FILE` reading that
+ * document back to continue the same round (a tool with effects must not run twice). Pure:
+ * files are read by the caller; text in, values out.
+ *
+ * KEY is the `inputRequests` key of a modern server (the JSON-RPC id of a legacy server's
+ * request is not known in advance, so legacy requests are matched by their kind only:
+ * `--sampling-reply`, `--root`; see {@link resolveRound}).
+ *
+ * spec: basic/patterns/mrtr, client/elicitation#response-actions
+ */
+import { UsageError } from '../protocol/errors.js';
+import {
+  buildRetryParams,
+  elicitAccept,
+  elicitRefuse,
+  inputResponseProblems,
+  isMrtrMethod,
+  parseInputRequired,
+  rootsResult,
+  samplingReply,
+  type CreateMessageResult,
+  type ElicitResult,
+  type InputRequest,
+  type InputRequired,
+  type InputResponse,
+  type InputResponses,
+  type MrtrMethod,
+  type Root,
+} from '../protocol/mrtr.js';
+import type { JsonObject } from '../protocol/types.js';
+import { exampleElicitationContent, validateElicitationContent } from '../schema/elicitation.js';
+import { sanitizeLine } from '../util/sanitize.js';
+
+/** One scripted answer: accept with content (form), accept without (url), decline or cancel. */
+export type ElicitAnswer = { action: 'accept'; content?: Record<string, unknown> } | { action: 'decline' } | { action: 'cancel' };
+
+/** Everything the user gave to answer input requests with, from flags and files. */
+export interface Answers {
+  /** By `inputRequests` key: an elicitation answer, or (`action: 'reply'`) a sampling reply: text or a whole CreateMessageResult. */
+  elicit: Map<string, ElicitAnswer | { action: 'reply'; reply: string | CreateMessageResult }>;
+  /** `--sampling-reply TEXT`: the reply to every sampling request not answered by key. */
+  samplingReply?: string;
+  /** The roots to answer `roots/list` with; `undefined` = none configured (the request is then missing). */
+  roots?: Root[];
+}
+
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const q = (s: string) => JSON.stringify(s);
+
+function actionWord(text: string): ElicitAnswer | undefined {
+  if (text === 'decline' || text === 'cancel') return elicitRefuse(text) as ElicitAnswer;
+  if (text === 'accept') return { action: 'accept' };
+  return undefined;
+}
+
+/**
+ * One `--elicit` argument: `KEY=JSON` (accept with that content; a JSON object for a form, or
+ * for a sampling key a JSON string: the reply text), `KEY=accept` (accept without content: a
+ * url elicitation, or a form with no required field), `KEY=decline`, `KEY=cancel`. Splits at
+ * the first `=`; `decline` etc. are bare words, so a JSON string `"decline"` stays content.
+ * Throws UsageError naming the argument.
+ */
+export function parseElicitArg(arg: string): { key: string; answer: ElicitAnswer | { action: 'reply'; reply: string | CreateMessageResult } } {
+  const eq = arg.indexOf('=');
+  if (eq <= 0) throw new UsageError(`--elicit ${q(arg)}: write KEY=JSON, KEY=accept, KEY=decline or KEY=cancel (KEY is the key of the server's input request)`);
+  const key = arg.slice(0, eq);
+  const text = arg.slice(eq + 1).trim();
+  const word = actionWord(text);
+  if (word) return { key, answer: word };
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    throw new UsageError(`--elicit ${key}=…: not JSON (${(e as Error).message}); write an object such as ${key}='{"confirm":true}', or accept, decline, cancel`);
+  }
+  if (typeof value === 'string') return { key, answer: { action: 'reply', reply: value } };
+  if (isObj(value) && 'role' in value && 'model' in value && 'content' in value) return { key, answer: { action: 'reply', reply: value as CreateMessageResult } };
+  if (!isObj(value)) throw new UsageError(`--elicit ${key}=…: the content must be a JSON object (got ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value})`);
+  return { key, answer: { action: 'accept', content: value } };
+}
+
+/**
+ * The text of an `--elicit-file`: a JSON object of KEY → content object (accept), or KEY →
+ * `"accept"`, `"decline"`, `"cancel"`. `source` names the file in messages. Throws UsageError.
+ */
+export function parseElicitFile(text: string, source: string): Map<string, ElicitAnswer> {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (e) {
+    throw new UsageError(`--elicit-file ${source}: not JSON (${(e as Error).message})`);
+  }
+  if (!isObj(doc)) throw new UsageError(`--elicit-file ${source}: expected a JSON object of KEY → content`);
+  const out = new Map<string, ElicitAnswer>();
+  for (const [key, v] of Object.entries(doc)) {
+    const word = typeof v === 'string' ? actionWord(v) : undefined;
+    if (word) out.set(key, word);
+    else if (isObj(v)) out.set(key, { action: 'accept', content: v });
+    else throw new UsageError(`--elicit-file ${source}: ${q(key)} must be a content object or "accept", "decline", "cancel"`);
+  }
+  return out;
+}
+
+/**
+ * The answers from the flags, the file first and each `--elicit` over it (a key given twice
+ * on the command line is a usage error: one answer per key).
+ */
+export function collectAnswers(o: { elicit?: readonly string[]; elicitFile?: Map<string, ElicitAnswer>; samplingReply?: string; roots?: Root[] }): Answers {
+  const elicit: Answers['elicit'] = new Map(o.elicitFile ?? []);
+  const seen = new Set<string>();
+  for (const arg of o.elicit ?? []) {
+    const { key, answer } = parseElicitArg(arg);
+    if (seen.has(key)) throw new UsageError(`--elicit ${key} is given more than once`);
+    seen.add(key);
+    elicit.set(key, answer);
+  }
+  const a: Answers = { elicit };
+  if (o.samplingReply !== undefined) a.samplingReply = o.samplingReply;
+  if (o.roots !== undefined) a.roots = o.roots;
+  return a;
+}
+
+/** What {@link resolveRound} made of one round. */
+export interface ResolvedRound {
+  /** Answers for every request that could be answered (to send, or to keep in the pending document). */
+  responses: InputResponses;
+  /** Requests with no answer given: the round cannot be sent (exit 5 when not interactive). */
+  missing: InputRequest[];
+  /** Requests nobody can answer (unknown method, malformed params): the server's fault. */
+  unsupported: InputRequest[];
+  /** Keys of `answers.elicit` used in this round (to warn at the end about keys never used). */
+  usedKeys: string[];
+}
+
+/**
+ * Answers one round's requests from `answers`, over `prior` (answers already resolved for this
+ * round, e.g. from a `--resume` document: a new answer for the same key wins). Elicitation by
+ * key (form content validated against `requestedSchema`; a url elicitation takes
+ * accept/decline/cancel only); sampling by key, else `--sampling-reply`; roots from
+ * `answers.roots`. Throws UsageError when a given answer does not fit its request (wrong kind,
+ * content that fails the schema: every message listed).
+ *
+ * spec: basic/patterns/mrtr#client-requirements-basic-workflow, client/elicitation#form-mode-security
+ */
+export function resolveRound(requests: readonly InputRequest[], answers: Answers, prior: InputResponses = {}): ResolvedRound {
+  const out: ResolvedRound = { responses: {}, missing: [], unsupported: [], usedKeys: [] };
+  for (const r of requests) {
+    if (r.kind === 'unsupported') {
+      out.unsupported.push(r);
+      continue;
+    }
+    const given = answers.elicit.get(r.key);
+    if (given) out.usedKeys.push(r.key);
+    let response: InputResponse | undefined;
+    const where = `--elicit ${r.key}`;
+    switch (r.kind) {
+      case 'elicitation-form': {
+        if (!given) break;
+        if (given.action === 'reply') throw new UsageError(`${where}: ${q(r.key)} is a form elicitation; answer with a JSON object of its fields`);
+        if (given.action !== 'accept') {
+          response = elicitRefuse(given.action);
+          break;
+        }
+        const content = given.content ?? {};
+        const v = validateElicitationContent(r.requestedSchema, content);
+        if (v.schemaError) throw new UsageError(`${where}: the server's requestedSchema cannot be used (${v.schemaError}); answer decline or cancel`);
+        if (!v.valid) throw new UsageError(`${where}: the answer does not fit the requested schema:\n  ${v.errors.map((e) => e.message).join('\n  ')}`);
+        response = elicitAccept(content);
+        break;
+      }
+      case 'elicitation-url':
+        if (!given) break;
+        if (given.action === 'reply' || (given.action === 'accept' && given.content !== undefined)) throw new UsageError(`${where}: ${q(r.key)} is a url elicitation; answer ${r.key}=accept (after opening the URL), decline or cancel`);
+        response = given.action === 'accept' ? elicitAccept() : elicitRefuse(given.action);
+        break;
+      case 'sampling':
+        if (given) {
+          if (given.action !== 'reply') throw new UsageError(`${where}: ${q(r.key)} is a sampling request; answer with a JSON string (the reply) or use --sampling-reply`);
+          response = typeof given.reply === 'string' ? samplingReply(given.reply) : given.reply;
+        } else if (answers.samplingReply !== undefined) response = samplingReply(answers.samplingReply);
+        break;
+      case 'roots':
+        if (given) throw new UsageError(`${where}: ${q(r.key)} asks for the roots; give them with --root PATH`);
+        if (answers.roots !== undefined) response = rootsResult(answers.roots);
+        break;
+    }
+    if (response !== undefined) {
+      const problems = inputResponseProblems(r, response);
+      if (problems.length) throw new UsageError(`${where}: ${problems.join('; ')}`);
+      out.responses[r.key] = response;
+    } else if (Object.hasOwn(prior, r.key)) out.responses[r.key] = prior[r.key]!;
+    else out.missing.push(r);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The pending-input document (exit 5) and --resume
+
+/** The `format` marker of the pending-input document. */
+export const PENDING_FORMAT = 'mcp-inspect/pending-input@1';
+
+/** One request still waiting for an answer, as the user reads it. Server strings are as received (JSON-escaped on output). */
+export interface PendingEntry {
+  key: string;
+  method: string;
+  mode?: 'form' | 'url';
+  message?: string;
+  requestedSchema?: JsonObject;
+  url?: string;
+  /** Sampling: the request's params (messages, systemPrompt, modelPreferences, maxTokens…). */
+  params?: JsonObject;
+  /** How to answer it on the command line, e.g. `--elicit confirm='{"confirm":true}'`. */
+  answerWith: string;
+}
+
+/** The document printed (stdout) with exit code 5, and read back by `--resume FILE`. */
+export interface PendingDocument {
+  format: typeof PENDING_FORMAT;
+  /** The original request: method and params, without `_meta`, `inputResponses`, `requestState`. */
+  request: { method: MrtrMethod; params: JsonObject };
+  /** The round these requests belong to (1 = the first input_required). */
+  round: number;
+  /** The server's opaque state for this round, byte for byte; absent when it gave none. */
+  requestState?: string;
+  /** This round's `inputRequests` exactly as received. */
+  inputRequests: JsonObject;
+  /** Answers already resolved for this round (sent again on resume). */
+  inputResponses: InputResponses;
+  /** What is missing, readable. */
+  pending: PendingEntry[];
+}
+
+/** `'…'` for a POSIX shell (single quotes; an embedded `'` becomes `'\''`). */
+function shellQuote(s: string): string {
+  return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+function pendingEntry(r: InputRequest): PendingEntry {
+  const key = r.key;
+  const k = /^[A-Za-z0-9_.-]+$/.test(key) ? key : shellQuote(key).slice(1, -1);
+  switch (r.kind) {
+    case 'elicitation-form':
+      return { key, method: r.method, mode: 'form', message: r.message, requestedSchema: r.requestedSchema, answerWith: `--elicit ${k}=${shellQuote(JSON.stringify(exampleElicitationContent(r.requestedSchema)))} (or ${k}=decline, ${k}=cancel)` };
+    case 'elicitation-url':
+      return { key, method: r.method, mode: 'url', message: r.message, url: r.url, answerWith: `open the URL yourself, then --elicit ${k}=accept (or ${k}=decline, ${k}=cancel)` };
+    case 'sampling':
+      return { key, method: r.method, params: r.params as JsonObject, answerWith: `--sampling-reply TEXT (or --elicit ${k}='"TEXT"')` };
+    case 'roots':
+      return { key, method: r.method, answerWith: '--root PATH (repeatable)' };
+    case 'unsupported':
+      return { key, method: r.method, answerWith: `cannot be answered: ${r.reason}` };
+  }
+}
+
+/**
+ * Builds the pending-input document for a round that cannot be sent. `params` are the
+ * original request's (any `_meta`, `inputResponses`, `requestState` are dropped).
+ */
+export function buildPendingDocument(o: { method: MrtrMethod; params: JsonObject; round: number; input: InputRequired; responses: InputResponses; missing: readonly InputRequest[] }): PendingDocument {
+  const { _meta: _m, ...rest } = buildRetryParams(o.params, undefined, undefined);
+  void _m;
+  const doc: PendingDocument = {
+    format: PENDING_FORMAT,
+    request: { method: o.method, params: rest },
+    round: o.round,
+    inputRequests: o.input.rawInputRequests ?? {},
+    inputResponses: { ...o.responses },
+    pending: o.missing.map(pendingEntry),
+  };
+  if (o.input.requestState !== undefined) doc.requestState = o.input.requestState;
+  return doc;
+}
+
+/** The pending requests as short lines for stderr (sanitized), the document itself going to stdout. */
+export function pendingSummary(doc: PendingDocument): string[] {
+  return doc.pending.map((p) => {
+    const what = p.mode === 'url' ? `open ${p.url ?? ''}` : p.message ?? '';
+    return sanitizeLine(`${p.key} (${p.method}${p.mode ? `, ${p.mode}` : ''}): ${what} — answer with ${p.answerWith}`);
+  });
+}
+
+/** A `--resume` document, read back: enough to send the same round again with a new id. */
+export interface ResumeState {
+  method: MrtrMethod;
+  params: JsonObject;
+  round: number;
+  input: InputRequired;
+  responses: InputResponses;
+}
+
+/**
+ * Parses a pending-input document (`--resume FILE`). `source` names the file in messages.
+ * `requestState` is taken byte for byte. Throws UsageError for anything that is not such a
+ * document, naming the field.
+ */
+export function parseResumeDocument(text: string, source: string): ResumeState {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (e) {
+    throw new UsageError(`--resume ${source}: not JSON (${(e as Error).message})`);
+  }
+  const bad = (what: string) => new UsageError(`--resume ${source}: ${what} (expected the document mcp-inspect printed with exit code 5)`);
+  if (!isObj(doc)) throw bad('not a JSON object');
+  if (doc.format !== PENDING_FORMAT) throw bad(`format is ${JSON.stringify(doc.format)}, not ${JSON.stringify(PENDING_FORMAT)}`);
+  const req = doc.request;
+  if (!isObj(req) || typeof req.method !== 'string' || !isMrtrMethod(req.method)) throw bad('request.method must be tools/call, prompts/get or resources/read');
+  if (!isObj(req.params)) throw bad('request.params must be an object');
+  if (!Number.isSafeInteger(doc.round) || (doc.round as number) < 1) throw bad('round must be a whole number ≥ 1');
+  if (doc.requestState !== undefined && typeof doc.requestState !== 'string') throw bad('requestState must be a string');
+  if (!isObj(doc.inputRequests) || Object.keys(doc.inputRequests).length === 0) throw bad('inputRequests must be a non-empty object');
+  if (doc.inputResponses !== undefined && !isObj(doc.inputResponses)) throw bad('inputResponses must be an object');
+  const result: JsonObject = { resultType: 'input_required', inputRequests: doc.inputRequests };
+  if (doc.requestState !== undefined) result.requestState = doc.requestState;
+  const input = parseInputRequired(result);
+  const { _meta: _m, inputResponses: _r, requestState: _s, ...params } = req.params;
+  void _m;
+  void _r;
+  void _s;
+  return { method: req.method, params, round: doc.round as number, input, responses: (doc.inputResponses ?? {}) as InputResponses };
+}
+
+/** Keys given with `--elicit` / `--elicit-file` that no round asked for (worth a warning at the end). */
+export function unusedAnswerKeys(answers: Answers, used: Iterable<string>): string[] {
+  const u = new Set(used);
+  return [...answers.elicit.keys()].filter((k) => !u.has(k));
+}
+
+export type { ElicitResult };
