@@ -116,7 +116,7 @@ export type ConfigErrorCode =
  * `message` is complete (it names the file, line and column, the server and the field).
  */
 export class ConfigError extends UsageError {
-  readonly code: ConfigErrorCode;
+  declare readonly code: ConfigErrorCode;
   /** Absolute path of the file, when the problem is in one. */
   readonly file: string | undefined;
   /** 1-based. */

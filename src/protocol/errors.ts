@@ -93,10 +93,12 @@ export class TransportError extends InspectError {
 /** A mistake in what the user asked for (bad argument, unknown tool, bad flag). */
 export class UsageError extends InspectError {
   readonly kind = 'usage' as const;
-  readonly code = 'MCPI_USAGE' as const;
-  constructor(message: string) {
+  /** `MCPI_USAGE`, or a more precise `MCPI_*` code of a subclass (e.g. a config file error). */
+  readonly code: string;
+  constructor(message: string, code = 'MCPI_USAGE') {
     super(message);
     this.name = 'UsageError';
+    this.code = code;
   }
 }
 
