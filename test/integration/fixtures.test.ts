@@ -409,7 +409,7 @@ describe('faults: http-faults.mjs', () => {
       const ok = await postRpc(f.url, msg, { ...modernHeaders(msg), authorization: 'Bearer good-token' });
       expect(ok.status).toBe(200);
       expect(ok.messages[0].result.resultType).toBe('complete');
-      const prm = await (await fetch(`${f.origin}/.well-known/oauth-protected-resource`)).json();
+      const prm = (await (await fetch(`${f.origin}/.well-known/oauth-protected-resource`)).json()) as { resource: string };
       expect(prm.resource).toBe(f.url);
     } finally {
       await f.stop();

@@ -24,7 +24,8 @@ export const KEY = {
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** An async iterable the test pushes into: the client's own queue. */
-export { AsyncQueue as Feed } from '../../src/client/queue.js';
+import { AsyncQueue as Feed } from '../../src/client/queue.js';
+export { Feed };
 
 export function description(over: Partial<ServerDescription> = {}): ServerDescription {
   return {

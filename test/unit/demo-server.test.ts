@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startDemoServer, type DemoServer, type DemoServerOptions } from '../../src/demo/server.js';
 import { buildModernHeaders, encodeHeaderValue } from '../../src/protocol/headers.js';
 import { buildRequestMeta } from '../../src/protocol/meta.js';
-import type { JsonObject } from '../../src/protocol/types.js';
+import type { JsonObject, JsonRpcErrorResponse } from '../../src/protocol/types.js';
 
 const VERSION = '2026-07-28';
 const SUB = 'io.modelcontextprotocol/subscriptionId';
@@ -296,7 +296,7 @@ describe('demo server over HTTP', () => {
     const body = { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'old', version: '1' } } };
     const res = await fetch(s.url!, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' }, body: JSON.stringify(body) });
     expect(res.status).toBe(400);
-    const json = await res.json();
+    const json = (await res.json()) as JsonRpcErrorResponse;
     expect(json.error.code).toBe(-32601);
     expect(json.error.message).toContain('2026-07-28');
     expect(json.error.data).toEqual({ supported: ['2026-07-28'], requested: '2025-11-25' });
@@ -352,7 +352,7 @@ describe('demo server over HTTP', () => {
     expect(local.status).toBe(200);
     const garbage = await fetch(s.url!, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{not json' });
     expect(garbage.status).toBe(400);
-    expect((await garbage.json()).error.code).toBe(-32700);
+    expect(((await garbage.json()) as JsonRpcErrorResponse).error.code).toBe(-32700);
     const note = await fetch(s.url!, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } }) });
     expect(note.status).toBe(202);
     await note.text();
