@@ -37,7 +37,7 @@ export interface CliResult {
   pid: number;
   /** Every descendant of the CLI seen while it ran (servers it spawned, their children…). */
   descendants: number[];
-  /** Descendants still alive 3 s after the CLI exited (should always be empty). */
+  /** Descendants still alive 10 s after the CLI exited (should always be empty). */
   orphans: number[];
 }
 
@@ -222,7 +222,7 @@ export function startCli(args: string[], opts: CliOptions = {}): CliProcess {
       clearInterval(scanner);
       clearTimeout(killer);
       const durationMs = Date.now() - started;
-      const orphans = await waitAllGone(seen, 3000);
+      const orphans = await waitAllGone(seen, 10_000);
       live.delete(handle);
       return { code, signal, stdout, stderr, durationMs, timedOut, pid, descendants: [...seen], orphans };
     }),

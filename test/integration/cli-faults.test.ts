@@ -6,6 +6,7 @@ import { createServer } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { describeResult, killAllClis, leftoverPids, ownStderr, runCli, stackLines, waitAllGone, type CliResult } from '../helpers/cli.js';
 import { fixturePath, pidAlive, startHttpFixture, stopAllFixtures, type HttpFixture } from '../helpers/servers.js';
+import { runCliUntil } from '../helpers/wait.js';
 
 function ok(r: CliResult, code = 0): void {
   expect(r.code, describeResult(r)).toBe(code);
@@ -64,7 +65,6 @@ describe('stdio: a server that never answers', () => {
     const err = ownStderr(r.stderr);
     expect(err).toContain('server/discover was not understood (no answer to server/discover within 1000 ms): a legacy server; using the initialize handshake');
     expect(err).toMatch(/^mcp-inspect: no answer to initialize within 1000 ms$/m);
-    expect(r.durationMs).toBeGreaterThanOrEqual(2000);
   });
 
   it('--era modern: no fallback, the discover timeout is the error', async () => {
@@ -94,7 +94,7 @@ describe('stdio: a server that never answers', () => {
     expect(r.stderr).toMatch(/^server: \[stdio-silent\] stdin closed; ignoring it$/m);
     expect(r.stderr).toMatch(/^server: \[stdio-silent\] ignoring SIGTERM$/m);
     expect(r.descendants).toContain(server);
-    expect(await waitAllGone([server, child], 3000)).toEqual([]);
+    expect(await waitAllGone([server, child], 10_000)).toEqual([]);
     expect(pidAlive(server)).toBe(false);
   });
 });
@@ -105,11 +105,12 @@ describe('stdio: terminal escape sequences in every server string', () => {
     ['tools'],
     ['tools', '--schema'],
     ['call', 'plain_name', 'text=x'],
-    ['listen', '--duration', '0.5'],
+    ['listen'],
     ['discover', '--trace'],
   ];
   it.each(human.map((a) => [a.join(' '), a] as const))('%s: no ESC, BEL or C1 on stdout or stderr', async (_title, args) => {
-    const r = await runCli([...args, ...stdioFault('stdio-escapes')]);
+    // listen runs until stopped: until it has subscribed, then Ctrl-C.
+    const r = args[0] === 'listen' ? await runCliUntil([...args, ...stdioFault('stdio-escapes')], /subscribed to tools/) : await runCli([...args, ...stdioFault('stdio-escapes')]);
     ok(r);
     expect(terminalControls(r.stdout), r.stdout).toEqual([]);
     expect(terminalControls(r.stderr), r.stderr).toEqual([]);
@@ -140,11 +141,11 @@ describe('stdio: terminal escape sequences in every server string', () => {
   // Regression (fixed in 42d462d): JSON.stringify escapes only U+0000–U+001F, so U+009B (the
   // one-byte CSI) used to reach stdout raw in --json output. ESC and BEL come out as \u001b/\u0007.
   it.each(
-    [['discover', '--json'], ['tools', '--json'], ['call', 'plain_name', 'text=x', '--json'], ['listen', '--json', '--duration', '0.5'], ['call', 'nosuch', '--json']].map(
+    [['discover', '--json'], ['tools', '--json'], ['call', 'plain_name', 'text=x', '--json'], ['listen', '--json'], ['call', 'nosuch', '--json']].map(
       (a) => [a.join(' '), a] as const,
     ),
   )('%s: no raw ESC, BEL or C1 control on stdout or stderr', async (_title, args) => {
-    const r = await runCli([...args, ...stdioFault('stdio-escapes')]);
+    const r = args[0] === 'listen' ? await runCliUntil([...args, ...stdioFault('stdio-escapes')], /"type":"acknowledged"/) : await runCli([...args, ...stdioFault('stdio-escapes')]);
     ok(r, args[1] === 'nosuch' ? 64 : 0);
     expect(terminalControls(r.stdout)).toEqual([]);
     expect(terminalControls(r.stderr)).toEqual([]);
@@ -331,7 +332,6 @@ describe('HTTP fault modes', () => {
       const r = await runCli(['tools', fixtures[mode]!.url, '--timeout', '1000']);
       ok(r, 3);
       expect(r.stderr).toBe('mcp-inspect: no answer to server/discover within 1000 ms\n');
-      expect(r.durationMs).toBeGreaterThanOrEqual(1000);
     }
   });
 

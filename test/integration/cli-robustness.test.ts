@@ -47,7 +47,8 @@ describe('pipes and signals', () => {
     await cli.waitFor(/SILENT \d+/, { stream: 'stderr' });
     const serverPid = Number(/SILENT (\d+)/.exec(cli.stderr())![1]);
     cli.kill('SIGINT');
-    await new Promise((r) => setTimeout(r, 100));
+    // The second Ctrl-C once the first is being handled: the CLI has closed the server's stdin.
+    await cli.waitFor(/stdin closed; ignoring it/, { stream: 'stderr' });
     cli.kill('SIGINT');
     const r = await cli.done;
     expect(r.code).toBe(130);

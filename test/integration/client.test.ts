@@ -37,6 +37,24 @@ async function collect(it: AsyncIterable<WatchEvent>, until: (evs: WatchEvent[])
   return evs;
 }
 
+/**
+ * A condition on the events collected so far, checked inside `collect`'s `until`
+ * (`check(evs)` always returns true, to chain with `&&`); `reached` resolves the first time
+ * it holds. Await it raced with the collection, so that a collection that ends first fails
+ * on its own assertions instead of hanging.
+ */
+function seen(cond: (evs: WatchEvent[]) => boolean): { check(evs: WatchEvent[]): true; reached: Promise<void> } {
+  let resolve!: () => void;
+  const reached = new Promise<void>((r) => (resolve = r));
+  return {
+    check(evs) {
+      if (cond(evs)) resolve();
+      return true;
+    },
+    reached,
+  };
+}
+
 describe('era detection', () => {
   let modernHttp: HttpFixture;
   it('modern SDK server over stdio: discover', async () => {
@@ -135,8 +153,8 @@ describe('calls', () => {
       const wire: string[] = [];
       const c = await open(t, { onWire: (w) => w.message && 'method' in w.message && wire.push(w.message.method) });
       const ctl = new AbortController();
-      setTimeout(() => ctl.abort(), 150);
-      const err = await c.callTool('slow', { steps: 50, delayMs: 100 }, { signal: ctl.signal }).catch((e) => e);
+      // Abort once the call is under way (its first progress), not after a guessed delay.
+      const err = await c.callTool('slow', { steps: 50, delayMs: 100 }, { signal: ctl.signal, onProgress: () => ctl.abort() }).catch((e) => e);
       expect((err as TransportError).code).toBe('MCPI_CANCELLED');
       if (t.kind === 'stdio') expect(wire).toContain('notifications/cancelled');
       // The client is still usable after a cancel.
@@ -170,11 +188,12 @@ describe('watchTools', () => {
       const t = kind === 'stdio' ? stdio('modern-server', ['--stdio']) : http((await startHttpFixture(fixturePath('modern-server'), ['--http'])).url);
       const c = await open(t);
       const ctl = new AbortController();
-      const evsP = collect(watchTools(c, { signal: ctl.signal }), (evs) => evs.some((e) => e.type === 'diff'));
+      const subscribed = seen((evs) => evs.some((e) => e.type === 'acknowledged'));
+      const evsP = collect(watchTools(c, { signal: ctl.signal }), (evs) => subscribed.check(evs) && evs.some((e) => e.type === 'diff'));
       // Over HTTP a second client changes the list (servers keep one tool set per process);
       // over stdio the change must come through the watching client's own server process.
       const changer = kind === 'stdio' ? c : await open(t);
-      await new Promise((r) => setTimeout(r, 300));
+      await Promise.race([subscribed.reached, evsP]);
       await changer.callTool('change_tools', {});
       const evs = await evsP;
       ctl.abort();
@@ -199,8 +218,10 @@ describe('watchTools', () => {
 
   it('legacy stdio: unsolicited list_changed is treated like a listen notification', async () => {
     const c = await open(stdio('legacy-server', ['--stdio']));
-    const evsP = collect(watchTools(c, {}), (evs) => evs.some((e) => e.type === 'diff'));
-    await new Promise((r) => setTimeout(r, 200));
+    // Legacy has no acknowledgement: the first list is the baseline the change is diffed against.
+    const listed = seen((evs) => evs.some((e) => e.type === 'tools'));
+    const evsP = collect(watchTools(c, {}), (evs) => listed.check(evs) && evs.some((e) => e.type === 'diff'));
+    await Promise.race([listed.reached, evsP]);
     await c.callTool('change_tools', {});
     const evs = await evsP;
     expect(evs.find((e) => e.type === 'notification')).toMatchObject({ method: 'notifications/tools/list_changed', unsolicited: true });
@@ -210,8 +231,9 @@ describe('watchTools', () => {
   it('legacy HTTP: list_changed arrives on the GET stream', async () => {
     const f = await startHttpFixture(fixturePath('legacy-server'), ['--http']);
     const c = await open(http(f.url));
-    const evsP = collect(watchTools(c, {}), (evs) => evs.some((e) => e.type === 'diff'));
-    await new Promise((r) => setTimeout(r, 300));
+    const listed = seen((evs) => evs.some((e) => e.type === 'tools'));
+    const evsP = collect(watchTools(c, {}), (evs) => listed.check(evs) && evs.some((e) => e.type === 'diff'));
+    await Promise.race([listed.reached, evsP]); // the GET stream was opened (and answered) during connect
     await c.callTool('change_tools', {});
     const evs = await evsP;
     expect(evs.find((e) => e.type === 'diff')).toMatchObject({ cause: 'notification' });
@@ -262,13 +284,13 @@ describe('watchTools', () => {
     const c = await open(stdio('faults/stdio-era-edge', ['--mode', 'slow-modern', '--delay', '0']));
     const evs = await collect(watchTools(c, { pollMs: 100 }), (e) => e.some((x) => x.type === 'error'));
     expect(evs.find((e) => e.type === 'error')).toMatchObject({ error: expect.stringMatching(/does not implement subscriptions\/listen.*polling only/) });
-    const err = await collect(watchTools(c, {}), () => false, 3000).catch((e) => e);
+    const err = await collect(watchTools(c, {}), () => false).catch((e) => e);
     expect(err).toBeInstanceOf(McpError);
   });
 
   it('a stdio server that dies mid-listen: drop, then no pointless reconnect', async () => {
     const c = await open(stdio('faults/stdio-die-mid-listen'));
-    const evs = await collect(watchTools(c, { backoffMs: 50 }), () => false, 5000);
+    const evs = await collect(watchTools(c, { backoffMs: 50 }), () => false);
     const types = evs.map((e) => e.type);
     expect(types).toContain('drop');
     expect(types).not.toContain('reconnecting');
@@ -318,6 +340,6 @@ describe('shutdown', () => {
     const c = await connect(stdio('modern-server', ['--stdio']), { timeoutMs: 5000 });
     const pid = (c as unknown as { transport: { pid: number } }).transport.pid;
     await c.close();
-    expect(await waitForPidGone(pid, 3000)).toBe(true);
+    expect(await waitForPidGone(pid, 10_000)).toBe(true);
   });
 });

@@ -166,7 +166,7 @@ describe('App flows', () => {
     const { r, client } = setup();
     await waitFor(r, (f) => f.includes('● connected'));
     (client as { closedReason?: string }).closedReason = 'the server process exited (code 1)';
-    const f = await waitFor(r, (f) => f.includes('● disconnected'), 3000);
+    const f = await waitFor(r, (f) => f.includes('● disconnected'), 10_000);
     expect(f).toContain('disconnected: the server process exited (code 1)');
   });
 

@@ -129,8 +129,7 @@ describe.skipIf(!canRun)('e2e in tmux (built binary, modern stdio fixture)', () 
     expect(readFileSync(exitFile, 'utf8').trim()).toBe('0');
     s = screen();
     expect(s).not.toContain('Tools (9)'); // alternate screen left
-    await sleep(200);
-    expect(procs.filter(alive)).toEqual([]);
+    await expect.poll(() => procs.filter(alive), { timeout: 10_000 }).toEqual([]);
   });
 });
 

@@ -5,7 +5,7 @@ import { useForm } from '../../src/tui/hooks/useForm.js';
 import { useKeys } from '../../src/tui/hooks/useKeys.js';
 import { ToolDetail } from '../../src/tui/components/ToolDetail.js';
 import type { WatchEvent } from '../../src/client/types.js';
-import { Feed, KEY, fakeServices, press, renderWith, sleep, tool, waitFor } from './helpers.js';
+import { Feed, KEY, fakeServices, press, renderWith, tool, waitFor } from './helpers.js';
 
 afterEach(() => cleanup());
 
@@ -183,8 +183,7 @@ describe('call form', () => {
     await press(r, KEY.enter);
     expect(lastAction).toBe('submit');
     await press(r, KEY.esc);
-    await sleep(30);
-    expect(lastAction).toBe('back');
+    await expect.poll(() => lastAction, { timeout: 10_000 }).toBe('back');
   });
 
   it('sanitizes titles, descriptions and enum labels from the server', async () => {

@@ -5,7 +5,7 @@ import { Root, type ConnectHooks } from '../../src/tui/Root.js';
 import { runTui } from '../../src/tui/run.js';
 import type { InspectorClient, WatchEvent } from '../../src/client/types.js';
 import { TransportError } from '../../src/protocol/errors.js';
-import { Feed, KEY, fakeClient, fakeServices, press, renderWith, sleep, tool, toolsEvent, waitFor } from './helpers.js';
+import { Feed, KEY, fakeClient, fakeServices, press, renderWith, tool, toolsEvent, waitFor } from './helpers.js';
 
 afterEach(() => cleanup());
 
@@ -114,8 +114,7 @@ describe('Root', () => {
     await press(r, 'q');
     await waitFor(r, () => code !== undefined);
     resolve(client);
-    await sleep(20);
-    expect(client.closed).toBe(1);
+    await expect.poll(() => client.closed, { timeout: 10_000 }).toBe(1);
   });
 });
 
@@ -185,7 +184,7 @@ describe('runTui', () => {
       services: fakeServices(feed),
     });
     feed.push(toolsEvent([tool('echo')]));
-    for (let i = 0; i < 100 && !stdout.chunks.join('').includes('Tools (1)'); i++) await sleep(20);
+    await expect.poll(() => stdout.chunks.join('').includes('Tools (1)'), { timeout: 10_000 }).toBe(true);
     expect(stdout.chunks[0]).toContain('\u001b[?1049h');
     stdin.send('q');
     const code = await done;

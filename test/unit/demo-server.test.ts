@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startDemoServer, type DemoServer, type DemoServerOptions } from '../../src/demo/server.js';
 import { buildModernHeaders, encodeHeaderValue } from '../../src/protocol/headers.js';
 import { buildRequestMeta } from '../../src/protocol/meta.js';
-import type { JsonObject } from '../../src/protocol/types.js';
+import type { JsonObject, JsonRpcErrorResponse } from '../../src/protocol/types.js';
 
 const VERSION = '2026-07-28';
 const SUB = 'io.modelcontextprotocol/subscriptionId';
@@ -210,7 +210,7 @@ describe('demo server over HTTP', () => {
     const sse = sseReader(r.res);
     await sse.until(() => sse.events.length >= 1);
     ac.abort();
-    await expect.poll(() => logs.some((l) => /countdown .* cancelled/.test(l)), { timeout: 2000 }).toBe(true);
+    await expect.poll(() => logs.some((l) => /countdown .* cancelled/.test(l)), { timeout: 10_000 }).toBe(true);
   });
 
   it('opens a listen stream: acknowledged first, then list_changed on each change, and a graceful end on close', async () => {
@@ -231,10 +231,15 @@ describe('demo server over HTTP', () => {
     expect(sse.events.some((e) => e.method === 'notifications/progress')).toBe(false);
     // the list really changed: beta_feature comes and goes within the cycle
     const seen = new Set<string>();
-    for (let i = 0; i < 20 && !seen.has('beta_feature'); i++) {
-      for (const t of (await post(s.url!, 'tools/list')).json.result.tools) seen.add(t.name);
-      await new Promise((res) => setTimeout(res, 20));
-    }
+    await expect
+      .poll(
+        async () => {
+          for (const t of (await post(s.url!, 'tools/list')).json.result.tools) seen.add(t.name);
+          return seen.has('beta_feature');
+        },
+        { interval: 20, timeout: 10_000 },
+      )
+      .toBe(true);
     expect(seen.has('beta_feature')).toBe(true);
 
     const n = sse.events.length;
@@ -296,7 +301,7 @@ describe('demo server over HTTP', () => {
     const body = { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'old', version: '1' } } };
     const res = await fetch(s.url!, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' }, body: JSON.stringify(body) });
     expect(res.status).toBe(400);
-    const json = (await res.json()) as { error: { code: number; message: string; data: unknown } };
+    const json = (await res.json()) as JsonRpcErrorResponse;
     expect(json.error.code).toBe(-32601);
     expect(json.error.message).toContain('2026-07-28');
     expect(json.error.data).toEqual({ supported: ['2026-07-28'], requested: '2025-11-25' });
@@ -352,7 +357,7 @@ describe('demo server over HTTP', () => {
     expect(local.status).toBe(200);
     const garbage = await fetch(s.url!, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{not json' });
     expect(garbage.status).toBe(400);
-    expect(((await garbage.json()) as { error: { code: number } }).error.code).toBe(-32700);
+    expect(((await garbage.json()) as JsonRpcErrorResponse).error.code).toBe(-32700);
     const note = await fetch(s.url!, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } }) });
     expect(note.status).toBe(202);
     await note.text();
@@ -441,7 +446,7 @@ describe('demo server over stdio', () => {
     peer.request('c2', 'tools/call', { name: 'countdown', arguments: { from: 10, delayMs: 100 } }, { progressToken: 'p2' });
     await peer.waitFor((m) => m.params?.progressToken === 'p2');
     peer.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'c2', reason: 'test' } });
-    await expect.poll(() => logs.some((l) => l.includes('cancelled')), { timeout: 2000 }).toBe(true);
+    await expect.poll(() => logs.some((l) => l.includes('cancelled')), { timeout: 10_000 }).toBe(true);
     const countBefore = peer.received.length;
     await new Promise((r) => setTimeout(r, 250));
     expect(peer.received.length).toBe(countBefore); // no more progress, no response
@@ -449,8 +454,9 @@ describe('demo server over stdio', () => {
   });
 
   it('delivers a listen subscription on stdout with subscriptionId, and ends it on close', async () => {
+    const logs: string[] = [];
     const peer = stdioPeer();
-    const s = await start({ transport: 'stdio', stdin: peer.stdin, stdout: peer.stdout, changeIntervalMs: 30 });
+    const s = await start({ transport: 'stdio', stdin: peer.stdin, stdout: peer.stdout, changeIntervalMs: 30 }, logs);
     peer.request('L', 'subscriptions/listen', { notifications: { toolsListChanged: true, resourcesListChanged: true } });
     peer.request('M', 'subscriptions/listen', { notifications: { promptsListChanged: true } });
     const ack = await peer.waitFor((m) => m.method === 'notifications/subscriptions/acknowledged' && m.params._meta[SUB] === 'L');
@@ -465,7 +471,7 @@ describe('demo server over stdio', () => {
 
     // cancelling M drops it without a response; closing ends L gracefully
     peer.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'M' } });
-    await new Promise((r) => setTimeout(r, 20));
+    await expect.poll(() => logs.includes('[stdio] cancelled "M"'), { timeout: 10_000 }).toBe(true);
     await s.close();
     await s.done;
     const end = await peer.waitFor((m) => m.id === 'L');

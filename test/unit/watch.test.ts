@@ -35,6 +35,8 @@ function scripted() {
     listen,
     setTools: (x: Tool[]) => (tools = x),
     holdFetches: (h: boolean) => (hold = h),
+    /** Fetches being held open (see holdFetches). */
+    heldFetches: () => fetches.length,
     releaseFetch: () => fetches.shift()?.({} as ToolList),
   };
 }
@@ -59,7 +61,7 @@ describe('watchTools attribution', () => {
     await until(it, (e) => e.type === 'acknowledged');
     // The next poll's fetch is held open; meanwhile the list changes and is announced.
     s.holdFetches(true);
-    await new Promise((r) => setTimeout(r, 30));
+    await expect.poll(() => s.heldFetches(), { timeout: 10_000 }).toBeGreaterThan(0);
     s.setTools([t('a'), t('b')]);
     s.listen.push({ type: 'notification', time: 2, method: 'notifications/tools/list_changed', unsolicited: false });
     s.holdFetches(false);
