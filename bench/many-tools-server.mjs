@@ -24,7 +24,11 @@ createInterface({ input: process.stdin }).on('line', (line) => {
     return ok({ tools: tools.slice(start, start + PAGE), ...(next ? { nextCursor: next } : {}) });
   }
   if (m.method === 'subscriptions/listen') {
-    return send({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { notifications: { toolsListChanged: true }, _meta: { 'io.modelcontextprotocol/subscriptionId': m.id } } });
+    return send({
+      jsonrpc: '2.0',
+      method: 'notifications/subscriptions/acknowledged',
+      params: { notifications: { toolsListChanged: true }, _meta: { 'io.modelcontextprotocol/subscriptionId': m.id } },
+    });
   }
   send({ jsonrpc: '2.0', id: m.id, error: { code: -32601, message: 'Method not found' } });
 });

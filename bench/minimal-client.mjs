@@ -12,7 +12,11 @@ createInterface({ input: proc.stdout }).on('line', (line) => {
   if (m.id !== undefined && pending.has(m.id)) pending.get(m.id)(m);
 });
 let id = 0;
-const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '0' } };
+const meta = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {},
+  'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '0' },
+};
 const rpc = (method, params = {}) =>
   new Promise((resolve) => {
     const n = ++id;

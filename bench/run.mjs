@@ -72,7 +72,9 @@ console.log('installed size of the packed artifact (npm pack, then npm install <
 const dir = tempDir('size');
 try {
   const inst = coldInstall(pack(root, join(dir, 'pkg')), dir);
-  console.log(`  node_modules: ${(inst.kb / 1024).toFixed(1)} MB in ${inst.packages} package${inst.packages === 1 ? '' : 's'}   target: ≤ 5 MB  ${inst.kb / 1024 <= 5 ? 'met' : 'NOT met'}`);
+  console.log(
+    `  node_modules: ${(inst.kb / 1024).toFixed(1)} MB in ${inst.packages} package${inst.packages === 1 ? '' : 's'}   target: ≤ 5 MB  ${inst.kb / 1024 <= 5 ? 'met' : 'NOT met'}`,
+  );
   console.log('  (cold install and npx times, next to the previous layout: npm run bench:ship)');
 } finally {
   rmSync(dir, { recursive: true, force: true });

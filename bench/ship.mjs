@@ -33,7 +33,10 @@ function step(msg) {
 function floorPackage() {
   const dir = join(work, 'floor-src');
   mkdirSync(join(dir, 'bin'), { recursive: true });
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'mcp-inspect', version: '0.0.0', type: 'module', bin: { 'mcp-inspect': 'bin/hello.js' }, license: 'MIT' }));
+  writeFileSync(
+    join(dir, 'package.json'),
+    JSON.stringify({ name: 'mcp-inspect', version: '0.0.0', type: 'module', bin: { 'mcp-inspect': 'bin/hello.js' }, license: 'MIT' }),
+  );
   writeFileSync(join(dir, 'bin', 'hello.js'), "#!/usr/bin/env node\nconsole.log('hello');\n", { mode: 0o755 });
   return pack(dir, join(work, 'floor-pkg'));
 }
@@ -99,20 +102,60 @@ const line = (label, cells, note = '') => console.log(`  ${label.padEnd(30)}${co
 const ratio = (a, b) => (b ? `${(a / b).toFixed(2)}×` : '');
 
 console.log(`\nmcp-inspect as shipped (node ${process.version}, npm ${npmVersion}; cold = empty npm cache, median of ${RUNS} interleaved runs)\n`);
-line('', layouts.map((l) => l.name), prev ? 'current / previous' : '');
-line('tarball', layouts.map((l) => `${(statSync(l.tarball).size / 1024).toFixed(1)} KB`), prev ? ratio(statSync(cur.tarball).size, statSync(prev.tarball).size) : '');
-line('installed (node_modules)', layouts.map((l) => mb(l.kb)), `${prev ? ratio(cur.kb, prev.kb) : ''}   target ≤ 5 MB: ${cur.kb <= 5 * 1024 ? 'met' : 'NOT met'}`);
-line('  of which the package itself', layouts.map((l) => mb(l.packageKb)));
-line('packages installed', layouts.map((l) => l.packages));
-line('cold npm install <tarball>', layouts.map((l) => ms(median(l.install))), prev ? ratio(median(cur.install), median(prev.install)) : '');
-line('cold npx --yes ./tarball --help', layouts.map((l) => ms(median(l.npx))), `${prev ? ratio(median(cur.npx), median(prev.npx)) : ''}   target ≤ 5 s: ${median(cur.npx) <= 5000 ? 'met' : 'NOT met'}`);
+line(
+  '',
+  layouts.map((l) => l.name),
+  prev ? 'current / previous' : '',
+);
+line(
+  'tarball',
+  layouts.map((l) => `${(statSync(l.tarball).size / 1024).toFixed(1)} KB`),
+  prev ? ratio(statSync(cur.tarball).size, statSync(prev.tarball).size) : '',
+);
+line(
+  'installed (node_modules)',
+  layouts.map((l) => mb(l.kb)),
+  `${prev ? ratio(cur.kb, prev.kb) : ''}   target ≤ 5 MB: ${cur.kb <= 5 * 1024 ? 'met' : 'NOT met'}`,
+);
+line(
+  '  of which the package itself',
+  layouts.map((l) => mb(l.packageKb)),
+);
+line(
+  'packages installed',
+  layouts.map((l) => l.packages),
+);
+line(
+  'cold npm install <tarball>',
+  layouts.map((l) => ms(median(l.install))),
+  prev ? ratio(median(cur.install), median(prev.install)) : '',
+);
+line(
+  'cold npx --yes ./tarball --help',
+  layouts.map((l) => ms(median(l.npx))),
+  `${prev ? ratio(median(cur.npx), median(prev.npx)) : ''}   target ≤ 5 s: ${median(cur.npx) <= 5000 ? 'met' : 'NOT met'}`,
+);
 const floor = layouts.find((l) => l.floor);
-console.log(`  (floor: what npm costs for a package with one file; current / floor: install ${ratio(median(cur.install), median(floor.install))}, npx ${ratio(median(cur.npx), median(floor.npx))})`);
+console.log(
+  `  (floor: what npm costs for a package with one file; current / floor: install ${ratio(median(cur.install), median(floor.install))}, npx ${ratio(median(cur.npx), median(floor.npx))})`,
+);
 console.log(`\nwarm start-up of the installed command (median of ${WARM_RUNS}; node -e '' = ${ms(median(bare))})\n`);
-line('', real.map((l) => l.name), `current / ${prev ? 'previous' : "node -e ''"}`);
-line('--version', real.map((l) => `${ms(median(l.version))} (${ratio(median(l.version), median(bare))})`), prev ? ratio(median(cur.version), median(prev.version)) : '');
-line('tools -- demo-server (stdio)', real.map((l) => ms(median(l.tools))), prev ? ratio(median(cur.tools), median(prev.tools)) : '');
-console.log('  (ratios in parentheses: to bare node -e \'\')');
+line(
+  '',
+  real.map((l) => l.name),
+  `current / ${prev ? 'previous' : "node -e ''"}`,
+);
+line(
+  '--version',
+  real.map((l) => `${ms(median(l.version))} (${ratio(median(l.version), median(bare))})`),
+  prev ? ratio(median(cur.version), median(prev.version)) : '',
+);
+line(
+  'tools -- demo-server (stdio)',
+  real.map((l) => ms(median(l.tools))),
+  prev ? ratio(median(cur.tools), median(prev.tools)) : '',
+);
+console.log("  (ratios in parentheses: to bare node -e '')");
 
 if (argv.includes('--keep')) console.log(`\nkept: ${work}`);
 else rmSync(work, { recursive: true, force: true });

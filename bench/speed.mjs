@@ -47,7 +47,8 @@ function compare(cases, runs = RUNS) {
   for (let i = 0; i < runs; i++) cases.forEach((c, j) => res[j].push(time(c)));
   return res.map(median);
 }
-const row = (label, value, unit, base) => console.log(`  ${label.padEnd(52)} ${value.toFixed(1).padStart(8)} ${unit.padEnd(4)} ${base ? `${(value / base).toFixed(2)}×`.padStart(7) : '  1.00×'}`);
+const row = (label, value, unit, base) =>
+  console.log(`  ${label.padEnd(52)} ${value.toFixed(1).padStart(8)} ${unit.padEnd(4)} ${base ? `${(value / base).toFixed(2)}×`.padStart(7) : '  1.00×'}`);
 const verdict = (ok, target) => console.log(`  target: ${target}  ${ok ? 'met' : 'NOT met'}\n`);
 
 console.log(`mcp-inspect speed figures (medians of ${RUNS} interleaved runs, node ${process.version})\n`);
@@ -82,7 +83,11 @@ console.log(`mcp-inspect speed figures (medians of ${RUNS} interleaved runs, nod
     description: `Does thing ${i}${v && i % 100 === 7 ? ` (revision ${v})` : ''}. A description long enough to be realistic.`,
     inputSchema: {
       type: 'object',
-      properties: { q: { type: 'string', description: 'query', minLength: 1 }, n: { type: 'integer', minimum: 0, maximum: 100 }, tags: { type: 'array', items: { type: 'string' } } },
+      properties: {
+        q: { type: 'string', description: 'query', minLength: 1 },
+        n: { type: 'integer', minimum: 0, maximum: 100 },
+        tags: { type: 'array', items: { type: 'string' } },
+      },
       required: ['q'],
     },
     outputSchema: { type: 'object', properties: { items: { type: 'array', items: { type: 'object' } } } },
@@ -119,18 +124,46 @@ console.log(`mcp-inspect speed figures (medians of ${RUNS} interleaved runs, nod
 {
   const dir = mkdtempSync(join(tmpdir(), 'mcpi-storm-'));
   const report = join(dir, 'report.json');
-  time([bin, 'listen', '--tools', '--quiet', '--json', '--duration', '3', '--', process.execPath, join(root, 'bench', 'storm-server.mjs'), report, '--tools', '100', '--rate', '1000', '--storm-ms', '2000']);
+  time([
+    bin,
+    'listen',
+    '--tools',
+    '--quiet',
+    '--json',
+    '--duration',
+    '3',
+    '--',
+    process.execPath,
+    join(root, 'bench', 'storm-server.mjs'),
+    report,
+    '--tools',
+    '100',
+    '--rate',
+    '1000',
+    '--storm-ms',
+    '2000',
+  ]);
   const r = JSON.parse(readFileSync(report, 'utf8'));
   rmSync(dir, { recursive: true, force: true });
   const perSec = r.listsDuringStorm / (r.stormMs / 1000);
-  console.log(`list_changed storm: ${r.notifications} notifications in ${r.stormMs / 1000} s (${(r.notifications / (r.stormMs / 1000)).toFixed(0)}/s), 100 tools, listen --tools:`);
-  console.log(`  tools/list re-fetches the server answered: ${perSec.toFixed(0)}/s during the storm (${r.lists} in all); final list fetched: ${r.listedFinal ? 'yes' : 'NO'}`);
+  console.log(
+    `list_changed storm: ${r.notifications} notifications in ${r.stormMs / 1000} s (${(r.notifications / (r.stormMs / 1000)).toFixed(0)}/s), 100 tools, listen --tools:`,
+  );
+  console.log(
+    `  tools/list re-fetches the server answered: ${perSec.toFixed(0)}/s during the storm (${r.lists} in all); final list fetched: ${r.listedFinal ? 'yes' : 'NO'}`,
+  );
   verdict(perSec <= 20 && r.listedFinal, '≤ 20 re-fetches/s, final state fetched');
 }
 
 // 4. --version
 {
-  const [bare, version] = compare([['-e', ''], [bin, '--version']], RUNS * 2);
+  const [bare, version] = compare(
+    [
+      ['-e', ''],
+      [bin, '--version'],
+    ],
+    RUNS * 2,
+  );
   console.log('start-up:');
   row("node -e ''", bare, 'ms');
   row('mcp-inspect --version', version, 'ms', bare);
@@ -141,10 +174,13 @@ console.log(`mcp-inspect speed figures (medians of ${RUNS} interleaved runs, nod
 if (!argv.includes('--skip-slow')) {
   const server = (ms) => [process.execPath, join(root, 'bench', 'slow-start-server.mjs'), String(ms)];
   const runs = Math.max(1, Math.min(3, RUNS));
-  const [fast, slow] = compare([
-    [bin, 'tools', '--quiet', '--', ...server(0)],
-    [bin, 'tools', '--quiet', '--', ...server(SLOW_MS)],
-  ], runs);
+  const [fast, slow] = compare(
+    [
+      [bin, 'tools', '--quiet', '--', ...server(0)],
+      [bin, 'tools', '--quiet', '--', ...server(SLOW_MS)],
+    ],
+    runs,
+  );
   console.log(`a legacy server that reads stdin only after ${SLOW_MS / 1000} s (median of ${runs}):`);
   row(`delay + tools against it undelayed`, SLOW_MS + fast, 'ms');
   row('mcp-inspect tools against it', slow, 'ms', SLOW_MS + fast);

@@ -150,7 +150,15 @@ function mount() {
   const { stdout, stdin } = fakeStreams();
   const t0 = performance.now();
   const inst = render(
-    h(ThemeContext.Provider, { value: makeTheme(false) }, h(ServicesContext.Provider, { value: services }, h(App, { client, targetLabel: 'bench', wire: { items: [], total: 0 }, log: { items: [], total: 0 }, onQuit() {} }))),
+    h(
+      ThemeContext.Provider,
+      { value: makeTheme(false) },
+      h(
+        ServicesContext.Provider,
+        { value: services },
+        h(App, { client, targetLabel: 'bench', wire: { items: [], total: 0 }, log: { items: [], total: 0 }, onQuit() {} }),
+      ),
+    ),
     { stdout, stdin, debug: true, exitOnCtrlC: false, patchConsole: false },
   );
   return { stdout, stdin, inst, t0 };
@@ -212,7 +220,9 @@ m.inst.cleanup();
 
 const f = (x) => `${x.toFixed(1)} ms`;
 console.log(`TUI benchmark: ${N_TOOLS} tools, 120×40, Ink debug-mode frames (src/ bundled as dist/ is, React production build)`);
-console.log(`  first full frame (render → list drawn), median of ${firsts.length}: ${f(median(firsts))}   (min ${f(Math.min(...firsts))}, max ${f(Math.max(...firsts))}, ${lines} lines)`);
+console.log(
+  `  first full frame (render → list drawn), median of ${firsts.length}: ${f(median(firsts))}   (min ${f(Math.min(...firsts))}, max ${f(Math.max(...firsts))}, ${lines} lines)`,
+);
 console.log(`  filter keystroke → updated frame, median of ${keyTimes.length}:   ${f(median(keyTimes))}   (max ${f(Math.max(...keyTimes))})`);
 console.log(`  ↓ keystroke → moved selection, median of ${moveTimes.length}:        ${f(median(moveTimes))}   (max ${f(Math.max(...moveTimes))})`);
 process.exit(0);

@@ -88,7 +88,8 @@ const dependencySource = {
       // A patch whose package is bundled must have been applied (Ink may have moved the code).
       for (const p of PATCHES) {
         const pkg = `/${p.file.split('/').slice(0, 2).join('/')}/`;
-        if (!applied.has(p) && [...loaded].some((f) => f.includes(pkg))) errors.push({ text: `patch for ${p.file} was not applied (the package is bundled, the file is not)` });
+        if (!applied.has(p) && [...loaded].some((f) => f.includes(pkg)))
+          errors.push({ text: `patch for ${p.file} was not applied (the package is bundled, the file is not)` });
       }
       // Everything but Node's built-ins is inlined: the package has no dependencies to load.
       const builtin = new Set(builtinModules);

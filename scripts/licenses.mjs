@@ -52,7 +52,7 @@ export function bundledPackages(root, metafile) {
   const pkgs = [...dirs].map((dir) => {
     const pkg = JSON.parse(readFileSync(join(root, dir, 'package.json'), 'utf8'));
     const file = readdirSync(join(root, dir)).find((f) => /^(licen[cs]e|copying)(\.|-|$)/i.test(f));
-    const license = typeof pkg.license === 'string' ? pkg.license : pkg.license?.type ?? 'UNKNOWN';
+    const license = typeof pkg.license === 'string' ? pkg.license : (pkg.license?.type ?? 'UNKNOWN');
     const text = file ? readFileSync(join(root, dir, file), 'utf8').trim() : MISSING_FILE[pkg.name];
     return { name: pkg.name, version: pkg.version, license, dir, text };
   });
@@ -62,7 +62,13 @@ export function bundledPackages(root, metafile) {
 /** The THIRD_PARTY_LICENSES text. Throws when a package's licence is not permissive. */
 export function licensesText(root, metafile) {
   const pkgs = bundledPackages(root, metafile);
-  const bad = pkgs.filter((p) => !p.license.replace(/[()]/g, '').split(/\s+OR\s+/).some((l) => PERMISSIVE.has(l)));
+  const bad = pkgs.filter(
+    (p) =>
+      !p.license
+        .replace(/[()]/g, '')
+        .split(/\s+OR\s+/)
+        .some((l) => PERMISSIVE.has(l)),
+  );
   const noText = pkgs.filter((p) => !p.text);
   if (noText.length) throw new Error(`build: no licence text for ${noText.map((p) => p.name).join(', ')} (add it to MISSING_FILE in scripts/licenses.mjs)`);
   if (bad.length) throw new Error(`build: licence not in the allowed list: ${bad.map((p) => `${p.name} (${p.license})`).join(', ')}`);

@@ -85,7 +85,11 @@ export interface OpenResult {
  * The system browser failing to start is not an error: `opened` is false and the caller
  * prints the URL.
  */
-export async function openBrowser(url: string, choice: BrowserChoice, o: { env?: NodeJS.ProcessEnv; onStderr?: (line: string) => void } = {}): Promise<OpenResult> {
+export async function openBrowser(
+  url: string,
+  choice: BrowserChoice,
+  o: { env?: NodeJS.ProcessEnv; onStderr?: (line: string) => void } = {},
+): Promise<OpenResult> {
   const scheme = new URL(url).protocol;
   if (scheme !== 'https:' && scheme !== 'http:') throw new AuthError('MCPI_AUTH_BROWSER', `refusing to open an authorization URL with scheme ${scheme}`);
   const none: OpenResult = { opened: false, exited: Promise.resolve(undefined), stop: () => undefined };
@@ -126,10 +130,11 @@ export async function openBrowser(url: string, choice: BrowserChoice, o: { env?:
   if (started) throw new AuthError('MCPI_AUTH_BROWSER', `cannot run the browser command ${words[0]}: ${started.message}`, { cause: started });
   const exited = new Promise<number | null>((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) resolve(child.exitCode);
-    else child.once('exit', (code) => {
-      if (stderrBuf) o.onStderr?.(stderrBuf);
-      resolve(code);
-    });
+    else
+      child.once('exit', (code) => {
+        if (stderrBuf) o.onStderr?.(stderrBuf);
+        resolve(code);
+      });
   });
   return {
     opened: true,

@@ -40,7 +40,9 @@ export async function startCallbackListener(o: { port?: number; path?: string } 
       return;
     }
     if (received || (!url.searchParams.has('code') && !url.searchParams.has('error'))) {
-      res.writeHead(400, { 'content-type': 'text/html; charset=utf-8' }).end(PAGE('mcp-inspect', received ? 'This sign-in has already been handled.' : 'This is not an authorization response.'));
+      res
+        .writeHead(400, { 'content-type': 'text/html; charset=utf-8' })
+        .end(PAGE('mcp-inspect', received ? 'This sign-in has already been handled.' : 'This is not an authorization response.'));
       return;
     }
     const full = new URL(req.url ?? '/', `http://127.0.0.1:${(server.address() as { port: number }).port}`);
@@ -79,7 +81,15 @@ export async function startCallbackListener(o: { port?: number; path?: string } 
         };
         const onAbort = () => finish(() => reject(new AuthError('MCPI_AUTH_CANCELLED', 'authorization was cancelled')));
         const timer = setTimeout(
-          () => finish(() => reject(new AuthError('MCPI_AUTH_TIMEOUT', `no authorization response reached ${`http://127.0.0.1:${port}${path}`} within ${Math.round(timeoutMs / 1000)} s`))),
+          () =>
+            finish(() =>
+              reject(
+                new AuthError(
+                  'MCPI_AUTH_TIMEOUT',
+                  `no authorization response reached ${`http://127.0.0.1:${port}${path}`} within ${Math.round(timeoutMs / 1000)} s`,
+                ),
+              ),
+            ),
           timeoutMs,
         );
         if (signal?.aborted) return onAbort();

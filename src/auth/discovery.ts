@@ -148,7 +148,10 @@ export async function discoverAuthorizationServer(fetch: AuthFetch, issuer: stri
     if (requirePkce) {
       const methods = stringList(doc.code_challenge_methods_supported);
       if (!methods?.includes('S256')) {
-        throw new AuthError('MCPI_AUTH_PKCE_UNSUPPORTED', `the authorization server ${sanitizeLine(issuer)} does not advertise PKCE with S256 (code_challenge_methods_supported); refusing to authorize without it`);
+        throw new AuthError(
+          'MCPI_AUTH_PKCE_UNSUPPORTED',
+          `the authorization server ${sanitizeLine(issuer)} does not advertise PKCE with S256 (code_challenge_methods_supported); refusing to authorize without it`,
+        );
       }
     }
     return { issuer, metadataUrl: got.url, kind: loc.kind, metadata: doc as unknown as AuthorizationServer };

@@ -82,19 +82,34 @@ async function buildAuthorizationRequest(o: CodeFlowOptions): Promise<PendingAut
 export function checkAuthorizationResponse(params: URLSearchParams, expected: { issuer: string; state: string; issAdvertised: boolean }): void {
   const iss = params.get('iss');
   if (iss === null && expected.issAdvertised) {
-    throw new AuthError('MCPI_AUTH_ISS_MISMATCH', `the authorization response carries no iss although the authorization server ${sanitizeLine(expected.issuer)} advertises it (RFC 9207); refusing it`);
+    throw new AuthError(
+      'MCPI_AUTH_ISS_MISMATCH',
+      `the authorization response carries no iss although the authorization server ${sanitizeLine(expected.issuer)} advertises it (RFC 9207); refusing it`,
+    );
   }
   if (iss !== null && iss !== expected.issuer) {
-    throw new AuthError('MCPI_AUTH_ISS_MISMATCH', `the authorization response comes from the issuer ${sanitizeLine(iss).slice(0, 200)}, not ${sanitizeLine(expected.issuer)} (RFC 9207 mix-up protection); refusing it`);
+    throw new AuthError(
+      'MCPI_AUTH_ISS_MISMATCH',
+      `the authorization response comes from the issuer ${sanitizeLine(iss).slice(0, 200)}, not ${sanitizeLine(expected.issuer)} (RFC 9207 mix-up protection); refusing it`,
+    );
   }
   const state = params.get('state');
   if (state !== expected.state) {
-    throw new AuthError('MCPI_AUTH_STATE_MISMATCH', state === null ? 'the authorization response carries no state; refusing it' : 'the authorization response carries a state that is not the one sent; refusing it');
+    throw new AuthError(
+      'MCPI_AUTH_STATE_MISMATCH',
+      state === null
+        ? 'the authorization response carries no state; refusing it'
+        : 'the authorization response carries a state that is not the one sent; refusing it',
+    );
   }
   const error = params.get('error');
   if (error !== null) {
     const desc = params.get('error_description');
-    throw new AuthError('MCPI_AUTH_DENIED', `the authorization server refused: ${sanitizeLine(error).slice(0, 80)}${desc ? ` (${sanitizeLine(desc).slice(0, 300)})` : ''}`, { detail: desc ? sanitizeLine(desc).slice(0, 500) : undefined });
+    throw new AuthError(
+      'MCPI_AUTH_DENIED',
+      `the authorization server refused: ${sanitizeLine(error).slice(0, 80)}${desc ? ` (${sanitizeLine(desc).slice(0, 300)})` : ''}`,
+      { detail: desc ? sanitizeLine(desc).slice(0, 500) : undefined },
+    );
   }
   if (!params.get('code')) throw new AuthError('MCPI_AUTH_DENIED', 'the authorization response carries no code');
 }
@@ -117,7 +132,11 @@ function tokenError(what: string, issuer: string, e: unknown): AuthError {
 }
 
 function checkTokenType(r: oauth.TokenEndpointResponse, issuer: string): void {
-  if (r.token_type !== 'bearer') throw new AuthError('MCPI_AUTH_TOKEN', `the token endpoint of ${sanitizeLine(issuer)} issued a ${sanitizeLine(r.token_type)} token; mcp-inspect sends Bearer tokens only`);
+  if (r.token_type !== 'bearer')
+    throw new AuthError(
+      'MCPI_AUTH_TOKEN',
+      `the token endpoint of ${sanitizeLine(issuer)} issued a ${sanitizeLine(r.token_type)} token; mcp-inspect sends Bearer tokens only`,
+    );
 }
 
 /**
@@ -131,17 +150,34 @@ export async function authorizationCodeFlow(o: CodeFlowOptions): Promise<oauth.T
   let stopBrowser = () => undefined as void;
   try {
     const pending = await buildAuthorizationRequest(o);
-    o.onWire?.({ time: Date.now(), direction: 'out', http: { method: 'GET', url: maskUrl(pending.url), headers: {} }, raw: 'authorization request (browser)', bytes: 0 });
+    o.onWire?.({
+      time: Date.now(),
+      direction: 'out',
+      http: { method: 'GET', url: maskUrl(pending.url), headers: {} },
+      raw: 'authorization request (browser)',
+      bytes: 0,
+    });
     const opened = await openBrowser(pending.url, o.browser, { env: o.env, onStderr: o.onBrowserStderr });
     stopBrowser = opened.stop;
     o.onAuthorizationUrl?.(pending.url, opened.opened);
     const browserFailed = opened.exited.then((code) => {
-      if (typeof code === 'number' && code !== 0) throw new AuthError('MCPI_AUTH_BROWSER', `the browser command exited with code ${code} before the authorization response arrived`);
+      if (typeof code === 'number' && code !== 0)
+        throw new AuthError('MCPI_AUTH_BROWSER', `the browser command exited with code ${code} before the authorization response arrived`);
       return new Promise<never>(() => undefined);
     });
     const callback = await Promise.race([o.listener.wait(o.timeoutMs, o.signal), browserFailed]);
-    o.onWire?.({ time: Date.now(), direction: 'in', http: { method: 'GET', url: maskUrl(callback.toString()), headers: {} }, raw: 'authorization response (redirect)', bytes: 0 });
-    checkAuthorizationResponse(callback.searchParams, { issuer: pending.issuer, state: pending.state, issAdvertised: o.as.metadata.authorization_response_iss_parameter_supported === true });
+    o.onWire?.({
+      time: Date.now(),
+      direction: 'in',
+      http: { method: 'GET', url: maskUrl(callback.toString()), headers: {} },
+      raw: 'authorization response (redirect)',
+      bytes: 0,
+    });
+    checkAuthorizationResponse(callback.searchParams, {
+      issuer: pending.issuer,
+      state: pending.state,
+      issAdvertised: o.as.metadata.authorization_response_iss_parameter_supported === true,
+    });
     const md = o.as.metadata;
     const client = clientMetadata(o.client);
     let params: URLSearchParams;
@@ -171,10 +207,19 @@ export async function authorizationCodeFlow(o: CodeFlowOptions): Promise<oauth.T
  * Redeems a refresh token (with `resource`). Resolves with the token response; rejects
  * with AuthError('MCPI_AUTH_TOKEN') when the AS refuses (e.g. `invalid_grant`).
  */
-export async function refreshGrant(as: AuthorizationServerInfo, client: StoredClient, refreshToken: string, resource: string, fetch: AuthFetch): Promise<oauth.TokenEndpointResponse> {
+export async function refreshGrant(
+  as: AuthorizationServerInfo,
+  client: StoredClient,
+  refreshToken: string,
+  resource: string,
+  fetch: AuthFetch,
+): Promise<oauth.TokenEndpointResponse> {
   try {
     const c = clientMetadata(client);
-    const res = await oauth.refreshTokenGrantRequest(as.metadata, c, clientAuth(client), refreshToken, { additionalParameters: { resource }, ...oauthOptions(fetch) });
+    const res = await oauth.refreshTokenGrantRequest(as.metadata, c, clientAuth(client), refreshToken, {
+      additionalParameters: { resource },
+      ...oauthOptions(fetch),
+    });
     const r = await oauth.processRefreshTokenResponse(as.metadata, c, res);
     checkTokenType(r, as.issuer);
     return r;
@@ -188,7 +233,13 @@ export async function refreshGrant(as: AuthorizationServerInfo, client: StoredCl
  * pre-registered client), with `resource` and `scope`. Rejects with
  * AuthError('MCPI_AUTH_TOKEN') when the AS refuses.
  */
-export async function clientCredentialsGrant(as: AuthorizationServerInfo, client: StoredClient, resource: string, scopes: string[] | undefined, fetch: AuthFetch): Promise<oauth.TokenEndpointResponse> {
+export async function clientCredentialsGrant(
+  as: AuthorizationServerInfo,
+  client: StoredClient,
+  resource: string,
+  scopes: string[] | undefined,
+  fetch: AuthFetch,
+): Promise<oauth.TokenEndpointResponse> {
   try {
     const c = clientMetadata(client);
     const parameters: Record<string, string> = { resource };

@@ -11,7 +11,16 @@ import { maskBody, maskUrl } from './mask.js';
 import { insecureReason } from './urls.js';
 
 /** The fetch shape oauth4webapi's `customFetch` and our discovery use. */
-export type AuthFetch = (url: string, init?: { method?: string; headers?: Record<string, string> | Headers | [string, string][]; body?: unknown; redirect?: 'manual' | 'follow'; signal?: AbortSignal | null }) => Promise<Response>;
+export type AuthFetch = (
+  url: string,
+  init?: {
+    method?: string;
+    headers?: Record<string, string> | Headers | [string, string][];
+    body?: unknown;
+    redirect?: 'manual' | 'follow';
+    signal?: AbortSignal | null;
+  },
+) => Promise<Response>;
 
 export interface AuthFetchOptions {
   /** Receives each request and response (secrets masked). */

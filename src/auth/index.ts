@@ -8,6 +8,15 @@ export { createOAuthProvider, type OAuthProvider, type OAuthProviderOptions } fr
 export type { ClientSettings } from './registration.js';
 export { resolveBrowser, type BrowserChoice } from './browser.js';
 export { AuthError, AuthRequiredError, type AuthErrorCode } from './errors.js';
-export { authStoreDir, deleteTokens, listTokens, tokenStatus, type ClientSource, type StoreOptions, type TokenEndpointAuthMethod, type TokenStatus } from './store.js';
+export {
+  authStoreDir,
+  deleteTokens,
+  listTokens,
+  tokenStatus,
+  type ClientSource,
+  type StoreOptions,
+  type TokenEndpointAuthMethod,
+  type TokenStatus,
+} from './store.js';
 export { maskBody, maskUrl } from './mask.js';
 export { sendAuthorized, type AuthorizedAnswer } from './send.js';

@@ -196,7 +196,11 @@ class Provider implements OAuthProvider {
       await this.authorize(ch, { scopes: lo.scopes, interactive: true, forceLogin: true });
     } catch (e) {
       if (!challenge && e instanceof AuthError && e.code === 'MCPI_AUTH_DISCOVERY') {
-        throw new AuthError('MCPI_AUTH_DISCOVERY', `the server did not ask for authorization and publishes no protected resource metadata: nothing to log in to (${e.message})`, { cause: e });
+        throw new AuthError(
+          'MCPI_AUTH_DISCOVERY',
+          `the server did not ask for authorization and publishes no protected resource metadata: nothing to log in to (${e.message})`,
+          { cause: e },
+        );
       }
       throw e;
     }
@@ -232,7 +236,10 @@ class Provider implements OAuthProvider {
     const wanted = unionScopes(prior, ch.scope);
     const key = scopeSetKey(wanted.filter((s) => s !== 'offline_access'));
     if (this.triedScopeSets.has(key) || this.stepUps >= (this.o.maxStepUps ?? 3)) {
-      throw new AuthError('MCPI_AUTH_STEP_UP', `the server still refuses with insufficient_scope after authorizing the scopes ${sanitizeLine(wanted.join(' '))}; giving up`);
+      throw new AuthError(
+        'MCPI_AUTH_STEP_UP',
+        `the server still refuses with insufficient_scope after authorizing the scopes ${sanitizeLine(wanted.join(' '))}; giving up`,
+      );
     }
     this.stepUps++;
     await this.authorize({ ...ch, scope: wanted }, { interactive: this.o.interactive, stepUp: true });
@@ -243,7 +250,10 @@ class Provider implements OAuthProvider {
    * Discovery, then (unless the authorization server changed) a refresh when allowed, else
    * a new grant. Leaves the new tokens in the entry and the store.
    */
-  private async authorize(ch: BearerChallenge, how: { interactive: boolean; allowRefresh?: boolean; stepUp?: boolean; forceLogin?: boolean; scopes?: string[] }): Promise<void> {
+  private async authorize(
+    ch: BearerChallenge,
+    how: { interactive: boolean; allowRefresh?: boolean; stepUp?: boolean; forceLogin?: boolean; scopes?: string[] },
+  ): Promise<void> {
     const entry = await this.load();
     const prm = await discoverProtectedResource(this.fetch, this.o.serverUrl, ch.resourceMetadata);
     const issuer = entry.issuer && prm.authorizationServers.includes(entry.issuer) ? entry.issuer : prm.authorizationServers[0]!;
@@ -252,7 +262,9 @@ class Provider implements OAuthProvider {
     this.as = as;
     if (entry.issuer && entry.issuer !== as.issuer) {
       // Credentials are bound to the AS that issued them: never reuse them at another one.
-      this.o.onInfo?.(`the server's authorization server changed from ${sanitizeLine(entry.issuer)} to ${sanitizeLine(as.issuer)}; the old client and tokens are not reused`);
+      this.o.onInfo?.(
+        `the server's authorization server changed from ${sanitizeLine(entry.issuer)} to ${sanitizeLine(as.issuer)}; the old client and tokens are not reused`,
+      );
       if (entry.client?.source !== 'pre-registered') entry.client = undefined;
       entry.tokens = undefined;
       entry.requestedScopes = undefined;
@@ -270,7 +282,10 @@ class Provider implements OAuthProvider {
     }
 
     if (this.loginsWithoutSuccess >= MAX_LOGINS_WITHOUT_SUCCESS && !how.forceLogin) {
-      throw new AuthError('MCPI_AUTH_REJECTED', `the server rejected the tokens just obtained from ${sanitizeLine(as.issuer)} ${this.loginsWithoutSuccess} times; giving up`);
+      throw new AuthError(
+        'MCPI_AUTH_REJECTED',
+        `the server rejected the tokens just obtained from ${sanitizeLine(as.issuer)} ${this.loginsWithoutSuccess} times; giving up`,
+      );
     }
 
     const prior = !how.stepUp && entry.issuer === as.issuer ? entry.requestedScopes : undefined;
@@ -288,7 +303,11 @@ class Provider implements OAuthProvider {
     }
     if (!how.interactive) {
       const needs = how.stepUp && scopes ? ` with the scopes ${sanitizeLine(scopes.join(' '))}` : '';
-      throw new AuthRequiredError(this.o.serverUrl, `the server requires authorization${needs} and this session cannot open a browser`, how.stepUp ? scopes : undefined);
+      throw new AuthRequiredError(
+        this.o.serverUrl,
+        `the server requires authorization${needs} and this session cannot open a browser`,
+        how.stepUp ? scopes : undefined,
+      );
     }
     await this.codeFlow(as, prm, scopes);
   }
@@ -323,7 +342,13 @@ class Provider implements OAuthProvider {
   private async clientCredentials(as: AuthorizationServerInfo, prm: ProtectedResource, scopes: string[] | undefined): Promise<void> {
     const s = this.o.client;
     if (!s?.clientId || !s.clientSecret) throw new AuthError('MCPI_AUTH_NO_CLIENT', 'the client credentials grant needs a pre-registered client id and secret');
-    const client = await obtainClient(as, { settings: s, stored: this.entry?.client, redirectUri: '', fetch: this.fetch, softwareVersion: this.o.softwareVersion });
+    const client = await obtainClient(as, {
+      settings: s,
+      stored: this.entry?.client,
+      redirectUri: '',
+      fetch: this.fetch,
+      softwareVersion: this.o.softwareVersion,
+    });
     this.loginsWithoutSuccess++;
     const r = await clientCredentialsGrant(as, client, prm.resource, scopes, this.fetch);
     this.commit(as, client, r, scopes);
@@ -335,7 +360,13 @@ class Provider implements OAuthProvider {
     const stored = this.storedClient();
     const listener = await this.listen(stored?.issuer === as.issuer ? stored : undefined);
     try {
-      const client = await obtainClient(as, { settings: this.o.client ?? {}, stored, redirectUri: listener.redirectUri, fetch: this.fetch, softwareVersion: this.o.softwareVersion });
+      const client = await obtainClient(as, {
+        settings: this.o.client ?? {},
+        stored,
+        redirectUri: listener.redirectUri,
+        fetch: this.fetch,
+        softwareVersion: this.o.softwareVersion,
+      });
       if (client.source === 'dcr' && client !== stored) this.o.onInfo?.(`registered mcp-inspect as a client at ${sanitizeLine(as.issuer)}`);
       // Keep a fresh registration even if the user then abandons the browser step.
       if (client.source === 'dcr') {
@@ -374,7 +405,10 @@ class Provider implements OAuthProvider {
     try {
       return await startCallbackListener({ port: wanted });
     } catch (e) {
-      if (this.o.callbackPort) throw new AuthError('MCPI_AUTH_BROWSER', `cannot listen for the authorization response on 127.0.0.1:${this.o.callbackPort}: ${(e as Error).message}`, { cause: e });
+      if (this.o.callbackPort)
+        throw new AuthError('MCPI_AUTH_BROWSER', `cannot listen for the authorization response on 127.0.0.1:${this.o.callbackPort}: ${(e as Error).message}`, {
+          cause: e,
+        });
       return startCallbackListener({ port: 0 });
     }
   }

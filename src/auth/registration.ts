@@ -36,12 +36,18 @@ const SPOKEN: readonly TokenEndpointAuthMethod[] = ['none', 'client_secret_basic
 export function chooseAuthMethod(supported: readonly string[] | undefined, hasSecret: boolean, registered?: string): TokenEndpointAuthMethod {
   if (registered) {
     if ((SPOKEN as readonly string[]).includes(registered)) return registered as TokenEndpointAuthMethod;
-    throw new AuthError('MCPI_AUTH_NO_CLIENT', `the client is registered for token endpoint authentication ${sanitizeLine(registered)}, which mcp-inspect does not support (it speaks none, client_secret_basic and client_secret_post)`);
+    throw new AuthError(
+      'MCPI_AUTH_NO_CLIENT',
+      `the client is registered for token endpoint authentication ${sanitizeLine(registered)}, which mcp-inspect does not support (it speaks none, client_secret_basic and client_secret_post)`,
+    );
   }
   if (!hasSecret) return 'none';
   const list = supported ?? ['client_secret_basic'];
   for (const m of ['client_secret_basic', 'client_secret_post', 'none'] as const) if (list.includes(m)) return m;
-  throw new AuthError('MCPI_AUTH_NO_CLIENT', `the authorization server allows only ${list.map((m) => sanitizeLine(m)).join(', ')} at its token endpoint; mcp-inspect speaks none, client_secret_basic and client_secret_post`);
+  throw new AuthError(
+    'MCPI_AUTH_NO_CLIENT',
+    `the authorization server allows only ${list.map((m) => sanitizeLine(m)).join(', ')} at its token endpoint; mcp-inspect speaks none, client_secret_basic and client_secret_post`,
+  );
 }
 
 /** The method to ask for at registration: none (a native app keeps no secret) when allowed. */
@@ -58,7 +64,12 @@ function requestedAuthMethod(supported: readonly string[] | undefined): TokenEnd
  * way, so they go as they are; anything else is encoded as the RFC says.
  */
 export function basicCredentials(clientId: string, clientSecret: string): string {
-  const enc = (v: string) => (/^[A-Za-z0-9\-._~]*$/.test(v) ? v : encodeURIComponent(v).replace(/%20/g, '+').replace(/[!'()*]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`));
+  const enc = (v: string) =>
+    /^[A-Za-z0-9\-._~]*$/.test(v)
+      ? v
+      : encodeURIComponent(v)
+          .replace(/%20/g, '+')
+          .replace(/[!'()*]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`);
   return Buffer.from(`${enc(clientId)}:${enc(clientSecret)}`).toString('base64');
 }
 
@@ -169,17 +180,31 @@ export async function obtainClient(as: AuthorizationServerInfo, o: ObtainClientO
     registered = await readRegistration(res);
   } catch (e) {
     if (e instanceof AuthError && e.code !== 'MCPI_AUTH_REGISTRATION') throw e;
-    if (e instanceof AuthError) throw new AuthError('MCPI_AUTH_REGISTRATION', `the authorization server ${sanitizeLine(as.issuer)} refused to register mcp-inspect as a client: ${e.message}`, { cause: e, detail: e.detail });
-    throw new AuthError('MCPI_AUTH_REGISTRATION', `the authorization server ${sanitizeLine(as.issuer)} refused to register mcp-inspect as a client: ${describeOAuthError(e)}`, { cause: e, detail: oauthErrorDetail(e) });
+    if (e instanceof AuthError)
+      throw new AuthError(
+        'MCPI_AUTH_REGISTRATION',
+        `the authorization server ${sanitizeLine(as.issuer)} refused to register mcp-inspect as a client: ${e.message}`,
+        { cause: e, detail: e.detail },
+      );
+    throw new AuthError(
+      'MCPI_AUTH_REGISTRATION',
+      `the authorization server ${sanitizeLine(as.issuer)} refused to register mcp-inspect as a client: ${describeOAuthError(e)}`,
+      { cause: e, detail: oauthErrorDetail(e) },
+    );
   }
   const secret = typeof registered.client_secret === 'string' ? registered.client_secret : undefined;
-  const expires = typeof registered.client_secret_expires_at === 'number' && registered.client_secret_expires_at > 0 ? registered.client_secret_expires_at * 1000 : undefined;
+  const expires =
+    typeof registered.client_secret_expires_at === 'number' && registered.client_secret_expires_at > 0 ? registered.client_secret_expires_at * 1000 : undefined;
   return {
     issuer: as.issuer,
     clientId: registered.client_id as string,
     clientSecret: secret,
     clientSecretExpiresAt: expires,
-    tokenEndpointAuthMethod: chooseAuthMethod(supported, !!secret, typeof registered.token_endpoint_auth_method === 'string' ? registered.token_endpoint_auth_method : secret ? undefined : 'none'),
+    tokenEndpointAuthMethod: chooseAuthMethod(
+      supported,
+      !!secret,
+      typeof registered.token_endpoint_auth_method === 'string' ? registered.token_endpoint_auth_method : secret ? undefined : 'none',
+    ),
     source: 'dcr',
     redirectUri: o.redirectUri,
   };
@@ -202,7 +227,9 @@ async function readRegistration(res: Response): Promise<Record<string, unknown>>
   if (res.status !== 200 && res.status !== 201) {
     const err = typeof b?.error === 'string' ? sanitizeLine(b.error).slice(0, 80) : undefined;
     const desc = typeof b?.error_description === 'string' ? sanitizeLine(b.error_description).slice(0, 300) : undefined;
-    throw new AuthError('MCPI_AUTH_REGISTRATION', `the registration endpoint answered HTTP ${res.status}${err ? `: ${err}` : ''}${desc ? ` (${desc})` : ''}`, { detail: desc });
+    throw new AuthError('MCPI_AUTH_REGISTRATION', `the registration endpoint answered HTTP ${res.status}${err ? `: ${err}` : ''}${desc ? ` (${desc})` : ''}`, {
+      detail: desc,
+    });
   }
   if (!b || typeof b.client_id !== 'string' || !b.client_id) throw new AuthError('MCPI_AUTH_REGISTRATION', 'the registration response carries no client_id');
   return b;
@@ -216,7 +243,7 @@ export function describeOAuthError(e: unknown): string {
   if (e instanceof oauth.WWWAuthenticateChallengeError) return `HTTP ${e.status} with a WWW-Authenticate challenge (the client credentials were refused)`;
   if (e instanceof AuthError) return e.message;
   const m = (e as Error)?.message ?? String(e);
-  const status = (e as { cause?: unknown })?.cause instanceof Response ? ` (HTTP ${((e as { cause: Response }).cause).status})` : '';
+  const status = (e as { cause?: unknown })?.cause instanceof Response ? ` (HTTP ${(e as { cause: Response }).cause.status})` : '';
   return `${sanitizeLine(m).slice(0, 300)}${status}`;
 }
 

@@ -24,7 +24,11 @@ const MAX_EXCHANGES = 4;
  * exchanges). Resolves with the last answer (a challenged answer when the provider gave
  * up); rejects with what `send` or the provider rejects with (AuthError for refusals).
  */
-export async function sendAuthorized<T>(provider: AuthProvider, url: string, send: (authorization: string | undefined) => Promise<AuthorizedAnswer<T>>): Promise<AuthorizedAnswer<T>> {
+export async function sendAuthorized<T>(
+  provider: AuthProvider,
+  url: string,
+  send: (authorization: string | undefined) => Promise<AuthorizedAnswer<T>>,
+): Promise<AuthorizedAnswer<T>> {
   for (let n = 1; ; n++) {
     const header = await provider.authorizationHeader();
     const a = await send(header);

@@ -39,10 +39,17 @@ export function outputSchemaFindings(toolName: string, v: OutputSchemaVerdict | 
       v.reason === 'missing'
         ? `tool ${JSON.stringify(toolName)} declares an outputSchema but its result has no structuredContent`
         : `the structuredContent of ${JSON.stringify(toolName)} does not match its outputSchema: ${v.errors.map((e) => e.message).join('; ')}`;
-    return [finding('tools.output-schema-mismatch', message, { key: toolName, data: { tool: toolName, reason: v.reason, errors: v.errors.map((e) => e.message) } })];
+    return [
+      finding('tools.output-schema-mismatch', message, { key: toolName, data: { tool: toolName, reason: v.reason, errors: v.errors.map((e) => e.message) } }),
+    ];
   }
   if (v.verdict === 'cannot-check') {
-    return [finding('tools.output-schema-unusable', `the outputSchema of ${JSON.stringify(toolName)} cannot be used: ${v.reason}`, { key: toolName, data: { tool: toolName, reason: v.reason } })];
+    return [
+      finding('tools.output-schema-unusable', `the outputSchema of ${JSON.stringify(toolName)} cannot be used: ${v.reason}`, {
+        key: toolName,
+        data: { tool: toolName, reason: v.reason },
+      }),
+    ];
   }
   return [];
 }

@@ -28,9 +28,17 @@ const REGISTRY = {
   'tools.input-schema-not-object': rule('error', 'server/tools#tool', 'a tool’s inputSchema is not a JSON Schema object'),
   'tools.call-no-content': rule('error', 'server/tools#tool-result', 'a complete tools/call result has no content array'),
   'tools.output-schema-mismatch': rule('error', 'server/tools#output-schema', 'structuredContent is missing or does not match the tool’s outputSchema'),
-  'tools.output-schema-unusable': rule('warning', 'server/tools#output-schema', 'a tool’s outputSchema cannot be used to validate (unknown dialect, unresolvable $ref…)'),
+  'tools.output-schema-unusable': rule(
+    'warning',
+    'server/tools#output-schema',
+    'a tool’s outputSchema cannot be used to validate (unknown dialect, unresolvable $ref…)',
+  ),
   // pagination (all list methods)
-  'list.invalid-item': rule('error', 'server/utilities/pagination', 'a prompts/resources/resource-templates list entry lacks its identifying string field (it is left out)'),
+  'list.invalid-item': rule(
+    'error',
+    'server/utilities/pagination',
+    'a prompts/resources/resource-templates list entry lacks its identifying string field (it is left out)',
+  ),
   'list.repeated-cursor': rule('warning', 'server/utilities/pagination', 'the server sent a nextCursor it had sent before (paging stops)'),
   'list.page-cap': rule('warning', 'server/utilities/pagination', 'a list kept sending new cursors past the page limit (the list is incomplete)'),
   // JSON-RPC framing and ids (basic)
@@ -43,17 +51,45 @@ const REGISTRY = {
   // Streamable HTTP and its SSE streams (basic/transports/streamable-http)
   'sse.malformed': rule('warning', 'basic/transports/streamable-http#receiving-messages', 'an SSE stream that does not parse as server-sent events'),
   'sse.non-json-data': rule('error', 'basic/transports/streamable-http#receiving-messages', 'an SSE event whose data is not JSON'),
-  'http.request-on-response-stream': rule('error', 'basic/transports/streamable-http#receiving-messages', 'a modern server sent a request on a response stream'),
-  'http.notification-rejected': rule('warning', 'basic/transports/streamable-http#sending-messages', 'a notification was answered with an HTTP error status instead of 202'),
-  'http.get-stream-failed': rule('warning', '2025-11-25/basic/transports#listening-for-messages-from-the-server', 'the legacy GET stream for server-initiated messages could not be opened'),
+  'http.request-on-response-stream': rule(
+    'error',
+    'basic/transports/streamable-http#receiving-messages',
+    'a modern server sent a request on a response stream',
+  ),
+  'http.notification-rejected': rule(
+    'warning',
+    'basic/transports/streamable-http#sending-messages',
+    'a notification was answered with an HTTP error status instead of 202',
+  ),
+  'http.get-stream-failed': rule(
+    'warning',
+    '2025-11-25/basic/transports#listening-for-messages-from-the-server',
+    'the legacy GET stream for server-initiated messages could not be opened',
+  ),
   // x-mcp-header (server/tools#x-mcp-header)
   'xmcpheader.invalid': rule('error', 'server/tools#x-mcp-header', 'a tool’s x-mcp-header annotation breaks the rules (an HTTP client leaves the tool out)'),
-  'xmcpheader.value-skipped': rule('info', 'basic/transports/streamable-http#custom-headers-from-tool-parameters', 'an argument mirrored by x-mcp-header has no header form (the header is not sent)'),
+  'xmcpheader.value-skipped': rule(
+    'info',
+    'basic/transports/streamable-http#custom-headers-from-tool-parameters',
+    'an argument mirrored by x-mcp-header has no header form (the header is not sent)',
+  ),
   // subscriptions, progress
-  'subscriptions.untagged-notification': rule('error', 'basic/patterns/subscriptions#receiving-notifications', 'a list change notification without the subscriptionId of any listen stream'),
-  'progress.foreign-token': rule('warning', 'basic/patterns/progress', 'a progress notification on a request’s stream carries a token that request did not send'),
+  'subscriptions.untagged-notification': rule(
+    'error',
+    'basic/patterns/subscriptions#receiving-notifications',
+    'a list change notification without the subscriptionId of any listen stream',
+  ),
+  'progress.foreign-token': rule(
+    'warning',
+    'basic/patterns/progress',
+    'a progress notification on a request’s stream carries a token that request did not send',
+  ),
   // legacy lifecycle
-  'version.unknown-negotiated': rule('warning', '2025-11-25/basic/lifecycle#version-negotiation', 'initialize answered with a protocol version mcp-inspect does not know'),
+  'version.unknown-negotiated': rule(
+    'warning',
+    '2025-11-25/basic/lifecycle#version-negotiation',
+    'initialize answered with a protocol version mcp-inspect does not know',
+  ),
   'logging.set-level-failed': rule('warning', '2025-11-25/server/utilities/logging', 'a server that declares logging refused logging/setLevel'),
 } as const satisfies Record<string, Omit<RuleInfo, 'id'>>;
 

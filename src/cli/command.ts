@@ -51,7 +51,9 @@ export function takeUrl(words: string[], command: string[], flags: CommonFlags):
   }
   if (!words.length) return { rest: words };
   if (!isUrl(words[0])) {
-    throw new UsageError(`expected an http(s) URL as the first argument, got ${JSON.stringify(words[0])}; to spawn a local server put its command after --, e.g. mcp-inspect tools -- node server.js`);
+    throw new UsageError(
+      `expected an http(s) URL as the first argument, got ${JSON.stringify(words[0])}; to spawn a local server put its command after --, e.g. mcp-inspect tools -- node server.js`,
+    );
   }
   return { url: words[0], rest: words.slice(1) };
 }

@@ -75,11 +75,17 @@ export function parseElicitArg(arg: string): { key: string; answer: ElicitAnswer
   try {
     value = JSON.parse(text);
   } catch (e) {
-    throw new UsageError(`--elicit ${key}=…: not JSON (${(e as Error).message}); write an object such as ${key}='{"confirm":true}', or accept, decline, cancel`);
+    throw new UsageError(
+      `--elicit ${key}=…: not JSON (${(e as Error).message}); write an object such as ${key}='{"confirm":true}', or accept, decline, cancel`,
+    );
   }
   if (typeof value === 'string') return { key, answer: { action: 'reply', reply: value } };
-  if (isObj(value) && 'role' in value && 'model' in value && 'content' in value) return { key, answer: { action: 'reply', reply: value as CreateMessageResult } };
-  if (!isObj(value)) throw new UsageError(`--elicit ${key}=…: the content must be a JSON object (got ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value})`);
+  if (isObj(value) && 'role' in value && 'model' in value && 'content' in value)
+    return { key, answer: { action: 'reply', reply: value as CreateMessageResult } };
+  if (!isObj(value))
+    throw new UsageError(
+      `--elicit ${key}=…: the content must be a JSON object (got ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value})`,
+    );
   return { key, answer: { action: 'accept', content: value } };
 }
 
@@ -174,12 +180,14 @@ export function resolveRound(requests: readonly InputRequest[], answers: Answers
       }
       case 'elicitation-url':
         if (!given) break;
-        if (given.action === 'reply' || (given.action === 'accept' && given.content !== undefined)) throw new UsageError(`${where}: ${q(r.key)} is a url elicitation; answer ${r.key}=accept (after opening the URL), decline or cancel`);
+        if (given.action === 'reply' || (given.action === 'accept' && given.content !== undefined))
+          throw new UsageError(`${where}: ${q(r.key)} is a url elicitation; answer ${r.key}=accept (after opening the URL), decline or cancel`);
         response = given.action === 'accept' ? elicitAccept() : elicitRefuse(given.action);
         break;
       case 'sampling':
         if (given) {
-          if (given.action !== 'reply') throw new UsageError(`${where}: ${q(r.key)} is a sampling request; answer with a JSON string (the reply) or use --sampling-reply`);
+          if (given.action !== 'reply')
+            throw new UsageError(`${where}: ${q(r.key)} is a sampling request; answer with a JSON string (the reply) or use --sampling-reply`);
           response = typeof given.reply === 'string' ? samplingReply(given.reply) : given.reply;
         } else if (answers.samplingReply !== undefined) response = samplingReply(answers.samplingReply);
         break;
@@ -245,9 +253,23 @@ function pendingEntry(r: InputRequest): PendingEntry {
   const k = /^[A-Za-z0-9_.-]+$/.test(key) ? key : shellQuote(key).slice(1, -1);
   switch (r.kind) {
     case 'elicitation-form':
-      return { key, method: r.method, mode: 'form', message: r.message, requestedSchema: r.requestedSchema, answerWith: `--elicit ${k}=${shellQuote(JSON.stringify(exampleElicitationContent(r.requestedSchema)))} (or ${k}=decline, ${k}=cancel)` };
+      return {
+        key,
+        method: r.method,
+        mode: 'form',
+        message: r.message,
+        requestedSchema: r.requestedSchema,
+        answerWith: `--elicit ${k}=${shellQuote(JSON.stringify(exampleElicitationContent(r.requestedSchema)))} (or ${k}=decline, ${k}=cancel)`,
+      };
     case 'elicitation-url':
-      return { key, method: r.method, mode: 'url', message: r.message, url: r.url, answerWith: `open the URL yourself, then --elicit ${k}=accept (or ${k}=decline, ${k}=cancel)` };
+      return {
+        key,
+        method: r.method,
+        mode: 'url',
+        message: r.message,
+        url: r.url,
+        answerWith: `open the URL yourself, then --elicit ${k}=accept (or ${k}=decline, ${k}=cancel)`,
+      };
     case 'sampling':
       return { key, method: r.method, params: r.params as JsonObject, answerWith: `--sampling-reply TEXT (or --elicit ${k}='"TEXT"')` };
     case 'roots':
@@ -261,7 +283,14 @@ function pendingEntry(r: InputRequest): PendingEntry {
  * Builds the pending-input document for a round that cannot be sent. `params` are the
  * original request's (any `_meta`, `inputResponses`, `requestState` are dropped).
  */
-export function buildPendingDocument(o: { method: MrtrMethod; params: JsonObject; round: number; input: InputRequired; responses: InputResponses; missing: readonly InputRequest[] }): PendingDocument {
+export function buildPendingDocument(o: {
+  method: MrtrMethod;
+  params: JsonObject;
+  round: number;
+  input: InputRequired;
+  responses: InputResponses;
+  missing: readonly InputRequest[];
+}): PendingDocument {
   const { _meta: _m, ...rest } = buildRetryParams(o.params, undefined, undefined);
   void _m;
   const doc: PendingDocument = {
@@ -279,7 +308,7 @@ export function buildPendingDocument(o: { method: MrtrMethod; params: JsonObject
 /** The pending requests as short lines for stderr (sanitized), the document itself going to stdout. */
 export function pendingSummary(doc: PendingDocument): string[] {
   return doc.pending.map((p) => {
-    const what = p.mode === 'url' ? `open ${p.url ?? ''}` : p.message ?? '';
+    const what = p.mode === 'url' ? `open ${p.url ?? ''}` : (p.message ?? '');
     return sanitizeLine(`${p.key} (${p.method}${p.mode ? `, ${p.mode}` : ''}): ${what} — answer with ${p.answerWith}`);
   });
 }

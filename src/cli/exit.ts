@@ -71,7 +71,11 @@ export const EXIT_TABLE: readonly ExitRow[] = [
   { code: EXIT.rpc, meaning: 'the server answered with a JSON-RPC error' },
   { code: EXIT.transport, meaning: 'transport failure: cannot spawn or connect, timeout, stream broke, invalid response' },
   { code: EXIT.auth, meaning: 'authorization required and not obtained', reserved: true },
-  { code: EXIT.inputRequired, meaning: 'the server asked for input that was not given (input_required); until mcp-inspect answers input requests, such a call exits 1', reserved: true },
+  {
+    code: EXIT.inputRequired,
+    meaning: 'the server asked for input that was not given (input_required); until mcp-inspect answers input requests, such a call exits 1',
+    reserved: true,
+  },
   { code: EXIT.diffChanged, meaning: 'diff: a change at or above --fail-on', reserved: true },
   { code: EXIT.checkFailed, meaning: 'check: a rule at or above --min-severity failed', reserved: true },
   { code: EXIT.usage, meaning: 'usage error: bad arguments, unknown tool, arguments that do not match the schema' },
@@ -122,8 +126,13 @@ export function explainFailure(e: unknown, signal?: EndingSignal): Failure {
     case 'rpc': {
       const m = e as McpError;
       const data = m.data !== undefined ? `\n  data: ${sanitize(JSON.stringify(m.data, null, 2)).replace(/\n/g, '\n  ')}` : '';
-      const hint = m.method === 'subscriptions/listen' && m.rpcCode === -32601 ? '\n  (the server cannot be listened to; --poll SECONDS watches it by polling)' : '';
-      return { kind, exitCode, sentence: `the server answered ${m.method ? `${sanitizeLine(m.method)} ` : ''}with error ${m.rpcCode}: ${sanitize(m.message)}${data}${hint}` };
+      const hint =
+        m.method === 'subscriptions/listen' && m.rpcCode === -32601 ? '\n  (the server cannot be listened to; --poll SECONDS watches it by polling)' : '';
+      return {
+        kind,
+        exitCode,
+        sentence: `the server answered ${m.method ? `${sanitizeLine(m.method)} ` : ''}with error ${m.rpcCode}: ${sanitize(m.message)}${data}${hint}`,
+      };
     }
     case 'cancelled':
       return { kind, exitCode, sentence: !signal || signal === 'SIGINT' ? 'interrupted' : `interrupted by ${signal}` };

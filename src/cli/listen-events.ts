@@ -47,7 +47,7 @@ export function renderEvent(ev: WatchEvent, out: Out): string[] {
   const at = c.dim(ts(ev.time));
   switch (ev.type) {
     case 'tools':
-      return [`${at} ${ev.tools.length} tool${ev.tools.length === 1 ? "" : "s"} listed${ev.dropped.length ? `, ${ev.dropped.length} left out` : ''}`];
+      return [`${at} ${ev.tools.length} tool${ev.tools.length === 1 ? '' : 's'} listed${ev.dropped.length ? `, ${ev.dropped.length} left out` : ''}`];
     case 'acknowledged': {
       const lines = [`${at} ${c.green('subscribed')} to ${filterLabel(ev.granted)} ${c.dim(`(subscription ${sanitizeLine(String(ev.subscriptionId))})`)}`];
       const refused = filterLabel(ev.refused);
@@ -60,10 +60,19 @@ export function renderEvent(ev: WatchEvent, out: Out): string[] {
     }
     case 'diff': {
       const label =
-        ev.cause === 'poll' ? c.yellow('changed WITHOUT any notification (found by polling)') :
-        ev.cause === 'resync' ? 're-synced after reconnect' : 'after tools/list_changed';
+        ev.cause === 'poll'
+          ? c.yellow('changed WITHOUT any notification (found by polling)')
+          : ev.cause === 'resync'
+            ? 're-synced after reconnect'
+            : 'after tools/list_changed';
       if (isEmptyDiff(ev.diff)) return [`${at} tools/list re-fetched ${label}: ${c.dim('no change')}`];
-      return [`${at} tool list ${label}: ${summarizeDiff(ev.diff)}`, ...renderToolDiff(ev.diff, { color: c.enabled }).replace(/\n$/, '').split('\n').map((l) => `  ${l}`)];
+      return [
+        `${at} tool list ${label}: ${summarizeDiff(ev.diff)}`,
+        ...renderToolDiff(ev.diff, { color: c.enabled })
+          .replace(/\n$/, '')
+          .split('\n')
+          .map((l) => `  ${l}`),
+      ];
     }
     case 'end':
       return [`${at} ${c.bold('stream ended')}: ${sanitizeLine(ev.reason)}`];

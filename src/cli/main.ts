@@ -49,7 +49,10 @@ export function withGlobals<T extends object>(local: T, cmd: Command): T {
 function actionArgs(args: unknown[]): { words: string[]; local: object; cmd: Command } {
   const cmd = args.at(-1) as Command;
   const local = args.at(-2) as object;
-  const words = args.slice(0, -2).flat().filter((w): w is string => typeof w === 'string');
+  const words = args
+    .slice(0, -2)
+    .flat()
+    .filter((w): w is string => typeof w === 'string');
   return { words, local, cmd };
 }
 
@@ -69,7 +72,9 @@ Examples:
   mcp-inspect call add a=2 b=3 --json -- node server.js
   mcp-inspect listen http://127.0.0.1:3000/mcp --poll 30`;
   program
-    .description('Inspect Model Context Protocol servers: what a server is, what it offers, and when and how that changes.\nSpeaks MCP 2026-07-28 (stateless) and legacy servers (2025-11-25 and older), over stdio and Streamable HTTP.')
+    .description(
+      'Inspect Model Context Protocol servers: what a server is, what it offers, and when and how that changes.\nSpeaks MCP 2026-07-28 (stateless) and legacy servers (2025-11-25 and older), over stdio and Streamable HTTP.',
+    )
     .version(packageVersion(), '-V, --version', 'print the version')
     .usage('[command] [target] [options]')
     .helpOption('-h, --help', 'show help')
@@ -77,7 +82,10 @@ Examples:
     .enablePositionalOptions()
     .showHelpAfterError('(add --help for usage)')
     .configureOutput({ outputError: (str, write) => write(str.replace(/^error:/, 'mcp-inspect: error:')) })
-    .addHelpText('after', `${TARGET_HELP}\n\nWithout a command, opens the interactive inspector on the target (or on the built-in demo server).\n${examples}\n\n${exitCodesHelp()}`);
+    .addHelpText(
+      'after',
+      `${TARGET_HELP}\n\nWithout a command, opens the interactive inspector on the target (or on the built-in demo server).\n${examples}\n\n${exitCodesHelp()}`,
+    );
 
   const root = tuiCommand(COMMANDS.map((c) => c.name));
   root.configure(program).action((...args: unknown[]) => {
@@ -110,7 +118,13 @@ export async function main(argv: string[]): Promise<number> {
     if (e instanceof CommanderError) {
       if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return EXIT.ok;
       // commander has printed its own message already.
-      if (json) process.stdout.write(JSON.stringify({ error: { kind: 'usage', message: sanitizeLine(e.message.replace(/^error: /, '')), exitCode: EXIT.usage, code: e.code }, findings: [] }) + '\n');
+      if (json)
+        process.stdout.write(
+          JSON.stringify({
+            error: { kind: 'usage', message: sanitizeLine(e.message.replace(/^error: /, '')), exitCode: EXIT.usage, code: e.code },
+            findings: [],
+          }) + '\n',
+        );
       return EXIT.usage;
     }
     return (await import('./output.js')).renderError(e, { json, findings: inv.findings.list, signal: inv.signal });

@@ -59,4 +59,3 @@ export function positiveNumber(v: string | undefined, name: string, unit: string
   if (n > max) throw new UsageError(`${name} is at most ${max} ${unit} (got ${v})`);
   return n;
 }
-

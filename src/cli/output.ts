@@ -115,7 +115,9 @@ export function formatTrace(w: WireEvent, p: Palette): string {
   const arrow = w.direction === 'out' ? '→' : '←';
   if (w.http) {
     const head = w.http.status !== undefined ? `HTTP ${w.http.status}` : `${w.http.method ?? ''} ${w.http.url ?? ''}`;
-    const hdrs = Object.entries(redactHeaders(w.http.headers)).map(([k, v]) => `${k}: ${sanitizeLine(v)}`).join('; ');
+    const hdrs = Object.entries(redactHeaders(w.http.headers))
+      .map(([k, v]) => `${k}: ${sanitizeLine(v)}`)
+      .join('; ');
     return p.dim(`${t} ${arrow} ${head}  ${hdrs}`);
   }
   const body = w.message ? sanitizeLine(JSON.stringify(w.message)) : `(not JSON-RPC) ${sanitizeLine(w.raw ?? '')}`;
@@ -173,7 +175,11 @@ export function findingLine(f: Finding, time: number): object {
  */
 export function errorDocument(e: unknown, findings: readonly Finding[], signal?: EndingSignal): { error: Record<string, unknown>; findings: Finding[] } {
   const f = explainFailure(e, signal);
-  const error: Record<string, unknown> = { kind: f.kind, message: signal ? f.sentence : e instanceof Error ? sanitizeLine(e.message) : sanitizeLine(String(e)), exitCode: f.exitCode };
+  const error: Record<string, unknown> = {
+    kind: f.kind,
+    message: signal ? f.sentence : e instanceof Error ? sanitizeLine(e.message) : sanitizeLine(String(e)),
+    exitCode: f.exitCode,
+  };
   if (signal) Object.assign(error, { code: 'MCPI_CANCELLED', signal });
   else if (e instanceof McpError) Object.assign(error, { code: e.rpcCode, data: e.data ?? null });
   else if (e instanceof TransportError) Object.assign(error, { code: e.code, status: e.status ?? null });

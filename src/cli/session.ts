@@ -32,7 +32,13 @@ const SIGNALS: readonly EndingSignal[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
  * Findings are printed on stderr as warnings and collected in `inv.findings`.
  * Throws UsageError (bad target or flags), McpError, TransportError.
  */
-export async function withSession<T>(inv: Invocation, url: string | undefined, command: string[], flags: CommonFlags, fn: (s: Session) => Promise<T>): Promise<T> {
+export async function withSession<T>(
+  inv: Invocation,
+  url: string | undefined,
+  command: string[],
+  flags: CommonFlags,
+  fn: (s: Session) => Promise<T>,
+): Promise<T> {
   const out = makeOut({ json: flags.json, quiet: flags.quiet, color: flags.color, trace: flags.trace });
   const target = resolveTarget(url, command, flags);
   const ctl = new AbortController();

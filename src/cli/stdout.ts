@@ -35,4 +35,3 @@ export function onStdoutClosed(fn: () => void): () => void {
 export function writeOut(s: string): void {
   if (!stdoutClosed) process.stdout.write(s);
 }
-

@@ -29,7 +29,8 @@ export function parseHeaders(list: string[] = []): Record<string, string> {
     const i = h.indexOf(':');
     const name = i > 0 ? h.slice(0, i).trim() : '';
     // The value is not echoed: a malformed header is often a token pasted without its name.
-    if (!name || !/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name)) throw new UsageError(`--header must look like 'Name: value' (got ${i > 0 ? `an invalid name ${JSON.stringify(name.slice(0, 40))}` : 'no colon'})`);
+    if (!name || !/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name))
+      throw new UsageError(`--header must look like 'Name: value' (got ${i > 0 ? `an invalid name ${JSON.stringify(name.slice(0, 40))}` : 'no colon'})`);
     const value = h.slice(i + 1).trim();
     if (!isHeaderValue(value)) throw new UsageError(`--header ${name}: the value has characters a header cannot carry (control characters or non-ASCII)`);
     out[name] = value;
@@ -61,7 +62,8 @@ function httpTarget(url: string, flags: TargetFlags, configHeaders: Record<strin
   }
   const headers = { ...configHeaders, ...parseHeaders(flags.header) };
   const token = flags.bearer ?? process.env.MCP_BEARER_TOKEN;
-  if (token && !isHeaderValue(token.trim())) throw new UsageError(`the bearer token (${flags.bearer ? '--bearer' : 'MCP_BEARER_TOKEN'}) has characters a header cannot carry (a newline?)`);
+  if (token && !isHeaderValue(token.trim()))
+    throw new UsageError(`the bearer token (${flags.bearer ? '--bearer' : 'MCP_BEARER_TOKEN'}) has characters a header cannot carry (a newline?)`);
   if (token && !Object.keys(headers).some((k) => k.toLowerCase() === 'authorization')) headers.Authorization = `Bearer ${token.trim()}`;
   return { kind: 'http', url, headers };
 }
@@ -75,7 +77,10 @@ export function resolveTarget(url: string | undefined, command: string[], flags:
   if (given.length > 1) throw new UsageError(`give one server: ${given.join(' and ')} were both given`);
   if (url) {
     if (flags.env?.length || flags.cwd) throw new UsageError('--env and --cwd apply to a spawned server (a command after --), not to a URL');
-    if (!isUrl(url)) throw new UsageError(`expected an http(s) URL, got ${JSON.stringify(url)}; to run a local server, put its command after --, e.g. mcp-inspect tools -- node server.js`);
+    if (!isUrl(url))
+      throw new UsageError(
+        `expected an http(s) URL, got ${JSON.stringify(url)}; to run a local server, put its command after --, e.g. mcp-inspect tools -- node server.js`,
+      );
     return httpTarget(url, flags);
   }
   if (command.length) {
@@ -84,7 +89,9 @@ export function resolveTarget(url: string | undefined, command: string[], flags:
     return { kind: 'stdio', command: cmd!, args, env: parseEnv(flags.env), cwd: checkCwd(flags.cwd) };
   }
   if (flags.config) return fromConfig(flags);
-  throw new UsageError('no server given: pass a URL (mcp-inspect tools http://127.0.0.1:3000/mcp), a command after -- (mcp-inspect tools -- node server.js), or --config FILE --server NAME');
+  throw new UsageError(
+    'no server given: pass a URL (mcp-inspect tools http://127.0.0.1:3000/mcp), a command after -- (mcp-inspect tools -- node server.js), or --config FILE --server NAME',
+  );
 }
 
 interface ConfigEntry {
@@ -111,28 +118,33 @@ function fromConfig(flags: TargetFlags): Target {
     throw new UsageError(`--config ${flags.config} is not valid JSON: ${(e as Error).message}`);
   }
   const servers = doc?.mcpServers ?? doc?.servers;
-  if (!servers || typeof servers !== 'object' || Array.isArray(servers)) throw new UsageError(`--config ${flags.config} has neither "mcpServers" nor "servers"`);
+  if (!servers || typeof servers !== 'object' || Array.isArray(servers))
+    throw new UsageError(`--config ${flags.config} has neither "mcpServers" nor "servers"`);
   const names = Object.keys(servers);
   let name = flags.server;
   if (!name) {
-    if (names.length !== 1) throw new UsageError(`--config ${flags.config} has ${names.length} servers; pick one with --server NAME (${names.join(', ') || 'none'})`);
+    if (names.length !== 1)
+      throw new UsageError(`--config ${flags.config} has ${names.length} servers; pick one with --server NAME (${names.join(', ') || 'none'})`);
     name = names[0]!;
   }
   const entry = servers[name];
-  if (entry !== undefined && (entry === null || typeof entry !== 'object' || Array.isArray(entry))) throw new UsageError(`server ${name} in ${flags.config} is not an object`);
+  if (entry !== undefined && (entry === null || typeof entry !== 'object' || Array.isArray(entry)))
+    throw new UsageError(`server ${name} in ${flags.config} is not an object`);
   if (!entry) throw new UsageError(`no server named ${JSON.stringify(name)} in ${flags.config}; it has: ${names.join(', ') || 'none'}`);
   const type = entry.type?.toLowerCase();
   if (entry.url || type === 'http' || type === 'streamable-http' || type === 'sse') {
     if (!entry.url) throw new UsageError(`server ${name} in ${flags.config} has type ${type} but no url`);
     if (typeof entry.url !== 'string') throw new UsageError(`server ${name} in ${flags.config}: "url" must be a string`);
-    if (entry.headers !== undefined && (typeof entry.headers !== 'object' || entry.headers === null || Array.isArray(entry.headers))) throw new UsageError(`server ${name} in ${flags.config}: "headers" must be an object`);
+    if (entry.headers !== undefined && (typeof entry.headers !== 'object' || entry.headers === null || Array.isArray(entry.headers)))
+      throw new UsageError(`server ${name} in ${flags.config}: "headers" must be an object`);
     if (type === 'sse') throw new UsageError(`server ${name} uses the deprecated HTTP+SSE transport (type "sse"), which mcp-inspect does not speak`);
     return httpTarget(entry.url, flags, stringRecord(entry.headers));
   }
   if (!entry.command) throw new UsageError(`server ${name} in ${flags.config} has neither "command" nor "url"`);
   const bad = (field: string, want: string) => new UsageError(`server ${name} in ${flags.config}: "${field}" must be ${want}`);
   if (typeof entry.command !== 'string') throw bad('command', 'a string');
-  if (entry.args !== undefined && (!Array.isArray(entry.args) || entry.args.some((a) => typeof a !== 'string' && typeof a !== 'number'))) throw bad('args', 'an array of strings');
+  if (entry.args !== undefined && (!Array.isArray(entry.args) || entry.args.some((a) => typeof a !== 'string' && typeof a !== 'number')))
+    throw bad('args', 'an array of strings');
   if (entry.env !== undefined && (typeof entry.env !== 'object' || entry.env === null || Array.isArray(entry.env))) throw bad('env', 'an object of strings');
   if (entry.cwd !== undefined && typeof entry.cwd !== 'string') throw bad('cwd', 'a string');
   return {

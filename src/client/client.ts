@@ -104,7 +104,11 @@ export async function connect(target: Target, opts: ClientOptions = {}): Promise
 /** Builds the transport; undici is loaded only for HTTP targets (it costs ~50 ms of start-up). */
 async function makeTransport(target: Target): Promise<Transport> {
   if (target.kind === 'stdio') return new StdioTransport({ command: target.command, args: target.args, env: target.env, cwd: target.cwd });
-  const secret = new Set(Object.entries(target.headers).filter(([k, v]) => looksSecret(k, v)).map(([k]) => k.toLowerCase()));
+  const secret = new Set(
+    Object.entries(target.headers)
+      .filter(([k, v]) => looksSecret(k, v))
+      .map(([k]) => k.toLowerCase()),
+  );
   const { HttpTransport } = await import('../transport/http.js');
   return new HttpTransport({ url: target.url, headers: target.headers, secretHeaderNames: secret });
 }
@@ -120,7 +124,10 @@ export class McpClient implements InspectorClient {
   /** Keys (findingKey) of the findings already reported: each is reported once for the life of the client. */
   private reported = new Set<string>();
 
-  constructor(private readonly transport: Transport, private readonly opts: ClientOptions) {
+  constructor(
+    private readonly transport: Transport,
+    private readonly opts: ClientOptions,
+  ) {
     this.version = opts.protocolVersion ?? MODERN_VERSION;
     if (opts.protocolVersion && !SUPPORTED_VERSIONS.includes(opts.protocolVersion) && !/^\d{4}-\d{2}-\d{2}$/.test(opts.protocolVersion)) {
       throw new UsageError(`--protocol-version must look like YYYY-MM-DD (got ${opts.protocolVersion})`);
@@ -168,7 +175,9 @@ export class McpClient implements InspectorClient {
       this.report(requestOnResponseStream(req.method));
       return;
     }
-    this.transport.respond(answerServerRequest(req)).catch((e: unknown) => this.opts.onWarning?.(`could not answer the server's ${sanitizeLine(String(req.method))} request: ${describeError(e, 'inline')}`));
+    this.transport
+      .respond(answerServerRequest(req))
+      .catch((e: unknown) => this.opts.onWarning?.(`could not answer the server's ${sanitizeLine(String(req.method))} request: ${describeError(e, 'inline')}`));
   }
 
   get description(): ServerDescription {
@@ -189,7 +198,8 @@ export class McpClient implements InspectorClient {
    */
   async init(): Promise<void> {
     const forced = this.opts.era ?? (this.opts.protocolVersion ? (isModernVersion(this.opts.protocolVersion) ? 'modern' : 'legacy') : undefined);
-    if (forced === 'legacy') return this.initLegacy(this.opts.protocolVersion && !isModernVersion(this.opts.protocolVersion) ? this.opts.protocolVersion : undefined);
+    if (forced === 'legacy')
+      return this.initLegacy(this.opts.protocolVersion && !isModernVersion(this.opts.protocolVersion) ? this.opts.protocolVersion : undefined);
     if (forced === 'modern') return this.useDiscover(await this.discoverRequest());
     // Without a per-request answer a legacy server may stay silent on the probe: race it.
     if (!this.transport.capabilities.perRequestStreams) return this.detectByRace();
@@ -225,16 +235,25 @@ export class McpClient implements InspectorClient {
     probe.catch(() => undefined);
     let timer: NodeJS.Timeout | undefined;
     const early = await Promise.race([
-      probe.then((ok) => ({ ok }), (err: unknown) => ({ err })),
+      probe.then(
+        (ok) => ({ ok }),
+        (err: unknown) => ({ err }),
+      ),
       new Promise<undefined>((r) => (timer = setTimeout(() => r(undefined), probeMs))),
     ]);
     clearTimeout(timer);
     if (early && 'ok' in early) return this.useDiscover(early.ok);
     if (early && 'err' in early) return this.fallBack(early.err);
-    this.opts.onInfo?.(`no answer to server/discover within ${probeMs} ms; sending initialize as well (a legacy server may ignore unknown methods, a modern one may be slow to start)`);
+    this.opts.onInfo?.(
+      `no answer to server/discover within ${probeMs} ms; sending initialize as well (a legacy server may ignore unknown methods, a modern one may be slow to start)`,
+    );
     const initCtl = new AbortController();
     const requested = LEGACY_VERSIONS[0];
-    const init = this.rpc(METHOD.initialize, { protocolVersion: requested, capabilities: CLIENT_CAPABILITIES, clientInfo: CLIENT_INFO }, { plain: true, signal: initCtl.signal });
+    const init = this.rpc(
+      METHOD.initialize,
+      { protocolVersion: requested, capabilities: CLIENT_CAPABILITIES, clientInfo: CLIENT_INFO },
+      { plain: true, signal: initCtl.signal },
+    );
     init.catch(() => undefined);
     const winner = await Promise.any([probe.then((modern) => ({ modern })), init.then((legacy) => ({ legacy }))]).catch((agg: AggregateError) => {
       throw agg.errors[1] ?? agg.errors[0];
@@ -255,7 +274,12 @@ export class McpClient implements InspectorClient {
 
   /** Checks a DiscoverResult and makes the client modern. spec: server/discover */
   private useDiscover(result: DiscoverResult): void {
-    if (!Array.isArray(result.supportedVersions) || typeof result.capabilities !== 'object' || result.capabilities === null || Array.isArray(result.capabilities)) {
+    if (
+      !Array.isArray(result.supportedVersions) ||
+      typeof result.capabilities !== 'object' ||
+      result.capabilities === null ||
+      Array.isArray(result.capabilities)
+    ) {
       throw new TransportError('MCPI_BAD_RESPONSE', 'the server/discover result lacks supportedVersions (an array) or capabilities (an object)');
     }
     this.era = 'modern';
@@ -277,7 +301,11 @@ export class McpClient implements InspectorClient {
   /** The legacy `initialize` handshake, then `notifications/initialized`. spec: 2025-11-25 basic/lifecycle */
   private async initLegacy(version: string | undefined): Promise<void> {
     const requested = version ?? LEGACY_VERSIONS[0];
-    const result = await this.rpc(METHOD.initialize, { protocolVersion: requested, capabilities: CLIENT_CAPABILITIES, clientInfo: CLIENT_INFO }, { plain: true });
+    const result = await this.rpc(
+      METHOD.initialize,
+      { protocolVersion: requested, capabilities: CLIENT_CAPABILITIES, clientInfo: CLIENT_INFO },
+      { plain: true },
+    );
     return this.finishLegacy(result, requested);
   }
 
@@ -375,16 +403,21 @@ export class McpClient implements InspectorClient {
     } else if (progressToken) {
       fullParams = { ...params, _meta: { progressToken } };
     }
-    const headers = modern && this.transport.capabilities.requestHeaders ? { ...buildModernHeaders({ method, params: fullParams, protocolVersion: this.version }), ...(o.headers ?? {}) } : o.headers;
-    const onNotification = o.onNotification && ((n: JsonRpcNotification) => {
-      // Progress for a token this request did not send belongs to somebody else.
-      const token = (n.params as JsonObject | undefined)?.progressToken;
-      if (n.method === METHOD.progress && token !== progressToken) {
-        this.report(foreignProgressToken(token, method, progressToken));
-        return;
-      }
-      o.onNotification!(n);
-    });
+    const headers =
+      modern && this.transport.capabilities.requestHeaders
+        ? { ...buildModernHeaders({ method, params: fullParams, protocolVersion: this.version }), ...(o.headers ?? {}) }
+        : o.headers;
+    const onNotification =
+      o.onNotification &&
+      ((n: JsonRpcNotification) => {
+        // Progress for a token this request did not send belongs to somebody else.
+        const token = (n.params as JsonObject | undefined)?.progressToken;
+        if (n.method === METHOD.progress && token !== progressToken) {
+          this.report(foreignProgressToken(token, method, progressToken));
+          return;
+        }
+        o.onNotification!(n);
+      });
     const unregister = progressToken !== undefined && onNotification ? this.trackActive(progressToken, onNotification) : undefined;
     const res = await this.transport
       .request(
@@ -409,10 +442,14 @@ export class McpClient implements InspectorClient {
       throw err;
     }
     const result = 'result' in msg ? msg.result : undefined;
-    if (!result || typeof result !== 'object' || Array.isArray(result)) throw new TransportError('MCPI_BAD_RESPONSE', `the result of ${method} is not an object`);
+    if (!result || typeof result !== 'object' || Array.isArray(result))
+      throw new TransportError('MCPI_BAD_RESPONSE', `the result of ${method} is not an object`);
     const rt = result.resultType;
     if (rt !== undefined && (typeof rt !== 'string' || !KNOWN_RESULT_TYPES.has(rt))) {
-      throw new TransportError('MCPI_BAD_RESPONSE', `the server answered ${method} with resultType ${JSON.stringify(rt)}, which this protocol version does not define (expected "complete" or "input_required")`);
+      throw new TransportError(
+        'MCPI_BAD_RESPONSE',
+        `the server answered ${method} with resultType ${JSON.stringify(rt)}, which this protocol version does not define (expected "complete" or "input_required")`,
+      );
     }
     return result;
   }
@@ -512,23 +549,31 @@ export class McpClient implements InspectorClient {
         for (const f of skippedParamHeaders(name, x.skipped)) this.report(f);
       }
     }
-    const result = await this.rpc(METHOD.toolsCall, { name, arguments: args }, {
-      signal: opts.signal,
-      timeoutMs: opts.timeoutMs,
-      headers,
-      progress: true,
-      // SDK v1 over sessionful HTTP sends a call's log messages on the GET stream, where the last
-      // one can trail the response: keep routing them to this call for a moment.
-      lingerMs: this.era === 'legacy' && this.legacyGetStream && this.opts.logLevel ? 150 : undefined,
-      onNotification: (n) => {
-        const p = (n.params ?? {}) as JsonObject;
-        if (n.method === METHOD.progress && typeof p.progress === 'number') {
-          opts.onProgress?.({ progress: p.progress, total: typeof p.total === 'number' ? p.total : undefined, message: typeof p.message === 'string' ? p.message : undefined });
-        } else if (n.method === METHOD.message) {
-          opts.onLog?.({ level: String(p.level ?? 'info'), logger: typeof p.logger === 'string' ? p.logger : undefined, data: p.data });
-        }
+    const result = await this.rpc(
+      METHOD.toolsCall,
+      { name, arguments: args },
+      {
+        signal: opts.signal,
+        timeoutMs: opts.timeoutMs,
+        headers,
+        progress: true,
+        // SDK v1 over sessionful HTTP sends a call's log messages on the GET stream, where the last
+        // one can trail the response: keep routing them to this call for a moment.
+        lingerMs: this.era === 'legacy' && this.legacyGetStream && this.opts.logLevel ? 150 : undefined,
+        onNotification: (n) => {
+          const p = (n.params ?? {}) as JsonObject;
+          if (n.method === METHOD.progress && typeof p.progress === 'number') {
+            opts.onProgress?.({
+              progress: p.progress,
+              total: typeof p.total === 'number' ? p.total : undefined,
+              message: typeof p.message === 'string' ? p.message : undefined,
+            });
+          } else if (n.method === METHOD.message) {
+            opts.onLog?.({ level: String(p.level ?? 'info'), logger: typeof p.logger === 'string' ? p.logger : undefined, data: p.data });
+          }
+        },
       },
-    });
+    );
     if (result.resultType === 'input_required') return { kind: 'input_required', result: result as InputRequiredResult };
     for (const f of checkCallResult(name, result)) this.report(f);
     if (!Array.isArray(result.content)) result.content = [];
@@ -576,25 +621,33 @@ export class McpClient implements InspectorClient {
     let ackSeen = false;
     let listenId: string | number | undefined;
     const requested = normalizeFilter(filter);
-    void this.rpc(METHOD.listen, { notifications: requested }, {
-      signal: ctl.signal,
-      stream: true,
-      onNotification: (n) => {
-        const params = (n.params ?? {}) as JsonObject;
-        listenId ??= subscriptionIdOf(params);
-        if (n.method === METHOD.acknowledged && !ackSeen) {
-          ackSeen = true;
-          const granted = normalizeFilter((params.notifications ?? {}) as ListenFilter);
-          q.push({ type: 'acknowledged', time: Date.now(), subscriptionId: listenId ?? '', granted, refused: refusedOf(requested, granted) });
-        } else if (n.method === METHOD.cancelled) {
-          q.push({ type: 'end', time: Date.now(), reason: `the server cancelled the subscription${typeof params.reason === 'string' ? `: ${params.reason}` : ''}` });
-          ctl.abort();
-          q.end();
-        } else {
-          q.push({ type: 'notification', time: Date.now(), method: n.method, params, unsolicited: false });
-        }
+    void this.rpc(
+      METHOD.listen,
+      { notifications: requested },
+      {
+        signal: ctl.signal,
+        stream: true,
+        onNotification: (n) => {
+          const params = (n.params ?? {}) as JsonObject;
+          listenId ??= subscriptionIdOf(params);
+          if (n.method === METHOD.acknowledged && !ackSeen) {
+            ackSeen = true;
+            const granted = normalizeFilter((params.notifications ?? {}) as ListenFilter);
+            q.push({ type: 'acknowledged', time: Date.now(), subscriptionId: listenId ?? '', granted, refused: refusedOf(requested, granted) });
+          } else if (n.method === METHOD.cancelled) {
+            q.push({
+              type: 'end',
+              time: Date.now(),
+              reason: `the server cancelled the subscription${typeof params.reason === 'string' ? `: ${params.reason}` : ''}`,
+            });
+            ctl.abort();
+            q.end();
+          } else {
+            q.push({ type: 'notification', time: Date.now(), method: n.method, params, unsolicited: false });
+          }
+        },
       },
-    })
+    )
       .then(() => {
         q.push({ type: 'end', time: Date.now(), reason: 'the server answered the listen request (graceful end)' });
         q.end();
@@ -645,7 +698,8 @@ function normalizeFilter(f: ListenFilter): ListenFilter {
   if (f.toolsListChanged) out.toolsListChanged = true;
   if (f.promptsListChanged) out.promptsListChanged = true;
   if (f.resourcesListChanged) out.resourcesListChanged = true;
-  if (Array.isArray(f.resourceSubscriptions) && f.resourceSubscriptions.length) out.resourceSubscriptions = f.resourceSubscriptions.filter((u) => typeof u === 'string');
+  if (Array.isArray(f.resourceSubscriptions) && f.resourceSubscriptions.length)
+    out.resourceSubscriptions = f.resourceSubscriptions.filter((u) => typeof u === 'string');
   return out;
 }
 
@@ -654,7 +708,11 @@ function implementationOf(v: unknown): Implementation | undefined {
   if (!v || typeof v !== 'object' || Array.isArray(v)) return undefined;
   const o = v as JsonObject;
   if (typeof o.name !== 'string') return undefined;
-  return { ...o, name: o.name, version: typeof o.version === 'string' ? o.version : o.version === undefined ? '' : JSON.stringify(o.version) } as Implementation;
+  return {
+    ...o,
+    name: o.name,
+    version: typeof o.version === 'string' ? o.version : o.version === undefined ? '' : JSON.stringify(o.version),
+  } as Implementation;
 }
 
 /** What was asked for but not granted. */

@@ -126,9 +126,7 @@ export interface CallOptions {
 }
 
 /** The outcome of `tools/call`: a complete result or an `input_required` one. */
-export type CallOutcome =
-  | { kind: 'complete'; result: CallToolResult }
-  | { kind: 'input_required'; result: InputRequiredResult };
+export type CallOutcome = { kind: 'complete'; result: CallToolResult } | { kind: 'input_required'; result: InputRequiredResult };
 
 /**
  * One event of a listen stream (modern `subscriptions/listen`, or a legacy server's unsolicited

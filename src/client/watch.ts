@@ -141,7 +141,12 @@ export function watchTools(client: InspectorClient, opts: WatchOptions = {}): As
         if (e instanceof McpError && e.code === ERROR_CODE.methodNotFound && attempt === 0) {
           // Not a modern listen-capable server (or not on this path): polling is all there is.
           if (!opts.pollMs) return q.fail(e);
-          q.push({ type: 'error', time: Date.now(), error: `the server does not implement subscriptions/listen (${describeError(e, 'inline')}); polling only`, cause: e });
+          q.push({
+            type: 'error',
+            time: Date.now(),
+            error: `the server does not implement subscriptions/listen (${describeError(e, 'inline')}); polling only`,
+            cause: e,
+          });
           return;
         }
         if (e instanceof McpError) return q.fail(e);

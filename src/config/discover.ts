@@ -49,7 +49,13 @@ interface LoadedFile {
 export function discoverServers(ctx: ConfigContext): Discovery {
   const show = (f: string) => showPath(f, ctx);
   const explicitFile = ctx.configFile ?? (ctx.env.MCP_INSPECT_CONFIG?.trim() ? ctx.env.MCP_INSPECT_CONFIG : undefined);
-  const explicit = explicitFile !== undefined ? { file: pathFor(ctx.platform).resolve(ctx.cwd, explicitFile), via: ctx.configFile !== undefined ? ('--config' as const) : ('MCP_INSPECT_CONFIG' as const) } : undefined;
+  const explicit =
+    explicitFile !== undefined
+      ? {
+          file: pathFor(ctx.platform).resolve(ctx.cwd, explicitFile),
+          via: ctx.configFile !== undefined ? ('--config' as const) : ('MCP_INSPECT_CONFIG' as const),
+        }
+      : undefined;
   const locations = explicit ? explicitLocations(explicit.file, ctx) : configLocations(ctx);
   const files = new Map<string, LoadedFile>();
   const errors: ConfigError[] = [];
@@ -152,7 +158,11 @@ function serverSet(doc: ParsedDocument, loc: ConfigLocation, ctx: ConfigContext,
   const show = (f: string) => showPath(f, ctx);
   const root = doc.value;
   if (root === undefined) return explicit ? new ConfigError('MCPI_CONFIG_SHAPE', `${show(loc.file)} is empty`, { file: loc.file }) : undefined;
-  if (!isObject(root)) return new ConfigError('MCPI_CONFIG_SHAPE', `${show(loc.file)}: the file must hold an object (got ${describe(root)})`, { file: loc.file, ...doc.positionOf([]) });
+  if (!isObject(root))
+    return new ConfigError('MCPI_CONFIG_SHAPE', `${show(loc.file)}: the file must hold an object (got ${describe(root)})`, {
+      file: loc.file,
+      ...doc.positionOf([]),
+    });
   const format: ConfigFormat = loc.format;
   let path: (string | number)[];
   let section: string | undefined;
@@ -182,9 +192,18 @@ function serverSet(doc: ParsedDocument, loc: ConfigLocation, ctx: ConfigContext,
   if (!isObject(servers)) {
     const pos = doc.positionOf(path);
     const where = pos ? `${show(loc.file)}:${pos.line}:${pos.column}` : show(loc.file);
-    return new ConfigError('MCPI_CONFIG_SHAPE', `${where}: "${path.join('.')}" must be an object of servers (got ${describe(servers)})`, { file: loc.file, ...pos });
+    return new ConfigError('MCPI_CONFIG_SHAPE', `${where}: "${path.join('.')}" must be an object of servers (got ${describe(servers)})`, {
+      file: loc.file,
+      ...pos,
+    });
   }
-  const set: ServerSet = { servers, names: doc.keysOf(path) ?? Object.keys(servers), path, inputs: loc.format === 'vscode' || (format === 'any' && !toml) ? readInputs(root.inputs) : [], toml };
+  const set: ServerSet = {
+    servers,
+    names: doc.keysOf(path) ?? Object.keys(servers),
+    path,
+    inputs: loc.format === 'vscode' || (format === 'any' && !toml) ? readInputs(root.inputs) : [],
+    toml,
+  };
   if (section) set.section = section;
   return set;
 }
@@ -245,7 +264,9 @@ export function findServer(name: string | undefined, ctx: ConfigContext, discove
   if (explicit && fileErrors.length && !entries.length) throw fileErrors[0]!;
   const names = [...new Set(entries.map((e) => e.name))];
   const where = explicit ? show(explicit.file) : 'the config files searched';
-  const broken = fileErrors.length ? `; ${fileErrors.length === 1 ? 'a config file' : `${fileErrors.length} config files`} could not be read: ${fileErrors[0]!.message}` : '';
+  const broken = fileErrors.length
+    ? `; ${fileErrors.length === 1 ? 'a config file' : `${fileErrors.length} config files`} could not be read: ${fileErrors[0]!.message}`
+    : '';
   let matches: DiscoveredServer[];
   if (name === undefined) {
     const enabled = entries.filter((e) => !e.disabled);
@@ -256,12 +277,23 @@ export function findServer(name: string | undefined, ctx: ConfigContext, discove
     matches = entries.filter((e) => e.name === name);
   }
   if (!matches.length) {
-    const found = names.length ? `it has: ${names.join(', ')}` : explicit ? 'it has none' : `no servers were found (searched: ${discovery.searched.map((s) => show(s.file)).filter((f, i, a) => a.indexOf(f) === i).join(', ')})`;
+    const found = names.length
+      ? `it has: ${names.join(', ')}`
+      : explicit
+        ? 'it has none'
+        : `no servers were found (searched: ${discovery.searched
+            .map((s) => show(s.file))
+            .filter((f, i, a) => a.indexOf(f) === i)
+            .join(', ')})`;
     throw new ConfigError('MCPI_CONFIG_UNKNOWN_SERVER', `no server named ${JSON.stringify(name)} in ${where}; ${found}${broken}`);
   }
   const server = matches.find((e) => !e.disabled) ?? matches[0]!;
   if (server.error) throw server.error;
-  return { server, shadows: matches.filter((e) => e !== server), errors: errors.filter((e) => e !== server.error && !(e.server === server.name && e.file === server.source.file)) };
+  return {
+    server,
+    shadows: matches.filter((e) => e !== server),
+    errors: errors.filter((e) => e !== server.error && !(e.server === server.name && e.file === server.source.file)),
+  };
 }
 
 /** `~/.cursor/mcp.json (Cursor, user)`, for listings and warnings. */

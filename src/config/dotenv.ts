@@ -31,7 +31,11 @@ export function parseDotenv(text: string, file: string, shownFile = file): Recor
         body += '\n' + lines[++i];
         close = findClose(body, q);
       }
-      if (close < 0) throw new ConfigError('MCPI_CONFIG_SYNTAX', `${shownFile}:${lineNo}:${line.indexOf(q) + 1}: the quoted value of ${key} is not closed`, { file, line: lineNo });
+      if (close < 0)
+        throw new ConfigError('MCPI_CONFIG_SYNTAX', `${shownFile}:${lineNo}:${line.indexOf(q) + 1}: the quoted value of ${key} is not closed`, {
+          file,
+          line: lineNo,
+        });
       const inner = body.slice(0, close);
       value = q === "'" ? inner : inner.replace(/\\([nrt"\\])/g, (_, c: string) => (c === 'n' ? '\n' : c === 'r' ? '\r' : c === 't' ? '\t' : c));
     } else {

@@ -48,7 +48,8 @@ export function readEntry(raw: unknown, place: EntryPlace): ServerEntry {
   if (raw.type !== undefined && raw.type !== null) {
     if (typeof raw.type !== 'string') throw bad('type', `must be a string (got ${describe(raw.type)})`);
     const t = raw.type.toLowerCase();
-    if (!(ENTRY_TYPES as readonly string[]).includes(t)) throw bad('type', `is ${JSON.stringify(raw.type)}, which mcp-inspect does not know (known: ${ENTRY_TYPES.join(', ')})`);
+    if (!(ENTRY_TYPES as readonly string[]).includes(t))
+      throw bad('type', `is ${JSON.stringify(raw.type)}, which mcp-inspect does not know (known: ${ENTRY_TYPES.join(', ')})`);
     type = t as EntryType;
   }
   const command = str('command');
@@ -172,15 +173,18 @@ export function readCodexEntry(raw: unknown, place: EntryPlace): ServerEntry {
       Object.assign(headers, raw.http_headers);
     }
     if (raw.env_http_headers !== undefined) {
-      if (!isObject(raw.env_http_headers)) throw entryError(place, ['env_http_headers'], `must be a table of variable names (got ${describe(raw.env_http_headers)})`);
+      if (!isObject(raw.env_http_headers))
+        throw entryError(place, ['env_http_headers'], `must be a table of variable names (got ${describe(raw.env_http_headers)})`);
       for (const [h, envName] of Object.entries(raw.env_http_headers)) {
-        if (typeof envName !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(envName)) throw entryError(place, ['env_http_headers', h], `must name an environment variable (got ${describe(envName)})`);
+        if (typeof envName !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(envName))
+          throw entryError(place, ['env_http_headers', h], `must name an environment variable (got ${describe(envName)})`);
         headers[h] = `\${env:${envName}}`;
       }
     }
     if (raw.bearer_token_env_var !== undefined) {
       const v = raw.bearer_token_env_var;
-      if (typeof v !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(v)) throw entryError(place, ['bearer_token_env_var'], `must name an environment variable (got ${describe(v)})`);
+      if (typeof v !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(v))
+        throw entryError(place, ['bearer_token_env_var'], `must name an environment variable (got ${describe(v)})`);
       headers.Authorization = `Bearer \${env:${v}}`;
     }
     if (Object.keys(headers).length) common.headers = headers;
@@ -214,7 +218,9 @@ export function readInputs(raw: unknown): ConfigInput[] {
     if (typeof i.default === 'string') input.default = i.default;
     if (Array.isArray(i.options)) {
       // pickString options are strings or {label, value}.
-      const options = i.options.map((o) => (typeof o === 'string' ? o : isObject(o) && typeof o.value === 'string' ? o.value : undefined)).filter((o): o is string => o !== undefined);
+      const options = i.options
+        .map((o) => (typeof o === 'string' ? o : isObject(o) && typeof o.value === 'string' ? o.value : undefined))
+        .filter((o): o is string => o !== undefined);
       if (options.length) input.options = options;
     }
     out.push(input);

@@ -3,9 +3,27 @@
  * variables, and the choice of one server. See discover.ts for the search order.
  */
 export * from './types.js';
-export { configLocations, explicitLocations, appDataDir, claudeJsonPath, codexConfigPath, showPath, type ConfigLocation, type ConfigFormat } from './locations.js';
+export {
+  configLocations,
+  explicitLocations,
+  appDataDir,
+  claudeJsonPath,
+  codexConfigPath,
+  showPath,
+  type ConfigLocation,
+  type ConfigFormat,
+} from './locations.js';
 export { parseJsonc, parseToml, positionAt, type ParsedDocument, type Position } from './parse.js';
-export { discoverServers, findServer, describeSource, shadowWarning, CLIENT_NAMES, type Discovery, type FoundServer, type SearchedLocation } from './discover.js';
+export {
+  discoverServers,
+  findServer,
+  describeSource,
+  shadowWarning,
+  CLIENT_NAMES,
+  type Discovery,
+  type FoundServer,
+  type SearchedLocation,
+} from './discover.js';
 export { resolveEntry, gatherInputs, type ConfigTarget, type ResolvedServer } from './resolve.js';
 export { substitute, inputIdsIn, type VariableScope } from './variables.js';
 export { parseDotenv } from './dotenv.js';

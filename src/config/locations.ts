@@ -118,7 +118,9 @@ export function explicitLocations(file: string, ctx: Pick<ConfigContext, 'cwd' |
   const P = pathFor(ctx.platform);
   const abs = P.resolve(ctx.cwd, file);
   const same = (a: string, b: string) => (ctx.platform === 'win32' || ctx.platform === 'darwin' ? a.toLowerCase() === b.toLowerCase() : a === b);
-  const known = configLocations(ctx).filter((l) => same(l.file, abs)).map((l) => ({ ...l, file: abs }));
+  const known = configLocations(ctx)
+    .filter((l) => same(l.file, abs))
+    .map((l) => ({ ...l, file: abs }));
   if (known.length) return known;
   if (P.basename(abs) === '.claude.json') {
     return [

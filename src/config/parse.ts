@@ -73,7 +73,10 @@ export function parseJsonc(text: string, file: string, show: ShowPath = (f) => f
     const at = positionAt(text, first.offset);
     const code = printParseErrorCode(first.error);
     const more = errors.length > 1 ? ` (and ${errors.length - 1} more error${errors.length > 2 ? 's' : ''})` : '';
-    throw new ConfigError('MCPI_CONFIG_SYNTAX', `${show(file)}:${at.line}:${at.column}: not valid JSON: ${JSON_ERROR_WORDS[code] ?? code}${more}`, { file, ...at });
+    throw new ConfigError('MCPI_CONFIG_SYNTAX', `${show(file)}:${at.line}:${at.column}: not valid JSON: ${JSON_ERROR_WORDS[code] ?? code}${more}`, {
+      file,
+      ...at,
+    });
   }
   const nodeAt = (p: (string | number)[]): Node | undefined => (tree ? findNodeAtLocation(tree, p) : undefined);
   return {
@@ -105,7 +108,12 @@ export function parseToml(text: string, file: string, show: ShowPath = (f) => f)
     if (e instanceof TomlError) {
       // smol-toml's message is "Invalid TOML document: <why>\n\n<code frame>": keep the why.
       const why = e.message.replace(/^Invalid TOML document:\s*/, '').split('\n')[0]!;
-      throw new ConfigError('MCPI_CONFIG_SYNTAX', `${show(file)}:${e.line}:${e.column}: not valid TOML: ${why}`, { file, line: e.line, column: e.column, cause: e });
+      throw new ConfigError('MCPI_CONFIG_SYNTAX', `${show(file)}:${e.line}:${e.column}: not valid TOML: ${why}`, {
+        file,
+        line: e.line,
+        column: e.column,
+        cause: e,
+      });
     }
     throw new ConfigError('MCPI_CONFIG_SYNTAX', `${show(file)}: not valid TOML: ${(e as Error).message}`, { file, cause: e });
   }

@@ -112,14 +112,23 @@ const URI = /^[a-z][a-z0-9+.-]*:\/\//i;
  * that is not http(s), a header value a header cannot carry).
  */
 export async function resolveEntry(server: DiscoveredServer, ctx: ResolveContext): Promise<ResolvedServer> {
-  if (server.error || !server.entry) throw server.error ?? new ConfigError('MCPI_CONFIG_SHAPE', `server "${server.name}" has no usable entry`, { server: server.name });
+  if (server.error || !server.entry)
+    throw server.error ?? new ConfigError('MCPI_CONFIG_SHAPE', `server "${server.name}" has no usable entry`, { server: server.name });
   const entry = server.entry;
   const P = pathFor(ctx.platform);
   const shownFile = showPath(server.source.file, ctx);
-  const scope: VariableScope = { env: ctx.env, platform: ctx.platform, userHome: ctx.home, workspaceFolder: server.source.workspaceFolder, inputs: await gatherInputs(server, ctx) };
+  const scope: VariableScope = {
+    env: ctx.env,
+    platform: ctx.platform,
+    userHome: ctx.home,
+    workspaceFolder: server.source.workspaceFolder,
+    inputs: await gatherInputs(server, ctx),
+  };
   const sub = (field: string, value: string) => substitute(value, scope, { server: server.name, file: server.source.file, field, shownFile });
-  const subMap = (field: string, m: Record<string, string> | undefined) => Object.fromEntries(Object.entries(m ?? {}).map(([k, v]) => [k, sub(`${field}.${k}`, v)]));
-  const bad = (field: string, what: string) => new ConfigError('MCPI_CONFIG_SHAPE', `server "${server.name}" (${shownFile}), "${field}": ${what}`, { file: server.source.file, server: server.name });
+  const subMap = (field: string, m: Record<string, string> | undefined) =>
+    Object.fromEntries(Object.entries(m ?? {}).map(([k, v]) => [k, sub(`${field}.${k}`, v)]));
+  const bad = (field: string, what: string) =>
+    new ConfigError('MCPI_CONFIG_SHAPE', `server "${server.name}" (${shownFile}), "${field}": ${what}`, { file: server.source.file, server: server.name });
   const inFolder = (p: string) => P.resolve(server.source.workspaceFolder, p);
 
   let target: ConfigTarget;
@@ -131,9 +140,17 @@ export async function resolveEntry(server: DiscoveredServer, ctx: ResolveContext
       try {
         text = ctx.readFile(file);
       } catch (e) {
-        throw new ConfigError('MCPI_CONFIG_READ', `server "${server.name}" (${shownFile}), "envFile": cannot read ${showPath(file, ctx)}: ${(e as Error).message}`, { file, server: server.name, cause: e });
+        throw new ConfigError(
+          'MCPI_CONFIG_READ',
+          `server "${server.name}" (${shownFile}), "envFile": cannot read ${showPath(file, ctx)}: ${(e as Error).message}`,
+          { file, server: server.name, cause: e },
+        );
       }
-      if (text === undefined) throw new ConfigError('MCPI_CONFIG_READ', `server "${server.name}" (${shownFile}), "envFile": ${showPath(file, ctx)} does not exist`, { file, server: server.name });
+      if (text === undefined)
+        throw new ConfigError('MCPI_CONFIG_READ', `server "${server.name}" (${shownFile}), "envFile": ${showPath(file, ctx)} does not exist`, {
+          file,
+          server: server.name,
+        });
       Object.assign(env, parseDotenv(text, file, showPath(file, ctx)));
     }
     Object.assign(env, subMap('env', entry.env));
@@ -157,10 +174,11 @@ export async function resolveEntry(server: DiscoveredServer, ctx: ResolveContext
     target = { kind: entry.transport, url, headers };
   }
   const out: ResolvedServer = { name: server.name, source: server.source, entry, target };
-  if (entry.roots) out.roots = entry.roots.map((r, i) => {
-    const v = sub(`roots[${i}]`, r);
-    return URI.test(v) ? v : inFolder(v);
-  });
+  if (entry.roots)
+    out.roots = entry.roots.map((r, i) => {
+      const v = sub(`roots[${i}]`, r);
+      return URI.test(v) ? v : inFolder(v);
+    });
   if (entry.oauth) {
     const o = entry.oauth;
     const oauth: OAuthEntry = {};

@@ -127,7 +127,11 @@ export class ConfigError extends UsageError {
   readonly server: string | undefined;
   /** The `${input:ID}` id (MCPI_CONFIG_INPUT). */
   readonly inputId: string | undefined;
-  constructor(code: ConfigErrorCode, message: string, at: { file?: string; line?: number; column?: number; server?: string; inputId?: string; cause?: unknown } = {}) {
+  constructor(
+    code: ConfigErrorCode,
+    message: string,
+    at: { file?: string; line?: number; column?: number; server?: string; inputId?: string; cause?: unknown } = {},
+  ) {
     super(message);
     if (at.cause !== undefined) (this as { cause?: unknown }).cause = at.cause;
     this.name = 'ConfigError';

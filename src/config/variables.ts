@@ -73,7 +73,11 @@ export function lookupEnv(env: Readonly<Record<string, string | undefined>>, nam
 export function substitute(s: string, scope: VariableScope, place: VariablePlace): string {
   if (!s.includes('${')) return s;
   const sep = scope.platform === 'win32' ? '\\' : '/';
-  const fail = (what: string) => new ConfigError('MCPI_CONFIG_VARIABLE', `server "${place.server}" (${place.shownFile}), "${place.field}": ${what}`, { file: place.file, server: place.server });
+  const fail = (what: string) =>
+    new ConfigError('MCPI_CONFIG_VARIABLE', `server "${place.server}" (${place.shownFile}), "${place.field}": ${what}`, {
+      file: place.file,
+      server: place.server,
+    });
   return s.replace(VARIABLE, (whole, body: string) => {
     switch (body) {
       case 'userHome':
@@ -97,7 +101,11 @@ export function substitute(s: string, scope: VariableScope, place: VariablePlace
       const id = body.slice(6);
       const v = scope.inputs[id];
       if (v === undefined) {
-        throw new ConfigError('MCPI_CONFIG_INPUT', `server "${place.server}" (${place.shownFile}), "${place.field}": ${whole} has no value; pass it with --config-input ${id}=VALUE`, { file: place.file, server: place.server, inputId: id });
+        throw new ConfigError(
+          'MCPI_CONFIG_INPUT',
+          `server "${place.server}" (${place.shownFile}), "${place.field}": ${whole} has no value; pass it with --config-input ${id}=VALUE`,
+          { file: place.file, server: place.server, inputId: id },
+        );
       }
       return v;
     }
@@ -112,6 +120,10 @@ export function substitute(s: string, scope: VariableScope, place: VariablePlace
       return v;
     }
     const kind = /^([A-Za-z]+):/.exec(body)?.[1];
-    throw fail(kind ? `${whole}: mcp-inspect does not support \${${kind}:…} variables (supported: \${env:NAME}, \${NAME}, \${userHome}, \${workspaceFolder}, \${input:ID})` : `${whole} is not a variable mcp-inspect knows (supported: \${env:NAME}, \${NAME}, \${userHome}, \${workspaceFolder}, \${input:ID})`);
+    throw fail(
+      kind
+        ? `${whole}: mcp-inspect does not support \${${kind}:…} variables (supported: \${env:NAME}, \${NAME}, \${userHome}, \${workspaceFolder}, \${input:ID})`
+        : `${whole} is not a variable mcp-inspect knows (supported: \${env:NAME}, \${NAME}, \${userHome}, \${workspaceFolder}, \${input:ID})`,
+    );
   });
 }

@@ -190,7 +190,11 @@ export class DemoCore {
     }
     const meta = req.params?._meta;
     const bad = (why: string) =>
-      new RpcFailure(ERROR_CODE.invalidParams, `Invalid params: ${why} (every request carries params._meta with "${META.protocolVersion}" and "${META.clientCapabilities}")`, 400);
+      new RpcFailure(
+        ERROR_CODE.invalidParams,
+        `Invalid params: ${why} (every request carries params._meta with "${META.protocolVersion}" and "${META.clientCapabilities}")`,
+        400,
+      );
     if (meta === undefined) throw bad('params._meta is missing');
     if (!isObject(meta)) throw bad('params._meta must be an object');
     const version = meta[META.protocolVersion];
@@ -331,7 +335,11 @@ export class DemoCore {
   listen(req: JsonRpcRequest, sink: ListenSink): Subscription {
     const asked = req.params?.notifications;
     if (!isObject(asked)) {
-      throw new RpcFailure(ERROR_CODE.invalidParams, 'Invalid params: subscriptions/listen needs params.notifications (an object such as {"toolsListChanged": true})', 400);
+      throw new RpcFailure(
+        ERROR_CODE.invalidParams,
+        'Invalid params: subscriptions/listen needs params.notifications (an object such as {"toolsListChanged": true})',
+        400,
+      );
     }
     const granted: ListenFilter = {};
     if (asked.toolsListChanged === true) granted.toolsListChanged = true;

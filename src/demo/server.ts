@@ -140,7 +140,9 @@ function checkStandardHeaders(req: IncomingMessage, body: JsonRpcRequest, versio
     const value = decoded(HEADER.name, raw);
     const bodyValue = body.params?.[nameParam];
     if (value !== bodyValue) {
-      throw mismatch(`Header mismatch: ${HEADER.name} header value '${value}' does not match body value '${typeof bodyValue === 'string' ? bodyValue : String(bodyValue)}'`);
+      throw mismatch(
+        `Header mismatch: ${HEADER.name} header value '${value}' does not match body value '${typeof bodyValue === 'string' ? bodyValue : String(bodyValue)}'`,
+      );
     }
   }
 }
@@ -166,8 +168,7 @@ function checkParamHeaders(req: IncomingMessage, tool: Tool, args: unknown): voi
     if (!['string', 'number', 'boolean'].includes(typeof value)) continue; // not a primitive: the tool's own validation answers
     if (raw === undefined) throw mismatch(`Header mismatch: ${headerName} header is missing for argument '${hp.path.join('.')}'`);
     const h = decoded(headerName, raw);
-    const same =
-      typeof value === 'string' ? h === value : typeof value === 'number' ? h.trim() !== '' && Number(h) === value : h === String(value);
+    const same = typeof value === 'string' ? h === value : typeof value === 'number' ? h.trim() !== '' && Number(h) === value : h === String(value);
     if (!same) throw mismatch(`Header mismatch: ${headerName} header value '${h}' does not match body value '${String(value)}'`);
   }
 }
@@ -254,7 +255,12 @@ async function startHttp(core: DemoCore, opts: DemoServerOptions, log: (l: strin
       return sendText(res, 405, 'Method Not Allowed: this MCP endpoint accepts POST only (MCP 2026-07-28, no GET stream, no sessions)', { Allow: 'POST' });
     }
     const { text, tooLarge } = await readBody(req);
-    if (tooLarge) return sendJson(res, 413, errorResponse(null, new RpcFailure(ERROR_CODE.invalidRequest, `Invalid Request: body larger than ${DEMO_MAX_MESSAGE_BYTES} bytes`, 413)));
+    if (tooLarge)
+      return sendJson(
+        res,
+        413,
+        errorResponse(null, new RpcFailure(ERROR_CODE.invalidRequest, `Invalid Request: body larger than ${DEMO_MAX_MESSAGE_BYTES} bytes`, 413)),
+      );
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
@@ -264,7 +270,11 @@ async function startHttp(core: DemoCore, opts: DemoServerOptions, log: (l: strin
     const msg = classify(parsed);
     if (msg.kind === 'invalid') return sendJson(res, msg.failure.httpStatus, errorResponse(msg.id, msg.failure));
     if (msg.kind === 'response') {
-      return sendJson(res, 400, errorResponse(null, new RpcFailure(ERROR_CODE.invalidRequest, 'Invalid Request: clients must not send JSON-RPC responses', 400)));
+      return sendJson(
+        res,
+        400,
+        errorResponse(null, new RpcFailure(ERROR_CODE.invalidRequest, 'Invalid Request: clients must not send JSON-RPC responses', 400)),
+      );
     }
     if (msg.kind === 'notification') {
       // No client notification is defined on modern HTTP (cancellation = closing the stream); accept and ignore.
@@ -517,7 +527,8 @@ function startStdio(core: DemoCore, opts: DemoServerOptions, log: (l: string) =>
     }
     if (Buffer.byteLength(buffer) > DEMO_MAX_MESSAGE_BYTES) {
       buffer = '';
-      if (!discarding) write(errorResponse(null, new RpcFailure(ERROR_CODE.invalidRequest, `Invalid Request: message larger than ${DEMO_MAX_MESSAGE_BYTES} bytes`, 413)));
+      if (!discarding)
+        write(errorResponse(null, new RpcFailure(ERROR_CODE.invalidRequest, `Invalid Request: message larger than ${DEMO_MAX_MESSAGE_BYTES} bytes`, 413)));
       discarding = true;
     }
   };

@@ -24,7 +24,9 @@ export function asMessage(value: unknown): ParsedMessage {
   if (!isObject(value)) return { kind: 'invalid', reason: 'not-a-message', value };
   const o = value;
   if (typeof o.method === 'string') {
-    return 'id' in o && o.id !== undefined && o.id !== null ? { kind: 'request', message: o as unknown as JsonRpcRequest } : { kind: 'notification', message: o as unknown as JsonRpcNotification };
+    return 'id' in o && o.id !== undefined && o.id !== null
+      ? { kind: 'request', message: o as unknown as JsonRpcRequest }
+      : { kind: 'notification', message: o as unknown as JsonRpcNotification };
   }
   // An error response needs an error *object* with a numeric code (or an id): an OAuth/HTTP body
   // such as {"error":"unauthorized"} is not JSON-RPC.

@@ -207,7 +207,8 @@ export function classifyResult(result: JsonObject, method?: string): ResultKind 
   const rt = result.resultType;
   if (rt === undefined || rt === 'complete') return { kind: 'complete' };
   if (rt === 'input_required') {
-    if (method !== undefined && !isMrtrMethod(method)) return { kind: 'invalid', reason: `${method} may not answer input_required (only tools/call, prompts/get and resources/read may)` };
+    if (method !== undefined && !isMrtrMethod(method))
+      return { kind: 'invalid', reason: `${method} may not answer input_required (only tools/call, prompts/get and resources/read may)` };
     return { kind: 'input_required', input: parseInputRequired(result) };
   }
   return { kind: 'invalid', reason: `unknown resultType ${JSON.stringify(rt)}` };
@@ -283,7 +284,8 @@ export function inputResponseProblems(request: InputRequest, response: unknown):
       const a = response.action;
       if (a !== 'accept' && a !== 'decline' && a !== 'cancel') out.push(`the answer to ${request.key} needs action accept, decline or cancel`);
       if (a === 'accept' && request.kind === 'elicitation-form' && !isObj(response.content)) out.push(`accepting ${request.key} needs a content object`);
-      if (a === 'accept' && request.kind === 'elicitation-url' && response.content !== undefined) out.push(`a url elicitation (${request.key}) is accepted without content`);
+      if (a === 'accept' && request.kind === 'elicitation-url' && response.content !== undefined)
+        out.push(`a url elicitation (${request.key}) is accepted without content`);
       if (a !== 'accept' && response.content !== undefined) out.push(`${request.key}: content goes only with accept`);
       break;
     }
@@ -379,7 +381,9 @@ export class InputRoundsExceededError extends Error {
     readonly last: InputRequired,
   ) {
     const asked = last.requests.map((r) => r.key).join(', ');
-    super(`${method} still asked for input after ${maxRounds} round${maxRounds === 1 ? '' : 's'}${asked ? ` (last asked: ${asked})` : ''}; raise --max-rounds to allow more`);
+    super(
+      `${method} still asked for input after ${maxRounds} round${maxRounds === 1 ? '' : 's'}${asked ? ` (last asked: ${asked})` : ''}; raise --max-rounds to allow more`,
+    );
     this.name = 'InputRoundsExceededError';
   }
 }

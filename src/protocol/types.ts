@@ -103,10 +103,32 @@ export interface Tool {
   [k: string]: unknown;
 }
 
-export interface TextContent { type: 'text'; text: string; [k: string]: unknown }
-export interface ImageContent { type: 'image'; data: string; mimeType: string; [k: string]: unknown }
-export interface AudioContent { type: 'audio'; data: string; mimeType: string; [k: string]: unknown }
-export interface ResourceLink { type: 'resource_link'; uri: string; name?: string; title?: string; mimeType?: string; description?: string; [k: string]: unknown }
+export interface TextContent {
+  type: 'text';
+  text: string;
+  [k: string]: unknown;
+}
+export interface ImageContent {
+  type: 'image';
+  data: string;
+  mimeType: string;
+  [k: string]: unknown;
+}
+export interface AudioContent {
+  type: 'audio';
+  data: string;
+  mimeType: string;
+  [k: string]: unknown;
+}
+export interface ResourceLink {
+  type: 'resource_link';
+  uri: string;
+  name?: string;
+  title?: string;
+  mimeType?: string;
+  description?: string;
+  [k: string]: unknown;
+}
 export interface EmbeddedResource {
   type: 'resource';
   resource: { uri: string; mimeType?: string; text?: string; blob?: string; [k: string]: unknown };

@@ -147,7 +147,8 @@ export function templateValuesFromPairs(info: UriTemplateInfo, pairs: readonly s
 export function templateArgumentsSchema(info: UriTemplateInfo): JsonObject {
   const properties: JsonObject = {};
   for (const v of info.variables) {
-    const where = v.operator === '?' || v.operator === '&' ? 'query parameter' : v.operator === '/' ? 'path segment' : v.operator === '#' ? 'fragment' : 'value';
+    const where =
+      v.operator === '?' || v.operator === '&' ? 'query parameter' : v.operator === '/' ? 'path segment' : v.operator === '#' ? 'fragment' : 'value';
     const base: JsonObject = { type: 'string', description: `${where}${v.maxLength ? ` (first ${v.maxLength} characters used)` : ''}` };
     properties[v.name] = v.explode ? { type: 'array', items: { type: 'string' }, description: `${where}s (one item each)` } : base;
   }

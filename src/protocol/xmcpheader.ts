@@ -124,7 +124,8 @@ export function validateXMcpHeaders(inputSchema: unknown): XMcpHeaderValidation 
   const visit = (node: unknown, path: string[], ptr: string[], chain: boolean, via: string | undefined, depth = 0): string | undefined => {
     if (!isObject(node)) return undefined; // boolean schemas, junk: nothing to check
     if (++nodes > MAX_NODES) return `the inputSchema has more than ${MAX_NODES} subschemas, too many to check for x-mcp-header`;
-    if (depth > MAX_DEPTH) return `the inputSchema nests deeper than ${MAX_DEPTH} levels at ${showPointer(ptr.slice(0, 8))}…, too deep to check for x-mcp-header`;
+    if (depth > MAX_DEPTH)
+      return `the inputSchema nests deeper than ${MAX_DEPTH} levels at ${showPointer(ptr.slice(0, 8))}…, too deep to check for x-mcp-header`;
     if (onStack.has(node)) return `the inputSchema is cyclic at ${showPointer(ptr)}`;
     onStack.add(node);
     try {

@@ -35,11 +35,13 @@ function propertyProblem(name: string, s: unknown): string | undefined {
     case 'string':
       if (Array.isArray(s.enum)) {
         if (!s.enum.every((x) => typeof x === 'string')) return `${where}: enum values must be strings`;
-        if (s.enumNames !== undefined && !(Array.isArray(s.enumNames) && s.enumNames.length === s.enum.length)) return `${where}: enumNames must match enum one for one`;
+        if (s.enumNames !== undefined && !(Array.isArray(s.enumNames) && s.enumNames.length === s.enum.length))
+          return `${where}: enumNames must match enum one for one`;
         return allowed(['type', 'enum', 'enumNames']);
       }
       if (s.oneOf !== undefined) return isConstList(s.oneOf) ? allowed(['type', 'oneOf']) : `${where}: oneOf must list {const, title} options`;
-      if (s.format !== undefined && !(typeof s.format === 'string' && STRING_FORMATS.has(s.format))) return `${where}: format ${JSON.stringify(s.format)} is not one of email, uri, date, date-time`;
+      if (s.format !== undefined && !(typeof s.format === 'string' && STRING_FORMATS.has(s.format)))
+        return `${where}: format ${JSON.stringify(s.format)} is not one of email, uri, date, date-time`;
       return allowed(['type', 'minLength', 'maxLength', 'format']);
     case 'number':
     case 'integer':
@@ -125,7 +127,10 @@ export function initialElicitationValue(form: ElicitationForm): FormValue {
  * requested schema. `errors` are the form's own (unparsable numbers…); `validation` is Ajv's
  * verdict with messages worded for fields (`missing required field 'name'`).
  */
-export function elicitationContent(form: ElicitationForm, value: FormValue): { content: Record<string, unknown>; errors: FormError[]; validation: ValidationResult } {
+export function elicitationContent(
+  form: ElicitationForm,
+  value: FormValue,
+): { content: Record<string, unknown>; errors: FormError[]; validation: ValidationResult } {
   const { args, errors } = formToArguments(form.model, value);
   return { content: args, errors, validation: validateElicitationContent(form.requestedSchema, args) };
 }
@@ -164,7 +169,14 @@ export function exampleElicitationContent(requestedSchema: unknown): Record<stri
   const props = requestedSchema.properties;
   const required = Array.isArray(requestedSchema.required) ? requestedSchema.required.filter((k): k is string => typeof k === 'string' && k in props) : [];
   const keys = required.length ? required : Object.keys(props);
-  const firstOption = (s: Obj): unknown => (Array.isArray(s.enum) ? s.enum[0] : Array.isArray(s.oneOf) && isObj(s.oneOf[0]) ? s.oneOf[0].const : Array.isArray(s.anyOf) && isObj(s.anyOf[0]) ? s.anyOf[0].const : undefined);
+  const firstOption = (s: Obj): unknown =>
+    Array.isArray(s.enum)
+      ? s.enum[0]
+      : Array.isArray(s.oneOf) && isObj(s.oneOf[0])
+        ? s.oneOf[0].const
+        : Array.isArray(s.anyOf) && isObj(s.anyOf[0])
+          ? s.anyOf[0].const
+          : undefined;
   const out: Record<string, unknown> = {};
   for (const k of keys) {
     const s = props[k];

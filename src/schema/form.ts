@@ -127,7 +127,6 @@ export function toPointer(path: readonly PathSeg[]): string {
   return path.map((s) => '/' + String(s).replace(/~/g, '~0').replace(/\//g, '~1')).join('');
 }
 
-
 const ANNOTATION_KEYS = ['title', 'description', 'default', 'examples', 'deprecated', 'readOnly', 'writeOnly', '$comment'];
 
 interface Ctx {
@@ -209,7 +208,7 @@ function constOf(s: unknown): { has: boolean; value?: unknown } {
 }
 
 function label(v: unknown): string {
-  return typeof v === 'string' ? v : JSON.stringify(v) ?? String(v);
+  return typeof v === 'string' ? v : (JSON.stringify(v) ?? String(v));
 }
 
 /**
@@ -253,7 +252,17 @@ function buildNode(schema: unknown, key: string, required: boolean, ctx: Ctx): F
   // enum / const → select list
   if (Array.isArray(s.enum)) {
     const options = (s.enum as unknown[]).map((v) => ({ value: v, label: label(v) }));
-    return { ...base(key, s, outer, required, options.some((o) => o.value === null)), kind: 'enum', options };
+    return {
+      ...base(
+        key,
+        s,
+        outer,
+        required,
+        options.some((o) => o.value === null),
+      ),
+      kind: 'enum',
+      options,
+    };
   }
   if ('const' in s) {
     return { ...base(key, s, outer, required, s.const === null), kind: 'enum', options: [{ value: s.const, label: label(s.const) }] };
@@ -274,7 +283,17 @@ function buildNode(schema: unknown, key: string, required: boolean, ctx: Ctx): F
         if (isObj(a) && typeof a.description === 'string') o.description = a.description;
         return o;
       });
-      return { ...base(key, s, outer, required, options.some((o) => o.value === null)), kind: 'enum', options };
+      return {
+        ...base(
+          key,
+          s,
+          outer,
+          required,
+          options.some((o) => o.value === null),
+        ),
+        kind: 'enum',
+        options,
+      };
     }
     const nonNull = alts.filter((_a, i) => !isNullSchema(resolvedAlts[i]));
     if (nonNull.length === 1 && alts.length === 2) {

@@ -86,7 +86,11 @@ export function dialectOf(schema: unknown): Dialect {
   if (!Object.hasOwn(schema, '$schema')) return '2020-12';
   const uri = (schema as Record<string, unknown>).$schema;
   if (typeof uri !== 'string') return 'unsupported';
-  const key = uri.trim().replace(/^https?:\/\//i, '').replace(/#$/, '').replace(/\/$/, '');
+  const key = uri
+    .trim()
+    .replace(/^https?:\/\//i, '')
+    .replace(/#$/, '')
+    .replace(/\/$/, '');
   return CANONICAL_DIALECT[key] ?? 'unsupported';
 }
 
@@ -141,7 +145,9 @@ function compiled(schema: unknown): Compiled {
   if (schema === true) return { validate: alwaysTrue };
   if (schema === false) return { validate: Object.assign(() => false, { errors: [falseError] }) as unknown as ValidateFunction };
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
-    return { schemaError: `the schema must be a JSON object or a boolean, got ${schema === null ? 'null' : Array.isArray(schema) ? 'an array' : typeof schema}` };
+    return {
+      schemaError: `the schema must be a JSON object or a boolean, got ${schema === null ? 'null' : Array.isArray(schema) ? 'an array' : typeof schema}`,
+    };
   }
   const hit = cache.get(schema);
   if (hit) return hit;
@@ -155,7 +161,11 @@ const falseError: ErrorObject = { instancePath: '', schemaPath: '#', keyword: 'f
 function compileUncached(schema: Record<string, unknown>): Compiled {
   const dialect = dialectOf(schema);
   if (dialect === 'unsupported') {
-    return { schemaError: clean(`unsupported JSON Schema dialect ${JSON.stringify(schema.$schema)}: supported are 2020-12 (default), 2019-09, draft-07, draft-06 and draft-04`) };
+    return {
+      schemaError: clean(
+        `unsupported JSON Schema dialect ${JSON.stringify(schema.$schema)}: supported are 2020-12 (default), 2019-09, draft-07, draft-06 and draft-04`,
+      ),
+    };
   }
   const size = measure(schema);
   if (size) return { schemaError: size };
@@ -167,7 +177,10 @@ function compileUncached(schema: Record<string, unknown>): Compiled {
   const label = dialect === 'draft-04/06-as-07' ? 'draft-04/06' : dialect;
   try {
     if (!ajv.validateSchema(copy)) {
-      const why = (ajv.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}`).join('; ');
+      const why = (ajv.errors ?? [])
+        .slice(0, 5)
+        .map((e) => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}`)
+        .join('; ');
       return { schemaError: clean(`the schema is not valid JSON Schema ${label}: ${why}`) };
     }
     unsafeDuringCompile = [];

@@ -57,12 +57,17 @@ function connectError(url: string, e: unknown): TransportError {
   const err = e as { code?: string; message?: string; cause?: { code?: string } };
   const code = err.code ?? err.cause?.code;
   const why =
-    code === 'ECONNREFUSED' ? 'connection refused' :
-    code === 'ENOTFOUND' || code === 'EAI_AGAIN' ? 'host not found' :
-    code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' ? 'connection reset' :
-    code === 'UND_ERR_CONNECT_TIMEOUT' ? 'connect timeout' :
-    code === 'ERR_TLS_CERT_ALTNAME_INVALID' || /certificate/i.test(err.message ?? '') ? `TLS error: ${err.message}` :
-    err.message ?? String(e);
+    code === 'ECONNREFUSED'
+      ? 'connection refused'
+      : code === 'ENOTFOUND' || code === 'EAI_AGAIN'
+        ? 'host not found'
+        : code === 'ECONNRESET' || code === 'UND_ERR_SOCKET'
+          ? 'connection reset'
+          : code === 'UND_ERR_CONNECT_TIMEOUT'
+            ? 'connect timeout'
+            : code === 'ERR_TLS_CERT_ALTNAME_INVALID' || /certificate/i.test(err.message ?? '')
+              ? `TLS error: ${err.message}`
+              : (err.message ?? String(e));
   return new TransportError('MCPI_CONNECT', `cannot connect to ${redactUrl(url)}: ${why}`, { cause: e });
 }
 
@@ -104,7 +109,12 @@ export class HttpTransport implements Transport {
 
   private wireHttp(direction: 'out' | 'in', info: { method?: string; url?: string; status?: number; headers: Record<string, string> }): void {
     if (!this.hooks.onWire) return;
-    this.hooks.onWire({ time: Date.now(), direction, http: { ...info, url: info.url === undefined ? undefined : redactUrl(info.url), headers: redactHeaders(info.headers, this.opts.secretHeaderNames) }, bytes: 0 });
+    this.hooks.onWire({
+      time: Date.now(),
+      direction,
+      http: { ...info, url: info.url === undefined ? undefined : redactUrl(info.url), headers: redactHeaders(info.headers, this.opts.secretHeaderNames) },
+      bytes: 0,
+    });
   }
 
   async request(req: JsonRpcRequest, opts: RequestOptions = {}): Promise<TransportResponse> {
@@ -121,7 +131,13 @@ export class HttpTransport implements Transport {
     };
     if (opts.signal?.aborted) throw new TransportError('MCPI_CANCELLED', `${req.method} cancelled`);
     opts.signal?.addEventListener('abort', onAbort, { once: true });
-    const timer = opts.timeoutMs && opts.timeoutMs > 0 ? setTimeout(() => { timedOut = true; ctl.abort(); }, opts.timeoutMs) : undefined;
+    const timer =
+      opts.timeoutMs && opts.timeoutMs > 0
+        ? setTimeout(() => {
+            timedOut = true;
+            ctl.abort();
+          }, opts.timeoutMs)
+        : undefined;
     const done = () => {
       if (timer) clearTimeout(timer);
       opts.signal?.removeEventListener('abort', onAbort);
@@ -144,7 +160,15 @@ export class HttpTransport implements Transport {
     let res: Dispatcher.ResponseData;
     try {
       // Our own timer bounds the wait; undici's body timeout would cut quiet listen streams.
-      res = await undiciRequest(this.opts.url, { method: 'POST', headers, body, signal: ctl.signal, dispatcher: this.agent, headersTimeout: 0, bodyTimeout: 0 });
+      res = await undiciRequest(this.opts.url, {
+        method: 'POST',
+        headers,
+        body,
+        signal: ctl.signal,
+        dispatcher: this.agent,
+        headersTimeout: 0,
+        bodyTimeout: 0,
+      });
     } catch (e) {
       done();
       throw failure(e);
@@ -173,12 +197,23 @@ export class HttpTransport implements Transport {
       if (text) this.hooks.onWire?.({ time: Date.now(), direction: 'in', raw: text.slice(0, 4096), bytes: Buffer.byteLength(text) });
       if (res.statusCode === 401 || (res.statusCode === 403 && resHeaders['www-authenticate'])) {
         const how = resHeaders['www-authenticate'] ? ` (WWW-Authenticate: ${sanitizeLine(resHeaders['www-authenticate']).slice(0, 300)})` : '';
-        throw new TransportError('MCPI_AUTH', `the server requires authorization: HTTP ${res.statusCode}${how}; pass a token with --bearer TOKEN or MCP_BEARER_TOKEN`, { status: res.statusCode, detail: describeBody(text, ctype) });
+        throw new TransportError(
+          'MCPI_AUTH',
+          `the server requires authorization: HTTP ${res.statusCode}${how}; pass a token with --bearer TOKEN or MCP_BEARER_TOKEN`,
+          { status: res.statusCode, detail: describeBody(text, ctype) },
+        );
       }
       if (res.statusCode >= 400) {
-        throw new TransportError('MCPI_HTTP_STATUS', `HTTP ${res.statusCode} from ${redactUrl(this.opts.url)}: ${describeBody(text, ctype)}`, { status: res.statusCode, detail: text.slice(0, 2048) });
+        throw new TransportError('MCPI_HTTP_STATUS', `HTTP ${res.statusCode} from ${redactUrl(this.opts.url)}: ${describeBody(text, ctype)}`, {
+          status: res.statusCode,
+          detail: text.slice(0, 2048),
+        });
       }
-      throw new TransportError('MCPI_BAD_RESPONSE', `the server answered ${req.method} with ${ctype || 'no content type'} that is not a JSON-RPC response (HTTP ${res.statusCode}): ${describeBody(text, ctype)}`, { status: res.statusCode });
+      throw new TransportError(
+        'MCPI_BAD_RESPONSE',
+        `the server answered ${req.method} with ${ctype || 'no content type'} that is not a JSON-RPC response (HTTP ${res.statusCode}): ${describeBody(text, ctype)}`,
+        { status: res.statusCode },
+      );
     } catch (e) {
       res.body.destroy();
       throw failure(e);
@@ -341,7 +376,14 @@ export class HttpTransport implements Transport {
       delete headers['Content-Type'];
       this.wireHttp('out', { method: 'DELETE', url: this.opts.url, headers });
       try {
-        const res = await undiciRequest(this.opts.url, { method: 'DELETE', headers, dispatcher: this.agent, headersTimeout: 2_000, bodyTimeout: 2_000, signal: AbortSignal.timeout(2_000) });
+        const res = await undiciRequest(this.opts.url, {
+          method: 'DELETE',
+          headers,
+          dispatcher: this.agent,
+          headersTimeout: 2_000,
+          bodyTimeout: 2_000,
+          signal: AbortSignal.timeout(2_000),
+        });
         this.wireHttp('in', { status: res.statusCode, headers: headerRecord(res.headers) });
         await res.body.dump();
       } catch {

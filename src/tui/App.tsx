@@ -52,7 +52,8 @@ export const AUTO_OPEN_IDLE_MS = 10_000;
 export function logFlash(e: LogEntry): { text: string; style: StyleKey } | undefined {
   if (e.kind === 'warning') return { text: `warning: ${sanitizeLine(clipText(e.text, 500))}`, style: 'warn' };
   const f = e.kind === 'finding' ? e.finding : undefined;
-  if (f && atLeast(f.severity, 'warning')) return { text: `${f.severity}: ${sanitizeLine(clipText(f.message, 500))} (${sanitizeLine(f.rule)})`, style: f.severity === 'error' ? 'error' : 'warn' };
+  if (f && atLeast(f.severity, 'warning'))
+    return { text: `${f.severity}: ${sanitizeLine(clipText(f.message, 500))} (${sanitizeLine(f.rule)})`, style: f.severity === 'error' ? 'error' : 'warn' };
   return undefined;
 }
 
@@ -124,7 +125,10 @@ export function App({ client, targetLabel, pollMs, listenFilter, wire, log, onQu
     if (log.total === seenLog.current) return;
     const fresh = log.items.slice(-(log.total - seenLog.current));
     seenLog.current = log.total;
-    const f = fresh.map(logFlash).filter((x) => x !== undefined).pop();
+    const f = fresh
+      .map(logFlash)
+      .filter((x) => x !== undefined)
+      .pop();
     if (f) setStatus({ ...f, at: services.now() });
   }, [log, services]);
 

@@ -140,25 +140,40 @@ export function Root({ connect, targetLabel, pollMs, listenFilter, size, closeCl
 
   // Keys while not connected (the App handles its own).
   const keyContexts = conn.phase === 'failed' ? FAILED_CONTEXTS : CONNECT_CONTEXTS;
-  useKeys((input, key) => {
-    if ([...input].length > 1 && !key.ctrl) return 'split';
-    const m = matchKey(input, key, keyContexts);
-    if (m?.command === 'quit.force') {
-      const t = services.now();
-      if (t - lastCtrlC.current < 2000) quit();
-      else {
-        lastCtrlC.current = t;
-        setCtrlCHint(true);
+  useKeys(
+    (input, key) => {
+      if ([...input].length > 1 && !key.ctrl) return 'split';
+      const m = matchKey(input, key, keyContexts);
+      if (m?.command === 'quit.force') {
+        const t = services.now();
+        if (t - lastCtrlC.current < 2000) quit();
+        else {
+          lastCtrlC.current = t;
+          setCtrlCHint(true);
+        }
+        return;
       }
-      return;
-    }
-    if (m?.command === 'quit') quit();
-    else if (m?.command === 'connect.retry') setAttempt((a) => a + 1);
-  }, conn.phase === 'connecting' || conn.phase === 'failed');
+      if (m?.command === 'quit') quit();
+      else if (m?.command === 'connect.retry') setAttempt((a) => a + 1);
+    },
+    conn.phase === 'connecting' || conn.phase === 'failed',
+  );
 
   if (conn.phase === 'connected' || (conn.phase === 'closing' && conn.client)) {
     const client = conn.phase === 'connected' ? conn.client : conn.client!;
-    return <App client={client} targetLabel={targetLabel} pollMs={pollMs} listenFilter={listenFilter} wire={wire} log={log} onQuit={quit} closing={conn.phase === 'closing'} size={size} />;
+    return (
+      <App
+        client={client}
+        targetLabel={targetLabel}
+        pollMs={pollMs}
+        listenFilter={listenFilter}
+        wire={wire}
+        log={log}
+        onQuit={quit}
+        closing={conn.phase === 'closing'}
+        size={size}
+      />
+    );
   }
 
   const width = Math.max(40, term.columns);
@@ -196,7 +211,9 @@ export function Root({ connect, targetLabel, pollMs, listenFilter, size, closeCl
           {tail.map((e, i) => (
             <Text key={i} wrap="truncate-end">
               <Text {...theme.style('muted')}>{`${formatClock(e.time)} `}</Text>
-              <Text {...theme.style(e.kind === 'warning' || e.finding?.severity === 'warning' ? 'warn' : e.finding?.severity === 'error' ? 'error' : 'plain')}>{sanitizeLine(clipText(e.text, term.columns))}</Text>
+              <Text {...theme.style(e.kind === 'warning' || e.finding?.severity === 'warning' ? 'warn' : e.finding?.severity === 'error' ? 'error' : 'plain')}>
+                {sanitizeLine(clipText(e.text, term.columns))}
+              </Text>
             </Text>
           ))}
         </Box>

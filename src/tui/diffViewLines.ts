@@ -61,13 +61,25 @@ export function diffEntryLines(e: DiffEntry, width: number, context = 2): Line[]
     out.push(line(d.reordered ? '  only the order of the tools changed' : '  no difference', 'muted'));
   }
   for (const t of d.added) {
-    out.push([{ text: `+ ${sanitizeLine(t.name)}`, style: 'added' }, { text: descSuffix(displayName(t), t.name, shortDescription(t)), style: 'added' }]);
+    out.push([
+      { text: `+ ${sanitizeLine(t.name)}`, style: 'added' },
+      { text: descSuffix(displayName(t), t.name, shortDescription(t)), style: 'added' },
+    ]);
   }
   for (const t of d.removed) {
-    out.push([{ text: `- ${sanitizeLine(t.name)}`, style: 'removed' }, { text: descSuffix(displayName(t), t.name, shortDescription(t)), style: 'removed' }]);
+    out.push([
+      { text: `- ${sanitizeLine(t.name)}`, style: 'removed' },
+      { text: descSuffix(displayName(t), t.name, shortDescription(t)), style: 'removed' },
+    ]);
   }
   for (const c of d.changed) {
-    out.push([{ text: `~ ${sanitizeLine(c.name)}`, style: 'changed' }, { text: `  ${c.fields.length} field${c.fields.length === 1 ? '' : 's'} changed: ${c.fields.map((f) => sanitizeLine(f.field)).join(', ')}`, style: 'changed' }]);
+    out.push([
+      { text: `~ ${sanitizeLine(c.name)}`, style: 'changed' },
+      {
+        text: `  ${c.fields.length} field${c.fields.length === 1 ? '' : 's'} changed: ${c.fields.map((f) => sanitizeLine(f.field)).join(', ')}`,
+        style: 'changed',
+      },
+    ]);
     for (const f of c.fields) {
       const what = f.before === undefined ? ' (added)' : f.after === undefined ? ' (removed)' : '';
       out.push(line(`    ${sanitizeLine(f.field)}${what}:`, 'changed'));

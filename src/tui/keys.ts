@@ -84,15 +84,45 @@ export interface KeyRow {
 /** The key table. Order matters only among rows of one context (the first match wins). */
 export const KEY_TABLE = [
   // ---- Everywhere ----
-  { command: 'pane.cycle', keys: [{ key: 'tab', arg: 1 }, { key: 'shift-tab', arg: -1 }], in: ['global'], section: 'Everywhere', does: 'next / previous pane', hint: 'panes' },
+  {
+    command: 'pane.cycle',
+    keys: [
+      { key: 'tab', arg: 1 },
+      { key: 'shift-tab', arg: -1 },
+    ],
+    in: ['global'],
+    section: 'Everywhere',
+    does: 'next / previous pane',
+    hint: 'panes',
+  },
   { command: 'help.open', keys: ['?'], in: ['global'], section: 'Everywhere', does: 'this help (↑/↓ scroll it, any other key closes it)', hint: 'keys' },
   { command: 'diffs.open', keys: ['d'], in: ['global'], section: 'Everywhere', does: 'jump to the Diffs pane (newest diff)', hint: { 'tools-list': 'diffs' } },
-  { command: 'wire.toggle', keys: ['w'], in: ['global'], section: 'Everywhere', does: 'show / hide the Wire pane (raw messages in and out)', hint: { 'tools-list': 'wire', wire: 'hide' } },
+  {
+    command: 'wire.toggle',
+    keys: ['w'],
+    in: ['global'],
+    section: 'Everywhere',
+    does: 'show / hide the Wire pane (raw messages in and out)',
+    hint: { 'tools-list': 'wire', wire: 'hide' },
+  },
   { command: 'quit', keys: ['q'], in: ['global', 'connect'], section: 'Everywhere', does: 'quit (not while typing in a field: use Esc first)', hint: 'quit' },
-  { command: 'quit.force', keys: ['ctrl-c'], in: ['always'], section: 'Everywhere', label: 'Ctrl-C Ctrl-C', does: 'quit from anywhere (press twice within 2 s)', hint: { text: 'twice quits' } },
+  {
+    command: 'quit.force',
+    keys: ['ctrl-c'],
+    in: ['always'],
+    section: 'Everywhere',
+    label: 'Ctrl-C Ctrl-C',
+    does: 'quit from anywhere (press twice within 2 s)',
+    hint: { text: 'twice quits' },
+  },
   {
     command: 'move.line',
-    keys: [{ key: 'up', arg: -1 }, { key: 'down', arg: 1 }, { key: 'k', arg: -1 }, { key: 'j', arg: 1 }],
+    keys: [
+      { key: 'up', arg: -1 },
+      { key: 'down', arg: 1 },
+      { key: 'k', arg: -1 },
+      { key: 'j', arg: 1 },
+    ],
     in: ['view', 'list'],
     section: 'Everywhere',
     does: 'move or scroll one line',
@@ -101,14 +131,24 @@ export const KEY_TABLE = [
   },
   {
     command: 'move.page',
-    keys: [{ key: 'pageup', arg: -1 }, { key: 'pagedown', arg: 1 }, { key: 'b', arg: -1, in: ['view'] }, { key: ' ', arg: 1, in: ['view'] }],
+    keys: [
+      { key: 'pageup', arg: -1 },
+      { key: 'pagedown', arg: 1 },
+      { key: 'b', arg: -1, in: ['view'] },
+      { key: ' ', arg: 1, in: ['view'] },
+    ],
     in: ['view', 'list'],
     section: 'Everywhere',
     does: 'a page up / down (b and Space in text views only)',
   },
   {
     command: 'move.edge',
-    keys: [{ key: 'home', arg: -1 }, { key: 'g', arg: -1 }, { key: 'end', arg: 1 }, { key: 'G', arg: 1 }],
+    keys: [
+      { key: 'home', arg: -1 },
+      { key: 'g', arg: -1 },
+      { key: 'end', arg: 1 },
+      { key: 'G', arg: 1 },
+    ],
     in: ['view', 'list'],
     section: 'Everywhere',
     does: 'top / bottom (at the bottom, the Listen, Log and Wire panes follow the newest)',
@@ -121,16 +161,51 @@ export const KEY_TABLE = [
   { command: 'connect.retry', keys: ['r'], in: ['connect-failed'], does: 'connect again', hint: 'retry' },
 
   // ---- Tools list ----
-  { command: 'tools.filter', keys: ['/'], in: ['tools-list'], section: 'Tools list', does: 'filter by name, title and description (a new search each time)', hint: 'filter' },
+  {
+    command: 'tools.filter',
+    keys: ['/'],
+    in: ['tools-list'],
+    section: 'Tools list',
+    does: 'filter by name, title and description (a new search each time)',
+    hint: 'filter',
+  },
   { command: 'tools.open', keys: ['return'], in: ['tools-list'], section: 'Tools list', does: 'open the tool: details and call form', hint: 'open' },
-  { command: 'filter.keep', keys: ['return'], in: ['tools-filter'], section: 'Tools list', does: 'while filtering: keep the filter, back to the list', hint: 'keep' },
-  { command: 'filter.clear', keys: ['escape'], in: ['tools-filter', 'tools-list'], section: 'Tools list', does: 'clear the filter', hint: { 'tools-filter': 'clear' } },
+  {
+    command: 'filter.keep',
+    keys: ['return'],
+    in: ['tools-filter'],
+    section: 'Tools list',
+    does: 'while filtering: keep the filter, back to the list',
+    hint: 'keep',
+  },
+  {
+    command: 'filter.clear',
+    keys: ['escape'],
+    in: ['tools-filter', 'tools-list'],
+    section: 'Tools list',
+    does: 'clear the filter',
+    hint: { 'tools-filter': 'clear' },
+  },
 
   // ---- Text fields (the filter, text / number / JSON fields of the form) ----
-  { command: 'text.move', keys: [{ key: 'left', arg: -1 }, { key: 'right', arg: 1 }], in: ['text'], section: 'Text fields', does: 'move the cursor' },
+  {
+    command: 'text.move',
+    keys: [
+      { key: 'left', arg: -1 },
+      { key: 'right', arg: 1 },
+    ],
+    in: ['text'],
+    section: 'Text fields',
+    does: 'move the cursor',
+  },
   {
     command: 'text.edge',
-    keys: [{ key: 'home', arg: -1 }, { key: 'ctrl-a', arg: -1 }, { key: 'end', arg: 1 }, { key: 'ctrl-e', arg: 1 }],
+    keys: [
+      { key: 'home', arg: -1 },
+      { key: 'ctrl-a', arg: -1 },
+      { key: 'end', arg: 1 },
+      { key: 'ctrl-e', arg: 1 },
+    ],
     in: ['text'],
     section: 'Text fields',
     does: 'to the start / end',
@@ -140,29 +215,99 @@ export const KEY_TABLE = [
   { command: 'text.deleteWord', keys: ['ctrl-w'], in: ['text'], section: 'Text fields', does: 'delete the word before the cursor' },
 
   // ---- Call form ----
-  { command: 'form.field', keys: [{ key: 'up', arg: -1 }, { key: 'down', arg: 1 }], in: ['form'], section: 'Call form', does: 'previous / next field (j/k type text here)', hint: 'field', hintKeys: '↑↓' },
-  { command: 'form.fieldPage', keys: [{ key: 'pageup', arg: -1 }, { key: 'pagedown', arg: 1 }], in: ['form'], section: 'Call form', does: 'five fields up / down' },
-  { command: 'form.toggle', keys: [' ', 'left', 'right'], in: ['form-boolean'], section: 'Call form', does: 'on a boolean: toggle (an optional one cycles through unset)' },
-  { command: 'form.set', keys: [{ key: 't', arg: 1 }, { key: 'f', arg: 0 }], in: ['form-boolean'], section: 'Call form', does: 'on a boolean: true / false' },
-  { command: 'form.choose', keys: [{ key: ' ', arg: 1 }, { key: 'left', arg: -1 }, { key: 'right', arg: 1 }], in: ['form-enum'], section: 'Call form', does: 'on a choice: next / previous option' },
+  {
+    command: 'form.field',
+    keys: [
+      { key: 'up', arg: -1 },
+      { key: 'down', arg: 1 },
+    ],
+    in: ['form'],
+    section: 'Call form',
+    does: 'previous / next field (j/k type text here)',
+    hint: 'field',
+    hintKeys: '↑↓',
+  },
+  {
+    command: 'form.fieldPage',
+    keys: [
+      { key: 'pageup', arg: -1 },
+      { key: 'pagedown', arg: 1 },
+    ],
+    in: ['form'],
+    section: 'Call form',
+    does: 'five fields up / down',
+  },
+  {
+    command: 'form.toggle',
+    keys: [' ', 'left', 'right'],
+    in: ['form-boolean'],
+    section: 'Call form',
+    does: 'on a boolean: toggle (an optional one cycles through unset)',
+  },
+  {
+    command: 'form.set',
+    keys: [
+      { key: 't', arg: 1 },
+      { key: 'f', arg: 0 },
+    ],
+    in: ['form-boolean'],
+    section: 'Call form',
+    does: 'on a boolean: true / false',
+  },
+  {
+    command: 'form.choose',
+    keys: [
+      { key: ' ', arg: 1 },
+      { key: 'left', arg: -1 },
+      { key: 'right', arg: 1 },
+    ],
+    in: ['form-enum'],
+    section: 'Call form',
+    does: 'on a choice: next / previous option',
+  },
   { command: 'form.addItem', keys: ['+', 'a', ' '], in: ['form-array'], section: 'Call form', does: 'on an array: add an item' },
   { command: 'form.removeItem', keys: ['-', 'x'], in: ['form-array'], section: 'Call form', does: 'on an array: remove the last item' },
   { command: 'form.deleteItem', keys: ['ctrl-d'], in: ['form'], section: 'Call form', does: 'delete the array item under the cursor' },
   { command: 'form.null', keys: ['ctrl-n'], in: ['form'], section: 'Call form', does: 'set / clear an explicit null (nullable fields)' },
   { command: 'form.reset', keys: ['ctrl-r'], in: ['form'], section: 'Call form', does: 'reset the form to its defaults' },
-  { command: 'form.submit', keys: ['return'], in: ['form'], section: 'Call form', does: 'call the tool (with problems: press Enter twice to send anyway)', hint: 'call' },
+  {
+    command: 'form.submit',
+    keys: ['return'],
+    in: ['form'],
+    section: 'Call form',
+    does: 'call the tool (with problems: press Enter twice to send anyway)',
+    hint: 'call',
+  },
   { command: 'form.back', keys: ['escape'], in: ['form'], section: 'Call form', does: 'back to the list', hint: 'back' },
 
   // ---- Call and result ----
-  { command: 'call.cancel', keys: ['escape'], in: ['call-running'], section: 'Call and result', does: 'while running: cancel the call on the wire', hint: 'cancel the call' },
-  { command: 'result.save', keys: ['s'], in: ['result'], section: 'Call and result', does: 'save the raw result JSON to ./mcp-inspect-result-<tool>-<time>.json', hint: 'save JSON' },
+  {
+    command: 'call.cancel',
+    keys: ['escape'],
+    in: ['call-running'],
+    section: 'Call and result',
+    does: 'while running: cancel the call on the wire',
+    hint: 'cancel the call',
+  },
+  {
+    command: 'result.save',
+    keys: ['s'],
+    in: ['result'],
+    section: 'Call and result',
+    does: 'save the raw result JSON to ./mcp-inspect-result-<tool>-<time>.json',
+    hint: 'save JSON',
+  },
   { command: 'result.again', keys: ['r'], in: ['result'], section: 'Call and result', does: 'call again with the same arguments', hint: 'call again' },
   { command: 'result.back', keys: ['escape', 'return'], in: ['result'], section: 'Call and result', does: 'back to the form', hint: 'back', hintKeys: 'Esc' },
 
   // ---- Listen ----
   {
     command: 'listen.toggle',
-    keys: [{ key: '1', arg: 1 }, { key: '2', arg: 2 }, { key: '3', arg: 3 }],
+    keys: [
+      { key: '1', arg: 1 },
+      { key: '2', arg: 2 },
+      { key: '3', arg: 3 },
+    ],
     in: ['listen'],
     section: 'Listen',
     does: 'toggle tools / prompts / resources for the next subscription',
@@ -174,19 +319,52 @@ export const KEY_TABLE = [
   // ---- Diffs ----
   {
     command: 'diffs.step',
-    keys: [{ key: 'left', arg: -1 }, { key: 'right', arg: 1 }, { key: '[', arg: -1 }, { key: ']', arg: 1 }],
+    keys: [
+      { key: 'left', arg: -1 },
+      { key: 'right', arg: 1 },
+      { key: '[', arg: -1 },
+      { key: ']', arg: 1 },
+    ],
     in: ['diffs'],
     section: 'Diffs',
     does: 'older / newer diff',
     hint: 'older/newer',
     hintKeys: '←/→',
   },
-  { command: 'diffs.edge', keys: [{ key: 'home', arg: -1 }, { key: 'end', arg: 1 }], in: ['diffs'], section: 'Diffs', does: 'oldest / newest diff (scroll with ↑ ↓)' },
+  {
+    command: 'diffs.edge',
+    keys: [
+      { key: 'home', arg: -1 },
+      { key: 'end', arg: 1 },
+    ],
+    in: ['diffs'],
+    section: 'Diffs',
+    does: 'oldest / newest diff (scroll with ↑ ↓)',
+  },
 
   // ---- Wire ----
   { command: 'wire.open', keys: ['return'], in: ['wire'], section: 'Wire', does: 'open the selected message pretty-printed', hint: 'open' },
-  { command: 'wire.close', keys: ['escape', 'return'], in: ['wire-detail'], section: 'Wire', does: 'back to the list of messages', hint: 'back', hintKeys: 'Esc' },
-  { command: 'wire.step', keys: [{ key: 'left', arg: -1 }, { key: 'right', arg: 1 }], in: ['wire-detail'], section: 'Wire', does: 'previous / next message', hint: 'previous/next', hintKeys: '←/→' },
+  {
+    command: 'wire.close',
+    keys: ['escape', 'return'],
+    in: ['wire-detail'],
+    section: 'Wire',
+    does: 'back to the list of messages',
+    hint: 'back',
+    hintKeys: 'Esc',
+  },
+  {
+    command: 'wire.step',
+    keys: [
+      { key: 'left', arg: -1 },
+      { key: 'right', arg: 1 },
+    ],
+    in: ['wire-detail'],
+    section: 'Wire',
+    does: 'previous / next message',
+    hint: 'previous/next',
+    hintKeys: '←/→',
+  },
 ] as const satisfies readonly KeyRow[];
 
 /** Every command of the TUI. */
@@ -310,7 +488,8 @@ export function hintLine(contexts: readonly KeyContext[], typing = contexts.incl
   for (const c of contexts) {
     for (const row of ROWS) {
       if (seen.has(row.command) || !row.in.includes(c) || row.hint === undefined) continue;
-      const text = typeof row.hint === 'string' ? row.hint : contexts.map((x) => (row.hint as Partial<Record<KeyContext, string>>)[x]).find((t) => t !== undefined);
+      const text =
+        typeof row.hint === 'string' ? row.hint : contexts.map((x) => (row.hint as Partial<Record<KeyContext, string>>)[x]).find((t) => t !== undefined);
       if (text === undefined) continue;
       const live = row.keys.map(binding).filter((b) => (!b.in || b.in.includes(c)) && !(typing && isCharSpec(b.key)));
       if (live.length === 0) continue;

@@ -90,5 +90,9 @@ export function clipLine(line: Line, width: number): Line {
 /** Cuts one string to at most `width + 1` code points (see {@link clipLine}). */
 export function clipText(text: string, width: number): string {
   const budget = Math.max(1, width + 1);
-  return text.length <= budget ? text : Array.from(text.slice(0, budget * 2)).slice(0, budget).join('');
+  return text.length <= budget
+    ? text
+    : Array.from(text.slice(0, budget * 2))
+        .slice(0, budget)
+        .join('');
 }

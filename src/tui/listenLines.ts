@@ -15,7 +15,11 @@ export function eventLine(ev: WatchEvent): Line {
   const t = { text: `${formatClock(ev.time)} `, style: 'muted' as const };
   switch (ev.type) {
     case 'tools':
-      return [t, { text: '≡ tools     ', style: 'accent' }, { text: `${ev.tools.length} tools listed${ev.dropped.length ? `, ${ev.dropped.length} dropped` : ''}` }];
+      return [
+        t,
+        { text: '≡ tools     ', style: 'accent' },
+        { text: `${ev.tools.length} tools listed${ev.dropped.length ? `, ${ev.dropped.length} dropped` : ''}` },
+      ];
     case 'acknowledged': {
       const refused = filterLabel(ev.refused);
       return [

@@ -30,7 +30,9 @@ export async function startTui(opts: RunTuiOptions): Promise<number> {
   const stdout = opts.stdout ?? process.stdout;
   const stdin = opts.stdin ?? process.stdin;
   if (!stdin.isTTY || !stdout.isTTY) {
-    process.stderr.write('mcp-inspect: the interactive inspector needs a terminal (stdin and stdout must be a TTY); use a subcommand such as `tools`, `call` or `listen` in scripts.\n');
+    process.stderr.write(
+      'mcp-inspect: the interactive inspector needs a terminal (stdin and stdout must be a TTY); use a subcommand such as `tools`, `call` or `listen` in scripts.\n',
+    );
     return EXIT.usage;
   }
 
@@ -101,13 +103,17 @@ export async function startTui(opts: RunTuiOptions): Promise<number> {
     // one whose connection was still being made when the user quit (that one is given up).
     quitCtl.abort();
     if (connecting) {
-      const c = await withTimeout(connecting.catch(() => undefined), 10_000);
+      const c = await withTimeout(
+        connecting.catch(() => undefined),
+        10_000,
+      );
       if (c) await withTimeout(closeClient(c), 5_000);
     }
     instance.cleanup();
     restore();
     process.off('exit', restore);
   }
-  if (crash !== undefined) process.stderr.write(`mcp-inspect: the interactive inspector crashed: ${crash instanceof Error ? (crash.stack ?? crash.message) : String(crash)}\n`);
+  if (crash !== undefined)
+    process.stderr.write(`mcp-inspect: the interactive inspector crashed: ${crash instanceof Error ? (crash.stack ?? crash.message) : String(crash)}\n`);
   return exitCode;
 }

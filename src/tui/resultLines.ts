@@ -104,7 +104,9 @@ export function structuredBadge(tool: Tool | undefined, result: CallToolResult, 
       return [[{ text: '  ? cannot check', style: 'warn' }, { text: `  ${sanitizeLine(v.reason)}` }]];
     case 'fail': {
       if (v.reason === 'missing') return [[{ text: '  ✗ FAIL', style: 'error' }, { text: '  outputSchema declared but the result has no structuredContent' }]];
-      const out: Line[] = [[{ text: '  ✗ FAIL', style: 'error' }, { text: `  does not match outputSchema (${v.errors.length} problem${v.errors.length === 1 ? '' : 's'})` }]];
+      const out: Line[] = [
+        [{ text: '  ✗ FAIL', style: 'error' }, { text: `  does not match outputSchema (${v.errors.length} problem${v.errors.length === 1 ? '' : 's'})` }],
+      ];
       for (const e of v.errors.slice(0, 20)) out.push(...textLines(`- ${e.message}`, width, 4, 'error'));
       return out;
     }
@@ -126,22 +128,40 @@ export function resultLines(call: Finished, tool: Tool | undefined, width: numbe
       out.push(line('  the client cancelled the request on the wire (stdio: notifications/cancelled; HTTP: closed the stream)', 'muted'));
     } else if (e instanceof McpError) {
       const cn = errorCodeName(e.code);
-      out.push([{ text: `✗ ${name}`, style: 'error' }, { text: `  JSON-RPC error after ${took}`, style: 'error' }]);
-      out.push([{ text: '  code     ', style: 'muted' }, { text: `${e.code}${cn ? ` (${cn})` : ''}`, style: 'error' }]);
+      out.push([
+        { text: `✗ ${name}`, style: 'error' },
+        { text: `  JSON-RPC error after ${took}`, style: 'error' },
+      ]);
+      out.push([
+        { text: '  code     ', style: 'muted' },
+        { text: `${e.code}${cn ? ` (${cn})` : ''}`, style: 'error' },
+      ]);
       if (e.httpStatus !== undefined) out.push([{ text: '  HTTP     ', style: 'muted' }, { text: String(e.httpStatus) }]);
-      out.push([{ text: '  message  ', style: 'muted' }, { text: sanitizeLine(e.message), style: 'error' }]);
+      out.push([
+        { text: '  message  ', style: 'muted' },
+        { text: sanitizeLine(e.message), style: 'error' },
+      ]);
       if (e.data !== undefined) {
         out.push(line('  data', 'muted'));
         out.push(...jsonLines(e.data, width, 4));
       }
     } else if (e instanceof TransportError) {
-      out.push([{ text: `✗ ${name}`, style: 'error' }, { text: `  transport failure after ${took}`, style: 'error' }]);
-      out.push([{ text: '  code     ', style: 'muted' }, { text: e.code, style: 'error' }]);
+      out.push([
+        { text: `✗ ${name}`, style: 'error' },
+        { text: `  transport failure after ${took}`, style: 'error' },
+      ]);
+      out.push([
+        { text: '  code     ', style: 'muted' },
+        { text: e.code, style: 'error' },
+      ]);
       if (e.status !== undefined) out.push([{ text: '  HTTP     ', style: 'muted' }, { text: String(e.status) }]);
       out.push(...textLines(`message  ${e.message}`, width, 2, 'error'));
       if (e.detail) out.push(...textLines(`detail   ${e.detail}`, width, 2));
     } else {
-      out.push([{ text: `✗ ${name}`, style: 'error' }, { text: `  failed after ${took}`, style: 'error' }]);
+      out.push([
+        { text: `✗ ${name}`, style: 'error' },
+        { text: `  failed after ${took}`, style: 'error' },
+      ]);
       out.push(...textLines(e instanceof Error ? e.message : String(e), width, 2, 'error'));
     }
     out.push(line(`  arguments ${compactJson(call.args)}`, 'muted'));
@@ -151,13 +171,22 @@ export function resultLines(call: Finished, tool: Tool | undefined, width: numbe
   const outcome = call.outcome;
   if (outcome.kind === 'input_required') {
     const r = outcome.result;
-    out.push([{ text: `⚠ ${name}`, style: 'warn' }, { text: `  input_required after ${took}`, style: 'warn' }]);
-    out.push(...textLines('The server needs more input before it can answer (multi round-trip request). The TUI does not answer input requests; the call stops here.', width, 2));
+    out.push([
+      { text: `⚠ ${name}`, style: 'warn' },
+      { text: `  input_required after ${took}`, style: 'warn' },
+    ]);
+    out.push(
+      ...textLines(
+        'The server needs more input before it can answer (multi round-trip request). The TUI does not answer input requests; the call stops here.',
+        width,
+        2,
+      ),
+    );
     out.push(line(`  arguments ${compactJson(call.args)}`, 'muted'));
     const reqs = isObj(r.inputRequests) ? r.inputRequests : {};
     out.push(line(`Input requests (${Object.keys(reqs).length})`, 'title'));
     for (const [k, req] of Object.entries(reqs)) {
-      const method = isObj(req) ? str(req.method) ?? '(no method)' : '(malformed)';
+      const method = isObj(req) ? (str(req.method) ?? '(no method)') : '(malformed)';
       out.push([{ text: `  ${sanitizeLine(k)}`, style: 'accent' }, { text: `  ${sanitizeLine(method)}` }]);
       const params = isObj(req) && isObj(req.params) ? req.params : undefined;
       if (params && typeof params.message === 'string') out.push(...textLines(params.message, width, 4));
@@ -172,7 +201,10 @@ export function resultLines(call: Finished, tool: Tool | undefined, width: numbe
   const content = Array.isArray(res.content) ? res.content : [];
   out.push(
     isError
-      ? [{ text: `✗ ${name}`, style: 'error' }, { text: `  tool error (isError: true) after ${took}`, style: 'error' }]
+      ? [
+          { text: `✗ ${name}`, style: 'error' },
+          { text: `  tool error (isError: true) after ${took}`, style: 'error' },
+        ]
       : [{ text: `✓ ${name}`, style: 'ok' }, { text: `  complete after ${took}` }],
   );
   out.push(line(`  arguments ${compactJson(call.args)}`, 'muted'));
@@ -190,7 +222,8 @@ export function resultLines(call: Finished, tool: Tool | undefined, width: numbe
   if (call.logs.length) {
     out.push([]);
     out.push(line(`Log messages (${call.logs.length})`, 'title'));
-    for (const l of call.logs) out.push(...textLines(`[${l.level}]${l.logger ? ` ${l.logger}:` : ''} ${typeof l.data === 'string' ? l.data : compactJson(l.data)}`, width, 2, 'muted'));
+    for (const l of call.logs)
+      out.push(...textLines(`[${l.level}]${l.logger ? ` ${l.logger}:` : ''} ${typeof l.data === 'string' ? l.data : compactJson(l.data)}`, width, 2, 'muted'));
   }
   if (isObj(res._meta)) {
     out.push([]);
@@ -205,7 +238,11 @@ export function rawResultJson(call: Finished): string {
   let body: unknown;
   if (call.phase === 'done') body = call.outcome.result;
   else if (call.error instanceof McpError) body = { error: { code: call.error.code, message: call.error.message, data: call.error.data } };
-  else if (call.error instanceof TransportError) body = { transportError: { code: call.error.code, message: call.error.message, status: call.error.status, detail: call.error.detail }, cancelled: call.cancelled };
+  else if (call.error instanceof TransportError)
+    body = {
+      transportError: { code: call.error.code, message: call.error.message, status: call.error.status, detail: call.error.detail },
+      cancelled: call.cancelled,
+    };
   else body = { error: String(call.error instanceof Error ? call.error.message : call.error), cancelled: call.cancelled };
   return JSON.stringify(body, null, 2) + '\n';
 }

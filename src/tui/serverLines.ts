@@ -43,7 +43,10 @@ export function cacheStatus(ttlMs: number | undefined, fetchedAt: number, now: n
 /** Builds the server pane for a width in columns; `now` in ms since epoch. */
 export function serverLines(d: ServerDescription, now: number, width: number): Line[] {
   const out: Line[] = [];
-  const kv = (k: string, v: string, style?: Parameters<typeof line>[1]): Line => [{ text: k.padEnd(22), style: 'muted' }, style ? { text: v, style } : { text: v }];
+  const kv = (k: string, v: string, style?: Parameters<typeof line>[1]): Line => [
+    { text: k.padEnd(22), style: 'muted' },
+    style ? { text: v, style } : { text: v },
+  ];
   const info = d.serverInfo;
   const name = info ? sanitizeLine(`${info.title ? `${info.title} (${info.name})` : info.name} ${info.version ?? ''}`.trim()) : '(no serverInfo)';
   out.push(line('Server', 'title'));
@@ -63,7 +66,10 @@ export function serverLines(d: ServerDescription, now: number, width: number): L
   for (const cap of names) {
     const v = caps[cap];
     const meaning = CAPABILITY_MEANING[cap];
-    out.push([{ text: `  ${sanitizeLine(cap).padEnd(14)}`, style: meaning ? 'accent' : 'warn' }, { text: `  ${meaning ?? 'not defined by the spec'}`, style: 'muted' }]);
+    out.push([
+      { text: `  ${sanitizeLine(cap).padEnd(14)}`, style: meaning ? 'accent' : 'warn' },
+      { text: `  ${meaning ?? 'not defined by the spec'}`, style: 'muted' },
+    ]);
     if (v && typeof v === 'object' && !Array.isArray(v)) {
       for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
         const sub = cap === 'experimental' ? undefined : SUB_MEANING[k];

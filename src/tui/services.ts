@@ -29,7 +29,10 @@ export interface TuiServices {
 
 /** A file-name-safe slug of a tool name (max 60 chars). */
 export function fileSlug(name: string): string {
-  const s = name.replace(/[^A-Za-z0-9_.-]+/g, '_').replace(/^[.]+/, '').slice(0, 60);
+  const s = name
+    .replace(/[^A-Za-z0-9_.-]+/g, '_')
+    .replace(/^[.]+/, '')
+    .slice(0, 60);
   return s || 'tool';
 }
 

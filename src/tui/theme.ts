@@ -8,22 +8,7 @@ import { createContext, useContext } from 'react';
 
 /** Semantic styles used across the TUI. */
 export type StyleKey =
-  | 'plain'
-  | 'title'
-  | 'accent'
-  | 'muted'
-  | 'key'
-  | 'ok'
-  | 'warn'
-  | 'error'
-  | 'added'
-  | 'removed'
-  | 'changed'
-  | 'badge'
-  | 'selected'
-  | 'in'
-  | 'out'
-  | 'cursor';
+  'plain' | 'title' | 'accent' | 'muted' | 'key' | 'ok' | 'warn' | 'error' | 'added' | 'removed' | 'changed' | 'badge' | 'selected' | 'in' | 'out' | 'cursor';
 
 /** How one style is drawn: props for Ink's `<Text>`. */
 export interface TextStyle {

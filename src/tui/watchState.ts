@@ -76,11 +76,7 @@ export function marksOf(diff: ToolDiff): Record<string, 'added' | 'changed'> {
  * Applies a batch of events in order. `diffTools` is injected (src/watch/diff.ts) so that a
  * re-subscription's fresh `tools` list is compared with the previous one for marks.
  */
-export function applyWatchEvents(
-  state: WatchState,
-  events: readonly WatchEvent[],
-  diffTools?: (before: Tool[], after: Tool[]) => ToolDiff,
-): WatchState {
+export function applyWatchEvents(state: WatchState, events: readonly WatchEvent[], diffTools?: (before: Tool[], after: Tool[]) => ToolDiff): WatchState {
   if (events.length === 0) return state;
   let s: WatchState = { ...state, listen: { ...state.listen } };
   const tail = s.tail.slice();
@@ -152,4 +148,3 @@ export function finishWatch(state: WatchState, error?: string): WatchState {
   const st = state.listen.status;
   return st === 'ended' || st === 'dropped' ? state : { ...state, listen: { ...state.listen, status: 'stopped' } };
 }
-

@@ -33,7 +33,12 @@ export function wireRow(e: WireEvent): Line {
   return [
     { text: `${formatClock(e.time, true)} `, style: 'muted' },
     { text: e.direction === 'out' ? '→ ' : '← ', style: e.direction === 'out' ? 'out' : 'in' },
-    { text: `${formatBytes(e.bytes).replace(/ \(.*\)$/, '').padStart(9)}  `, style: 'muted' },
+    {
+      text: `${formatBytes(e.bytes)
+        .replace(/ \(.*\)$/, '')
+        .padStart(9)}  `,
+      style: 'muted',
+    },
     { text: `${wireSummary(e)}  `, style: e.direction === 'out' ? 'out' : 'in' },
     { text: body, style: 'muted' },
   ];

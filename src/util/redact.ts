@@ -25,7 +25,12 @@ export function redactHeaders(headers: Record<string, string>, extraSecretNames:
 
 /** True when a header value looks like a secret by itself (used to pick which `--header` values to redact). */
 export function looksSecret(name: string, value: string): boolean {
-  return SECRET_HEADER.test(name) || SECRET_NAME.test(name) || SECRET_VALUE.test(value) || (value.length >= 24 && /^[\w\-.~+/=]+$/.test(value) && /\d/.test(value) && /[a-z]/i.test(value));
+  return (
+    SECRET_HEADER.test(name) ||
+    SECRET_NAME.test(name) ||
+    SECRET_VALUE.test(value) ||
+    (value.length >= 24 && /^[\w\-.~+/=]+$/.test(value) && /\d/.test(value) && /[a-z]/i.test(value))
+  );
 }
 
 /**
@@ -50,5 +55,10 @@ export function redactUrl(url: string): string {
       changed = true;
     }
   }
-  return changed ? u.toString().replace(/redacted/g, '[redacted]').replace(/%5Bredacted%5D/gi, '[redacted]') : url;
+  return changed
+    ? u
+        .toString()
+        .replace(/redacted/g, '[redacted]')
+        .replace(/%5Bredacted%5D/gi, '[redacted]')
+    : url;
 }

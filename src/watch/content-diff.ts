@@ -85,10 +85,19 @@ function entryDiff(uri: string, a: ResourceContents, b: ResourceContents): Conte
   const same = before.kind === after.kind && before.sha256 === after.sha256 && before.mimeType === after.mimeType;
   if (same) return { change: 'same', uri, summary: after };
   if (before.kind === 'text' && after.kind === 'text') {
-    if (before.bytes > MAX_TEXT_DIFF_BYTES || after.bytes > MAX_TEXT_DIFF_BYTES) return { change: 'text', uri, before, after, added: 0, removed: 0, tooLarge: true };
+    if (before.bytes > MAX_TEXT_DIFF_BYTES || after.bytes > MAX_TEXT_DIFF_BYTES)
+      return { change: 'text', uri, before, after, added: 0, removed: 0, tooLarge: true };
     const lines = diffTextLines(a.text!, b.text!);
     if (!lines) return { change: 'text', uri, before, after, added: 0, removed: 0, tooLarge: true };
-    return { change: 'text', uri, before, after, lines, added: lines.filter((l) => l.kind === 'add').length, removed: lines.filter((l) => l.kind === 'remove').length };
+    return {
+      change: 'text',
+      uri,
+      before,
+      after,
+      lines,
+      added: lines.filter((l) => l.kind === 'add').length,
+      removed: lines.filter((l) => l.kind === 'remove').length,
+    };
   }
   return { change: 'binary', uri, before, after };
 }

@@ -26,7 +26,12 @@ const bin = join(prefix, 'node_modules', '.bin', 'mcp-inspect');
 let tarball = '';
 
 // As a user's shell would: node on PATH, no colors, no npm settings inherited from `npm test`.
-const env: NodeJS.ProcessEnv = { NO_COLOR: '1', PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}`, HOME: process.env.HOME, TERM: process.env.TERM ?? 'xterm' };
+const env: NodeJS.ProcessEnv = {
+  NO_COLOR: '1',
+  PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}`,
+  HOME: process.env.HOME,
+  TERM: process.env.TERM ?? 'xterm',
+};
 const run = (cmd: string, args: string[], cwd = dir) => execFileSync(cmd, args, { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 const npm = (args: string[], cwd = dir) => run('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], cwd);
 

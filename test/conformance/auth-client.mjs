@@ -52,13 +52,25 @@ async function rpc(method, params = {}) {
   const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': version, 'mcp-method': method };
   if (method === 'tools/call') headers['mcp-name'] = params.name;
   const a = await sendAuthorized(provider, serverUrl, async (authorization) => {
-    const res = await fetch(serverUrl, { method: 'POST', headers: { ...headers, ...(authorization ? { authorization } : {}) }, body: JSON.stringify(msg), signal: AbortSignal.timeout(15_000) });
+    const res = await fetch(serverUrl, {
+      method: 'POST',
+      headers: { ...headers, ...(authorization ? { authorization } : {}) },
+      body: JSON.stringify(msg),
+      signal: AbortSignal.timeout(15_000),
+    });
     const text = await res.text();
-    return { status: res.status, wwwAuthenticate: res.headers.get('www-authenticate') ?? undefined, value: { text, type: res.headers.get('content-type') ?? '' } };
+    return {
+      status: res.status,
+      wwwAuthenticate: res.headers.get('www-authenticate') ?? undefined,
+      value: { text, type: res.headers.get('content-type') ?? '' },
+    };
   });
   if (a.status !== 200) throw new Error(`${method}: HTTP ${a.status}: ${a.value.text.slice(0, 200)}`);
   const bodies = a.value.type.includes('text/event-stream')
-    ? a.value.text.split(/\r?\n/).filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim())
+    ? a.value.text
+        .split(/\r?\n/)
+        .filter((l) => l.startsWith('data:'))
+        .map((l) => l.slice(5).trim())
     : [a.value.text];
   for (const b of bodies) {
     let m;

@@ -86,7 +86,12 @@ function readOr(p: string): string {
   }
 }
 
-async function run(kind: 'client' | 'server', scenario: string, target: string[], o: { specVersion?: string; timeoutMs?: number; env?: NodeJS.ProcessEnv }): Promise<ScenarioResult> {
+async function run(
+  kind: 'client' | 'server',
+  scenario: string,
+  target: string[],
+  o: { specVersion?: string; timeoutMs?: number; env?: NodeJS.ProcessEnv },
+): Promise<ScenarioResult> {
   const out = mkdtempSync(join(tmpdir(), 'mcpi-conformance-out-'));
   try {
     const suiteTimeout = o.timeoutMs ?? 30_000;
@@ -117,12 +122,24 @@ async function run(kind: 'client' | 'server', scenario: string, target: string[]
  * (split on spaces and run by a shell, with MCP_CONFORMANCE_SCENARIO / _CONTEXT in its
  * environment). `timeoutMs` bounds the client (default 30 s).
  */
-export function runClientScenario(o: { scenario: string; command: string; specVersion?: string; timeoutMs?: number; env?: NodeJS.ProcessEnv }): Promise<ScenarioResult> {
+export function runClientScenario(o: {
+  scenario: string;
+  command: string;
+  specVersion?: string;
+  timeoutMs?: number;
+  env?: NodeJS.ProcessEnv;
+}): Promise<ScenarioResult> {
   return run('client', o.scenario, ['--command', o.command], o);
 }
 
 /** Runs one server scenario against the MCP server at `url`. */
-export function runServerScenario(o: { scenario: string; url: string; specVersion?: string; timeoutMs?: number; env?: NodeJS.ProcessEnv }): Promise<ScenarioResult> {
+export function runServerScenario(o: {
+  scenario: string;
+  url: string;
+  specVersion?: string;
+  timeoutMs?: number;
+  env?: NodeJS.ProcessEnv;
+}): Promise<ScenarioResult> {
   return run('server', o.scenario, ['--url', o.url], o);
 }
 

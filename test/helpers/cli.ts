@@ -201,12 +201,18 @@ export function startCli(args: string[], opts: CliOptions = {}): CliProcess {
             resolve(m);
           } else if (proc.exitCode !== null || proc.signalCode !== null) {
             finish();
-            reject(new Error(`the CLI exited (code ${proc.exitCode}, signal ${proc.signalCode}) before ${stream} matched ${re}\n--- stdout ---\n${stdout}\n--- stderr ---\n${stderr}`));
+            reject(
+              new Error(
+                `the CLI exited (code ${proc.exitCode}, signal ${proc.signalCode}) before ${stream} matched ${re}\n--- stdout ---\n${stdout}\n--- stderr ---\n${stderr}`,
+              ),
+            );
           }
         };
         const t = setTimeout(() => {
           finish();
-          reject(new Error(`timed out after ${o.timeoutMs ?? 10_000} ms waiting for ${stream} to match ${re}\n--- stdout ---\n${stdout}\n--- stderr ---\n${stderr}`));
+          reject(
+            new Error(`timed out after ${o.timeoutMs ?? 10_000} ms waiting for ${stream} to match ${re}\n--- stdout ---\n${stdout}\n--- stderr ---\n${stderr}`),
+          );
         }, o.timeoutMs ?? 10_000);
         const onExit = () => check();
         const finish = () => {
@@ -263,7 +269,8 @@ export function stackLines(text: string): string[] {
 }
 
 /** Parses one JSON object per line (blank lines skipped); throws naming the bad line. */
-export function jsonLines(text: string): any[] { // eslint-disable-line @typescript-eslint/no-explicit-any
+export function jsonLines(text: string): any[] {
+  // eslint-disable-line @typescript-eslint/no-explicit-any
   return text
     .split('\n')
     .filter((l) => l.trim() !== '')

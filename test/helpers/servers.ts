@@ -44,11 +44,7 @@ const running = new Set<ChildProcess>();
  * `timeoutMs` (default 10 s) or the process exits first; the error message
  * includes the fixture's stderr.
  */
-export function startHttpFixture(
-  file: string,
-  args: string[] = [],
-  opts: { timeoutMs?: number; env?: NodeJS.ProcessEnv } = {},
-): Promise<HttpFixture> {
+export function startHttpFixture(file: string, args: string[] = [], opts: { timeoutMs?: number; env?: NodeJS.ProcessEnv } = {}): Promise<HttpFixture> {
   const timeoutMs = opts.timeoutMs ?? 10_000;
   const path = fixturePath(file);
   const proc = spawn(process.execPath, [path, ...args], {

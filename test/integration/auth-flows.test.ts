@@ -103,7 +103,12 @@ describe('client identity', () => {
     const { f, provider } = await world();
     expect((await authedRpc(provider, f.url, 'tools/list')).status).toBe(200);
     const [reg] = events(f, 'register');
-    expect(reg.body).toMatchObject({ application_type: 'native', token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'] });
+    expect(reg.body).toMatchObject({
+      application_type: 'native',
+      token_endpoint_auth_method: 'none',
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+    });
     expect(reg.body.redirect_uris).toHaveLength(1);
     expect(reg.body.redirect_uris[0]).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback$/);
     const [auth] = events(f, 'authorize');
@@ -281,7 +286,7 @@ describe('tokens: store, refresh, expiry, migration', () => {
     expect((await authedRpc(again, f.url, 'tools/list')).status).toBe(200);
     expect(f.rs.requests.slice(before).map((r: Json) => `${r.authorization} ${r.status}`)).toEqual(['bearer 200']);
     expect(events(f, 'authorize')).toHaveLength(1);
-    expect((await again.status())).toMatchObject({ server: f.url, hasAccessToken: true, hasRefreshToken: true });
+    expect(await again.status()).toMatchObject({ server: f.url, hasAccessToken: true, hasRefreshToken: true });
     expect(JSON.stringify(await again.status())).not.toContain(stored.tokens.accessToken);
   });
 
@@ -361,7 +366,13 @@ describe('tokens: store, refresh, expiry, migration', () => {
 
   test('the pre-registered secret is not written to the store', async () => {
     const { f, provider, home } = await world(
-      { as: { registration: false, tokenEndpointAuthMethods: ['client_secret_post'], preRegistered: [{ clientId: 'pre', clientSecret: 'do-not-store-me', method: 'client_secret_post' }] } },
+      {
+        as: {
+          registration: false,
+          tokenEndpointAuthMethods: ['client_secret_post'],
+          preRegistered: [{ clientId: 'pre', clientSecret: 'do-not-store-me', method: 'client_secret_post' }],
+        },
+      },
       { client: { clientId: 'pre', clientSecret: 'do-not-store-me' } },
     );
     await authedRpc(provider, f.url, 'tools/list');
@@ -376,7 +387,11 @@ describe('tokens: store, refresh, expiry, migration', () => {
 describe('the flow itself', () => {
   test('concurrent 401s share one login', async () => {
     const { f, provider } = await world();
-    const rs = await Promise.all([authedRpc(provider, f.url, 'tools/list'), authedRpc(provider, f.url, 'tools/list'), authedRpc(provider, f.url, 'tools/list')]);
+    const rs = await Promise.all([
+      authedRpc(provider, f.url, 'tools/list'),
+      authedRpc(provider, f.url, 'tools/list'),
+      authedRpc(provider, f.url, 'tools/list'),
+    ]);
     expect(rs.map((r) => r.status)).toEqual([200, 200, 200]);
     expect(events(f, 'authorize')).toHaveLength(1);
   });
@@ -422,13 +437,20 @@ describe('the flow itself', () => {
 
   test('client credentials grant (machine to machine): no browser, resource and scope sent', async () => {
     const { f, make } = await world(
-      { as: { registration: false, preRegistered: [{ clientId: 'm2m', clientSecret: 'm2m-secret', method: 'client_secret_basic' }] }, rs: { scopeInHeader: true, requiredScopes: ['mcp:basic'] } },
+      {
+        as: { registration: false, preRegistered: [{ clientId: 'm2m', clientSecret: 'm2m-secret', method: 'client_secret_basic' }] },
+        rs: { scopeInHeader: true, requiredScopes: ['mcp:basic'] },
+      },
       {},
     );
     const p = make({ grant: 'client_credentials', interactive: false, client: { clientId: 'm2m', clientSecret: 'm2m-secret' }, browser: { kind: 'none' } });
     expect((await authedRpc(p, f.url, 'tools/list')).status).toBe(200);
     expect(events(f, 'authorize')).toHaveLength(0);
-    expect(events(f, 'token')[0]).toMatchObject({ grantType: 'client_credentials', method: 'client_secret_basic', form: { resource: f.url, scope: 'mcp:basic' } });
+    expect(events(f, 'token')[0]).toMatchObject({
+      grantType: 'client_credentials',
+      method: 'client_secret_basic',
+      form: { resource: f.url, scope: 'mcp:basic' },
+    });
   });
 
   test('the wire trace shows the exchange with every secret masked', async () => {
@@ -437,7 +459,19 @@ describe('the flow itself', () => {
     f.expireAccessTokens();
     await authedRpc(provider, f.url, 'tools/list');
     const text = JSON.stringify(wire);
-    const secrets = [...f.tokens.keys(), ...[...f.as.clients.values()].map((c: Json) => c.secret).filter(Boolean), ...events(f, 'token').map((e) => e.form.code_verifier).filter(Boolean), ...events(f, 'token').map((e) => e.form.code).filter(Boolean), ...events(f, 'token').map((e) => e.form.refresh_token).filter(Boolean)];
+    const secrets = [
+      ...f.tokens.keys(),
+      ...[...f.as.clients.values()].map((c: Json) => c.secret).filter(Boolean),
+      ...events(f, 'token')
+        .map((e) => e.form.code_verifier)
+        .filter(Boolean),
+      ...events(f, 'token')
+        .map((e) => e.form.code)
+        .filter(Boolean),
+      ...events(f, 'token')
+        .map((e) => e.form.refresh_token)
+        .filter(Boolean),
+    ];
     expect(secrets.length).toBeGreaterThanOrEqual(5);
     for (const s of secrets) expect(text).not.toContain(s);
     const urls = wire.map((e) => `${e.direction} ${e.http?.method ?? e.http?.status} ${e.http?.url ?? ''}`.trim());

@@ -47,11 +47,17 @@ function usage(r: CliResult, message: string | RegExp): void {
 
 describe('usage errors: exit 64, a helpful message, no stack trace', () => {
   it('no target at all', async () => {
-    usage(await runCli(['tools']), 'mcp-inspect: no server given: pass a URL (mcp-inspect tools http://127.0.0.1:3000/mcp), a command after -- (mcp-inspect tools -- node server.js), or --config FILE --server NAME');
+    usage(
+      await runCli(['tools']),
+      'mcp-inspect: no server given: pass a URL (mcp-inspect tools http://127.0.0.1:3000/mcp), a command after -- (mcp-inspect tools -- node server.js), or --config FILE --server NAME',
+    );
   });
 
   it('a first word that is not a URL, without --', async () => {
-    usage(await runCli(['tools', 'localhost:3000/mcp']), 'mcp-inspect: expected an http(s) URL as the first argument, got "localhost:3000/mcp"; to spawn a local server put its command after --');
+    usage(
+      await runCli(['tools', 'localhost:3000/mcp']),
+      'mcp-inspect: expected an http(s) URL as the first argument, got "localhost:3000/mcp"; to spawn a local server put its command after --',
+    );
     // `call` too: the tool name cannot come first unless the server follows --.
     usage(await runCli(['call', 'add', 'a=1', 'b=2']), 'expected an http(s) URL as the first argument, got "add"');
   });
@@ -65,12 +71,18 @@ describe('usage errors: exit 64, a helpful message, no stack trace', () => {
   // named after the URL.
   it('a URL plus a command after --: "give one server", nothing spawned', async () => {
     usage(await runCli(['discover', 'http://127.0.0.1:9/mcp', ...MODERN_CMD]), 'mcp-inspect: give one server: a URL and a command after -- were both given');
-    usage(await runCli(['call', 'http://127.0.0.1:9/mcp', 'add', 'a=1', 'b=2', ...MODERN_CMD]), 'mcp-inspect: give one server: a URL and a command after -- were both given');
+    usage(
+      await runCli(['call', 'http://127.0.0.1:9/mcp', 'add', 'a=1', 'b=2', ...MODERN_CMD]),
+      'mcp-inspect: give one server: a URL and a command after -- were both given',
+    );
   });
 
   it('a bad --header', async () => {
     usage(await runCli(['tools', 'http://127.0.0.1:9/mcp', '--header', 'no-colon-here']), `mcp-inspect: --header must look like 'Name: value' (got no colon)`);
-    usage(await runCli(['tools', 'http://127.0.0.1:9/mcp', '--header', 'Bad Name: x']), `--header must look like 'Name: value' (got an invalid name "Bad Name")`);
+    usage(
+      await runCli(['tools', 'http://127.0.0.1:9/mcp', '--header', 'Bad Name: x']),
+      `--header must look like 'Name: value' (got an invalid name "Bad Name")`,
+    );
   });
 
   it('a bad --timeout (not a number, zero, negative)', async () => {
@@ -93,7 +105,11 @@ describe('usage errors: exit 64, a helpful message, no stack trace', () => {
 
   it('listen: --count, --poll and --duration must be positive numbers', async () => {
     // Checked before anything is spawned.
-    for (const [flag, value, unit] of [['--count', '0', 'notifications'], ['--poll', 'x', 'seconds'], ['--duration', '-1', 'seconds']] as const) {
+    for (const [flag, value, unit] of [
+      ['--count', '0', 'notifications'],
+      ['--poll', 'x', 'seconds'],
+      ['--duration', '-1', 'seconds'],
+    ] as const) {
       const r = await runCli(['listen', `${flag}=${value}`, '--quiet', ...MODERN_CMD]);
       ok(r, 64);
       expect(r.stderr).toContain(`mcp-inspect: ${flag} must be a positive number of ${unit} (got "${value}")`);
@@ -106,7 +122,10 @@ describe('usage errors: exit 64, a helpful message, no stack trace', () => {
   });
 
   it('the interactive inspector without a terminal says to use a command', async () => {
-    usage(await runCli([]), 'mcp-inspect: the interactive inspector needs a terminal; in scripts use a command: discover, tools, call, listen (see mcp-inspect --help)');
+    usage(
+      await runCli([]),
+      'mcp-inspect: the interactive inspector needs a terminal; in scripts use a command: discover, tools, call, listen (see mcp-inspect --help)',
+    );
   });
 
   it('--json also reports usage errors as JSON on stdout', async () => {
@@ -128,7 +147,14 @@ describe('--help and --version', () => {
     const r = await runCli(['--help']);
     ok(r);
     for (const cmd of ['discover', 'tools', 'call', 'listen', 'demo', 'demo-server']) expect(r.stdout).toMatch(new RegExp(`^ {2}${cmd} `, 'm'));
-    for (const [code, what] of [['0', 'success'], ['1', 'isError'], ['2', 'JSON-RPC error'], ['3', 'transport failure'], ['64', 'usage error'], ['130', 'interrupted']]) {
+    for (const [code, what] of [
+      ['0', 'success'],
+      ['1', 'isError'],
+      ['2', 'JSON-RPC error'],
+      ['3', 'transport failure'],
+      ['64', 'usage error'],
+      ['130', 'interrupted'],
+    ]) {
       expect(r.stdout).toMatch(new RegExp(`^ {2}${code} +.*${what}`, 'm'));
     }
   });
@@ -226,7 +252,10 @@ describe('--config FILE --server NAME', () => {
     const neither = join(tmp, 'neither.json');
     writeFileSync(neither, '{"other": {}}');
     usage(await runCli(['tools', '--config', neither]), /has neither "mcpServers" nor "servers"/);
-    usage(await runCli(['tools', 'http://127.0.0.1:9/mcp', '--config', serversFile, '--server', 'remote']), 'mcp-inspect: give one server: a URL and --config were both given');
+    usage(
+      await runCli(['tools', 'http://127.0.0.1:9/mcp', '--config', serversFile, '--server', 'remote']),
+      'mcp-inspect: give one server: a URL and --config were both given',
+    );
   });
 });
 

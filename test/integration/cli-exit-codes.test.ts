@@ -34,7 +34,10 @@ describe('one exit code per kind', () => {
   it('usage error: 64, also as a JSON error document with code MCPI_USAGE', async () => {
     const r = await runCli(['tools', '--json']);
     exits(r, EXIT.usage);
-    expect(JSON.parse(r.stdout)).toEqual({ error: { kind: 'usage', message: expect.stringMatching(/^no server given/), exitCode: 64, code: 'MCPI_USAGE' }, findings: [] });
+    expect(JSON.parse(r.stdout)).toEqual({
+      error: { kind: 'usage', message: expect.stringMatching(/^no server given/), exitCode: 64, code: 'MCPI_USAGE' },
+      findings: [],
+    });
     const unknown = await runCli(['bogus']);
     exits(unknown, EXIT.usage);
     // The unknown-command message lists the registry.
@@ -61,7 +64,11 @@ describe('one exit code per kind', () => {
   });
 
   it('a connect cancelled by SIGINT exits 130 ("interrupted"), SIGTERM 143, SIGHUP 129; the server is stopped', async () => {
-    for (const [sig, code, said] of [['SIGINT', 130, 'interrupted'], ['SIGTERM', 143, 'interrupted by SIGTERM'], ['SIGHUP', 129, 'interrupted by SIGHUP']] as const) {
+    for (const [sig, code, said] of [
+      ['SIGINT', 130, 'interrupted'],
+      ['SIGTERM', 143, 'interrupted by SIGTERM'],
+      ['SIGHUP', 129, 'interrupted by SIGHUP'],
+    ] as const) {
       const cli = startCli(['tools', '--json', ...SILENT]);
       // The silent server is up and the CLI is waiting for its answer to server/discover.
       await cli.waitFor(/SILENT \d+/, { stream: 'stderr' });
@@ -88,15 +95,31 @@ describe('the table in --help is generated from src/cli/exit.ts', () => {
 describe('lazy loading', () => {
   const HEAVY = /\/dist\/(client|transport|tui|schema\/validate)\/|\/node_modules\/(undici|ink|react|ajv|diff)\//;
   const loaded = (args: string[]) => {
-    const r = spawnSync(node, ['--import', fileURLToPath(new URL('../helpers/import-trace.mjs', import.meta.url)), BIN, ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
-    return [...new Set(r.stderr.split('\n').filter((l) => l.startsWith('LOADED ')).map((l) => l.slice(7)))];
+    const r = spawnSync(node, ['--import', fileURLToPath(new URL('../helpers/import-trace.mjs', import.meta.url)), BIN, ...args], {
+      encoding: 'utf8',
+      env: { ...process.env, NO_COLOR: '1' },
+    });
+    return [
+      ...new Set(
+        r.stderr
+          .split('\n')
+          .filter((l) => l.startsWith('LOADED '))
+          .map((l) => l.slice(7)),
+      ),
+    ];
   };
 
-  it('--version, --help and a command\'s --help load neither the client, undici, Ajv nor Ink/React', () => {
+  it("--version, --help and a command's --help load neither the client, undici, Ajv nor Ink/React", () => {
     for (const args of [['--version'], ['--help'], ['call', '--help'], ['listen', '--help']]) {
       const mods = loaded(args);
-      expect(mods.some((m) => m.endsWith('/dist/cli/main.js')), 'the trace works').toBe(true);
-      expect(mods.filter((m) => HEAVY.test(m)), args.join(' ')).toEqual([]);
+      expect(
+        mods.some((m) => m.endsWith('/dist/cli/main.js')),
+        'the trace works',
+      ).toBe(true);
+      expect(
+        mods.filter((m) => HEAVY.test(m)),
+        args.join(' '),
+      ).toEqual([]);
     }
   });
 

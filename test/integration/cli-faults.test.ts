@@ -41,8 +41,12 @@ describe('stdio: non-JSON lines on stdout', () => {
     const r = await runCli(['tools', ...stdioFault('stdio-garbage')]);
     ok(r);
     expect(r.stdout).toMatch(/^echo — Echo the given text back \(requires text\)\n1 tools?\n$/);
-    const warnings = ownStderr(r.stderr).split('\n').filter((l) => l.startsWith('warning: '));
-    expect(warnings).toContain("warning: ignored a line on the server's stdout that is not JSON: garbage-server starting up (this banner should have gone to stderr)");
+    const warnings = ownStderr(r.stderr)
+      .split('\n')
+      .filter((l) => l.startsWith('warning: '));
+    expect(warnings).toContain(
+      "warning: ignored a line on the server's stdout that is not JSON: garbage-server starting up (this banner should have gone to stderr)",
+    );
     expect(warnings).toContain("warning: ignored a line on the server's stdout that is not JSON: this is not JSON at all");
     expect(warnings).toContain('warning: ignored a line on the server\'s stdout that is not JSON: {"jsonrpc":"2.0","id":999,"result":{"truncat');
     const long = warnings.find((l) => /not JSON: x{20}/.test(l));
@@ -100,17 +104,13 @@ describe('stdio: a server that never answers', () => {
 });
 
 describe('stdio: terminal escape sequences in every server string', () => {
-  const human: string[][] = [
-    ['discover'],
-    ['tools'],
-    ['tools', '--schema'],
-    ['call', 'plain_name', 'text=x'],
-    ['listen'],
-    ['discover', '--trace'],
-  ];
+  const human: string[][] = [['discover'], ['tools'], ['tools', '--schema'], ['call', 'plain_name', 'text=x'], ['listen'], ['discover', '--trace']];
   it.each(human.map((a) => [a.join(' '), a] as const))('%s: no ESC, BEL or C1 on stdout or stderr', async (_title, args) => {
     // listen runs until stopped: until it has subscribed, then Ctrl-C.
-    const r = args[0] === 'listen' ? await runCliUntil([...args, ...stdioFault('stdio-escapes')], /subscribed to tools/) : await runCli([...args, ...stdioFault('stdio-escapes')]);
+    const r =
+      args[0] === 'listen'
+        ? await runCliUntil([...args, ...stdioFault('stdio-escapes')], /subscribed to tools/)
+        : await runCli([...args, ...stdioFault('stdio-escapes')]);
     ok(r);
     expect(terminalControls(r.stdout), r.stdout).toEqual([]);
     expect(terminalControls(r.stderr), r.stderr).toEqual([]);
@@ -141,11 +141,18 @@ describe('stdio: terminal escape sequences in every server string', () => {
   // Regression (fixed in 42d462d): JSON.stringify escapes only U+0000–U+001F, so U+009B (the
   // one-byte CSI) used to reach stdout raw in --json output. ESC and BEL come out as \u001b/\u0007.
   it.each(
-    [['discover', '--json'], ['tools', '--json'], ['call', 'plain_name', 'text=x', '--json'], ['listen', '--json'], ['call', 'nosuch', '--json']].map(
-      (a) => [a.join(' '), a] as const,
-    ),
+    [
+      ['discover', '--json'],
+      ['tools', '--json'],
+      ['call', 'plain_name', 'text=x', '--json'],
+      ['listen', '--json'],
+      ['call', 'nosuch', '--json'],
+    ].map((a) => [a.join(' '), a] as const),
   )('%s: no raw ESC, BEL or C1 control on stdout or stderr', async (_title, args) => {
-    const r = args[0] === 'listen' ? await runCliUntil([...args, ...stdioFault('stdio-escapes')], /"type":"acknowledged"/) : await runCli([...args, ...stdioFault('stdio-escapes')]);
+    const r =
+      args[0] === 'listen'
+        ? await runCliUntil([...args, ...stdioFault('stdio-escapes')], /"type":"acknowledged"/)
+        : await runCli([...args, ...stdioFault('stdio-escapes')]);
     ok(r, args[1] === 'nosuch' ? 64 : 0);
     expect(terminalControls(r.stdout)).toEqual([]);
     expect(terminalControls(r.stderr)).toEqual([]);
@@ -270,7 +277,7 @@ describe('HTTP fault modes', () => {
 
   // Regression (fixed in 42d462d): a progress notification for a token nobody sent
   // ("nobody-asked") used to be shown as progress of the running call.
-  it('SSE garbage: a progress notification for somebody else\'s token is not shown as this call\'s progress', async () => {
+  it("SSE garbage: a progress notification for somebody else's token is not shown as this call's progress", async () => {
     const r = await runCli(['call', fixtures['sse-garbage']!.url, 'echo', 'text=x']);
     ok(r);
     expect(ownStderr(r.stderr)).not.toMatch(/^progress /m);
@@ -283,7 +290,9 @@ describe('HTTP fault modes', () => {
     ok(r, 3);
     expect(r.stdout).toBe('');
     const err = ownStderr(r.stderr);
-    expect(err).toMatch(/^mcp-inspect: the server requires authorization: HTTP 401 \(WWW-Authenticate: Bearer resource_metadata="http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource"\); pass a token with --bearer TOKEN or MCP_BEARER_TOKEN$/m);
+    expect(err).toMatch(
+      /^mcp-inspect: the server requires authorization: HTTP 401 \(WWW-Authenticate: Bearer resource_metadata="http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource"\); pass a token with --bearer TOKEN or MCP_BEARER_TOKEN$/m,
+    );
     const j = await runCli(['discover', fixtures.auth401!.url, '--json']);
     ok(j, 3);
     expect(JSON.parse(j.stdout)).toMatchObject({ error: { kind: 'transport', code: 'MCPI_AUTH', status: 401, exitCode: 3 } });
@@ -292,7 +301,9 @@ describe('HTTP fault modes', () => {
   it('401 for a wrong token: exit 3 (invalid_token in the challenge), and the token never appears in the output', async () => {
     const r = await runCli(['tools', fixtures.auth401!.url, '--bearer', 'secret-token-123', '--trace']);
     ok(r, 3);
-    expect(ownStderr(r.stderr)).toMatch(/^mcp-inspect: the server requires authorization: HTTP 401 \(WWW-Authenticate: Bearer error="invalid_token".*--bearer/m);
+    expect(ownStderr(r.stderr)).toMatch(
+      /^mcp-inspect: the server requires authorization: HTTP 401 \(WWW-Authenticate: Bearer error="invalid_token".*--bearer/m,
+    );
     expect(r.stderr).not.toContain('secret-token-123');
     expect(r.stdout).not.toContain('secret-token-123');
     expect(r.stderr).toMatch(/Authorization: \[redacted\]/i);

@@ -76,7 +76,9 @@ describe('findings from the client', () => {
   it('tools --json: a duplicate tool name is a "findings" entry with rule tools.duplicate-name', async () => {
     const j = await runCli(['tools', '--json', '--quiet', ...FINDINGS]);
     ok(j);
-    expect(parse(j).findings).toContainEqual(expect.objectContaining({ rule: 'tools.duplicate-name', severity: expect.any(String), spec: expect.any(String), message: expect.any(String) }));
+    expect(parse(j).findings).toContainEqual(
+      expect.objectContaining({ rule: 'tools.duplicate-name', severity: expect.any(String), spec: expect.any(String), message: expect.any(String) }),
+    );
   });
 
   it('a --json error document carries the findings made before the failure', async () => {
@@ -95,6 +97,8 @@ describe('findings from the client', () => {
     const r = await cli.done;
     ok(r);
     const lines = jsonLines(r.stdout);
-    expect(lines.filter((l) => l.type === 'finding')).toContainEqual(expect.objectContaining({ type: 'finding', rule: 'tools.duplicate-name', time: expect.any(String) }));
+    expect(lines.filter((l) => l.type === 'finding')).toContainEqual(
+      expect.objectContaining({ type: 'finding', rule: 'tools.duplicate-name', time: expect.any(String) }),
+    );
   });
 });

@@ -138,7 +138,11 @@ describe('legacy HTTP with sessions: log messages', () => {
   it('call slow --log-level info shows every log line the server sent before its result', async () => {
     const r = await runCli(['call', sessionful.url, 'slow', 'steps=2', 'delayMs=20', '--log-level', 'info']);
     ok(r);
-    expect(ownStderr(r.stderr).split('\n').filter((l) => l.startsWith('log '))).toEqual(['log info [slow]: slow step 1/2', 'log info [slow]: slow step 2/2']);
+    expect(
+      ownStderr(r.stderr)
+        .split('\n')
+        .filter((l) => l.startsWith('log ')),
+    ).toEqual(['log info [slow]: slow step 1/2', 'log info [slow]: slow step 2/2']);
   });
 });
 
@@ -169,7 +173,10 @@ describe('legacy listen', () => {
     ok(change);
     const r = await listen.done;
     ok(r);
-    const events = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const events = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(events.map((e) => e.type)).toEqual(['tools', 'notification', 'diff']);
     expect(events[1]).toMatchObject({ method: 'notifications/tools/list_changed', unsolicited: true });
     // The variant flips on every change_tools: whichever way it went, the diff is the mirror pair.
@@ -189,7 +196,12 @@ describe('legacy listen', () => {
     // Independent check: a request on that session is now refused with 404 "Session not found".
     const res = await fetch(sessionful.url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sid!, 'mcp-protocol-version': '2025-11-25' },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': sid!,
+        'mcp-protocol-version': '2025-11-25',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
     });
     expect(res.status).toBe(404);
@@ -225,7 +237,9 @@ describe('legacy404 fault peer (404 with an empty body for modern requests)', ()
     const d = await runCli(['discover', f.url, '--json']);
     ok(d);
     expect(json(d)).toMatchObject({ era: 'legacy', protocolVersion: '2025-11-25', serverInfo: { name: 'legacy404', version: '0.9.0' } });
-    expect(ownStderr(d.stderr)).toContain(`server/discover was not understood (HTTP 404 from ${f.url}: empty body): a legacy server; using the initialize handshake`);
+    expect(ownStderr(d.stderr)).toContain(
+      `server/discover was not understood (HTTP 404 from ${f.url}: empty body): a legacy server; using the initialize handshake`,
+    );
     const c = await runCli(['call', f.url, 'echo', 'text=hello legacy']);
     ok(c);
     expect(c.stdout).toBe('hello legacy\n');

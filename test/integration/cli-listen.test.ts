@@ -67,7 +67,11 @@ describe('modern server over HTTP, changed by another process', () => {
       changed: [{ name: 'echo', fields: ['description'] }],
       reordered: false,
     });
-    expect(diff.diff.changed[0].fields[0]).toMatchObject({ field: 'description', before: 'Echo the given text back', after: 'Echo the given text back (changed)' });
+    expect(diff.diff.changed[0].fields[0]).toMatchObject({
+      field: 'description',
+      before: 'Echo the given text back',
+      after: 'Echo the given text back (changed)',
+    });
     for (const e of events) expect(Number.isNaN(Date.parse(e.time))).toBe(false);
   });
 
@@ -140,7 +144,10 @@ describe('modern server over stdio (the fixture changes its tools every 300 ms)'
     const r = await runCli(['listen', '--json', '--count', '1', '--quiet', ...cmd]);
     ok(r);
     const events = jsonLines(r.stdout);
-    expect(events.map((e) => e.type), describeResult(r)).toEqual(['tools', 'acknowledged', 'notification', 'diff']);
+    expect(
+      events.map((e) => e.type),
+      describeResult(r),
+    ).toEqual(['tools', 'acknowledged', 'notification', 'diff']);
     expect(events[0].count).toBe(9);
     // The fixture's timer runs from its start: on a loaded machine a first change may land
     // before the subscription, so the diff can go either way; it is always the mirror pair.
@@ -155,7 +162,10 @@ describe('modern server over stdio (the fixture changes its tools every 300 ms)'
     const r = await runCli(['listen', '--json', '--count', '2', '--quiet', '--', process.execPath, MODERN, '--stdio', '--changes-every', '600']);
     ok(r);
     const events = jsonLines(r.stdout);
-    expect(events.filter((e) => e.type === 'notification'), describeResult(r)).toHaveLength(2);
+    expect(
+      events.filter((e) => e.type === 'notification'),
+      describeResult(r),
+    ).toHaveLength(2);
     const diffs = events.filter((e) => e.type === 'diff');
     expect(diffs, describeResult(r)).toHaveLength(2);
     expect([...diffs[0].added, ...diffs[0].removed].sort()).toEqual(['extra', 'fail']);

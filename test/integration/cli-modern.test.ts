@@ -32,9 +32,7 @@ type Kind = 'stdio' | 'http';
 /** `mcp-inspect <cmd> [url] <words…> <flags…> [-- node modern-server.mjs --stdio]`. */
 function modern(kind: Kind, cmd: string, words: string[] = [], opts: { input?: string; env?: Record<string, string> } = {}): Promise<CliResult> {
   // Flags may come anywhere before `--`; the URL must be the first word after the command.
-  return kind === 'http'
-    ? runCli([cmd, http.url, ...words], opts)
-    : runCli([cmd, ...words, '--', process.execPath, MODERN, '--stdio'], opts);
+  return kind === 'http' ? runCli([cmd, http.url, ...words], opts) : runCli([cmd, ...words, '--', process.execPath, MODERN, '--stdio'], opts);
 }
 
 function ok(r: CliResult, code = 0): void {
@@ -44,7 +42,8 @@ function ok(r: CliResult, code = 0): void {
   expect(stackLines(r.stderr), 'no stack trace on stderr').toEqual([]);
 }
 
-function parseJson(r: CliResult): any { // eslint-disable-line @typescript-eslint/no-explicit-any
+function parseJson(r: CliResult): any {
+  // eslint-disable-line @typescript-eslint/no-explicit-any
   try {
     return JSON.parse(r.stdout);
   } catch {
@@ -105,7 +104,9 @@ describe.each<Kind>(['stdio', 'http'])('modern server over %s', (kind) => {
       );
       expect(r.stdout).toMatch(/^✗ bad_header_dup left out: x-mcp-header "zone" of property 'b' duplicates "Zone" of property 'a'/m);
       // The warning names the tool and the reason, once per tool.
-      const warnings = ownStderr(r.stderr).split('\n').filter((l) => l.startsWith('warning: left out tool'));
+      const warnings = ownStderr(r.stderr)
+        .split('\n')
+        .filter((l) => l.startsWith('warning: left out tool'));
       expect(warnings).toHaveLength(2);
       expect(warnings[0]).toMatch(/^warning: left out tool bad_header_array: x-mcp-header "Tags" .*type "array"/);
       expect(warnings[1]).toMatch(/^warning: left out tool bad_header_dup: x-mcp-header "zone" .*duplicates "Zone"/);
@@ -215,7 +216,7 @@ describe.each<Kind>(['stdio', 'http'])('modern server over %s', (kind) => {
     const r = await modern(kind, 'call', ['typed', 'i=1.5', '--trace']);
     ok(r, 64);
     expect(r.stdout).toBe('');
-    expect(ownStderr(r.stderr)).toContain("mcp-inspect: argument 'i' must be an integer, got \"1.5\"");
+    expect(ownStderr(r.stderr)).toContain('mcp-inspect: argument \'i\' must be an integer, got "1.5"');
     expect(r.stderr).not.toContain('"method":"tools/call"');
   });
 
@@ -321,14 +322,18 @@ describe.each<Kind>(['stdio', 'http'])('modern server over %s', (kind) => {
     const r = await modern(kind, 'call', ['slow', 'steps=3', 'delayMs=50']);
     ok(r);
     expect(r.stdout).toBe('done after 3 steps\n');
-    const progress = ownStderr(r.stderr).split('\n').filter((l) => l.startsWith('progress '));
+    const progress = ownStderr(r.stderr)
+      .split('\n')
+      .filter((l) => l.startsWith('progress '));
     expect(progress).toEqual(['progress 1/3 33% step 1/3', 'progress 2/3 67% step 2/3', 'progress 3/3 100% step 3/3']);
   });
 
   it('call slow --log-level info: the request-scoped log messages are shown', async () => {
     const r = await modern(kind, 'call', ['slow', 'steps=2', 'delayMs=10', '--log-level', 'info']);
     ok(r);
-    const logs = ownStderr(r.stderr).split('\n').filter((l) => l.startsWith('log '));
+    const logs = ownStderr(r.stderr)
+      .split('\n')
+      .filter((l) => l.startsWith('log '));
     expect(logs).toEqual(['log info [slow]: slow step 1/2', 'log info [slow]: slow step 2/2']);
     // Without --log-level the server sends none.
     const quiet = await modern(kind, 'call', ['slow', 'steps=1', 'delayMs=0']);
@@ -352,7 +357,9 @@ describe.each<Kind>(['stdio', 'http'])('modern server over %s', (kind) => {
     expect(r.stdout).toBe('traced\n');
     const err = ownStderr(r.stderr);
     expect(err).toMatch(/^\d\d:\d\d:\d\d\.\d{3} → \d+B \{"jsonrpc":"2\.0","id":\d+,"method":"server\/discover"/m);
-    expect(err).toMatch(/^\d\d:\d\d:\d\d\.\d{3} → \d+B \{"jsonrpc":"2\.0","id":\d+,"method":"tools\/call","params":\{"name":"echo","arguments":\{"text":"traced"\}/m);
+    expect(err).toMatch(
+      /^\d\d:\d\d:\d\d\.\d{3} → \d+B \{"jsonrpc":"2\.0","id":\d+,"method":"tools\/call","params":\{"name":"echo","arguments":\{"text":"traced"\}/m,
+    );
     expect(err).toMatch(/^\d\d:\d\d:\d\d\.\d{3} ← \d+B \{.*"text":"traced"/m);
     if (kind === 'http') {
       expect(err).toMatch(/→ POST http:\/\/127\.0\.0\.1:\d+\/mcp .*Mcp-Method: tools\/call/i);
@@ -420,7 +427,7 @@ describe('stdio spawning options', () => {
     expect(ownStderr(r.stderr)).toMatch(/^mcp-inspect: the server process exited with code \d+/m);
   });
 
-  it('--quiet hides the spawned server\'s stderr', async () => {
+  it("--quiet hides the spawned server's stderr", async () => {
     const loud = await modern('stdio', 'tools');
     ok(loud);
     expect(loud.stderr).toMatch(/^server: \[modern-server\] factory: era=modern$/m);

@@ -107,7 +107,11 @@ describe('options and targets', () => {
   });
 
   it('too-large timers are refused before anything is spawned', async () => {
-    for (const args of [['--duration', '3000000'], ['--poll', '3000000'], ['--count', '-1']]) {
+    for (const args of [
+      ['--duration', '3000000'],
+      ['--poll', '3000000'],
+      ['--count', '-1'],
+    ]) {
       const r = await runCli(['listen', ...args, '--', node, fixturePath('faults/stdio-silent')]);
       expect(r.code).toBe(64);
       expect(r.descendants).toEqual([]);

@@ -50,7 +50,12 @@ describe('findings through onFinding', () => {
     expect(byRule(findings, 'tools.unnamed')).toHaveLength(1);
     expect(byRule(findings, 'tools.input-schema-not-object')).toMatchObject([{ severity: 'error', data: { tool: 'broken', inputSchemaType: 'null' } }]);
     // The banner the server printed before anything was asked.
-    expect(byRule(findings, 'stdio.non-json-line')).toMatchObject([{ message: "ignored a line on the server's stdout that is not JSON: stdio-findings starting (this banner belongs on stderr)", evidence: { response: 'stdio-findings starting (this banner belongs on stderr)' } }]);
+    expect(byRule(findings, 'stdio.non-json-line')).toMatchObject([
+      {
+        message: "ignored a line on the server's stdout that is not JSON: stdio-findings starting (this banner belongs on stderr)",
+        evidence: { response: 'stdio-findings starting (this banner belongs on stderr)' },
+      },
+    ]);
     // Every finding is registered and none is repeated; with onFinding, nothing went to onWarning.
     for (const f of findings) expect(ruleInfo(f.rule)?.severity).toBe(f.severity);
     const keys = findings.map((f) => `${f.rule} ${f.key ?? f.message}`);
@@ -78,7 +83,9 @@ describe('findings through onFinding', () => {
       const out = await c.callTool('nocontent', {});
       expect(out).toMatchObject({ kind: 'complete', result: { content: [], structuredContent: { ok: true } } });
     }
-    expect(byRule(findings, 'tools.call-no-content')).toMatchObject([{ key: 'nocontent', severity: 'error', evidence: { request: { method: 'tools/call', params: { name: 'nocontent' } } } }]);
+    expect(byRule(findings, 'tools.call-no-content')).toMatchObject([
+      { key: 'nocontent', severity: 'error', evidence: { request: { method: 'tools/call', params: { name: 'nocontent' } } } },
+    ]);
   });
 
   it('a repeated cursor: list.repeated-cursor with the cursor as key, paging stops', async () => {
@@ -86,7 +93,9 @@ describe('findings through onFinding', () => {
     const c = await open(stdio('cli-paged-server', ['--repeat-cursor']), { onFinding: (f) => findings.push(f) });
     const list = await c.listTools();
     expect(list.pages).toBe(2);
-    expect(byRule(findings, 'list.repeated-cursor')).toMatchObject([{ key: 'tools/list page-1', message: 'the server repeated the cursor "page-1"; stopped paging', data: { method: 'tools/list', cursor: 'page-1' } }]);
+    expect(byRule(findings, 'list.repeated-cursor')).toMatchObject([
+      { key: 'tools/list page-1', message: 'the server repeated the cursor "page-1"; stopped paging', data: { method: 'tools/list', cursor: 'page-1' } },
+    ]);
   });
 
   it('transport findings come through the client too (a response with an unknown id on stdout)', async () => {
@@ -128,7 +137,11 @@ describe('a modern server’s request on a response stream', () => {
       expect(out).toMatchObject({ kind: 'complete', result: { content: [{ type: 'text', text: 'answers=0' }] } });
     }
     expect(byRule(findings, 'http.request-on-response-stream')).toMatchObject([
-      { severity: 'error', key: 'sampling/createMessage', message: 'the server sent a request (sampling/createMessage) on a response stream; modern servers must not; ignored' },
+      {
+        severity: 'error',
+        key: 'sampling/createMessage',
+        message: 'the server sent a request (sampling/createMessage) on a response stream; modern servers must not; ignored',
+      },
     ]);
   });
 });

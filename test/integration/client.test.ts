@@ -28,7 +28,10 @@ async function collect(it: AsyncIterable<WatchEvent>, until: (evs: WatchEvent[])
   const deadline = Date.now() + timeoutMs;
   const iter = it[Symbol.asyncIterator]();
   while (Date.now() < deadline) {
-    const r = await Promise.race([iter.next(), new Promise<IteratorResult<WatchEvent>>((res) => setTimeout(() => res({ done: true, value: undefined }), deadline - Date.now()))]);
+    const r = await Promise.race([
+      iter.next(),
+      new Promise<IteratorResult<WatchEvent>>((res) => setTimeout(() => res({ done: true, value: undefined }), deadline - Date.now())),
+    ]);
     if (r.done) break;
     evs.push(r.value);
     if (until(evs)) break;

@@ -3,16 +3,7 @@
 // with mcp-inspect's own client — to prove it behaves as its header comment
 // says, so client tests can rely on it.
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  childPidsOf,
-  fixturePath,
-  pidAlive,
-  startHttpFixture,
-  stdioCommand,
-  stopAllFixtures,
-  waitForPidGone,
-  type HttpFixture,
-} from '../helpers/servers.js';
+import { childPidsOf, fixturePath, pidAlive, startHttpFixture, stdioCommand, stopAllFixtures, waitForPidGone, type HttpFixture } from '../helpers/servers.js';
 import { RawStdio, modernHeaders, modernRequest, openSse, postRpc, type Json } from '../helpers/raw-rpc.js';
 
 const SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
@@ -74,9 +65,7 @@ describe('modern-server.mjs (SDK v2)', () => {
       expect(list2.result.tools.find((t: Json) => t.name === 'echo').description).toMatch(/changed/);
 
       const from = p.messages.length;
-      const slow = await p.request(
-        modernRequest(5, 'tools/call', { name: 'slow', arguments: { steps: 2, delayMs: 20 }, _meta: { progressToken: 'pt' } }),
-      );
+      const slow = await p.request(modernRequest(5, 'tools/call', { name: 'slow', arguments: { steps: 2, delayMs: 20 }, _meta: { progressToken: 'pt' } }));
       expect(slow.result.content[0].text).toBe('done after 2 steps');
       const progress = p.messages.slice(from).filter((m) => m.method === 'notifications/progress');
       expect(progress.map((m) => m.params.progress)).toEqual([1, 2]);
@@ -223,7 +212,10 @@ describe('legacy-server.mjs (SDK v1)', () => {
       const h = { ...LEGACY_HTTP_HEADERS, 'mcp-session-id': sid!, 'mcp-protocol-version': LEGACY_VERSION };
       expect((await postRpc(f.url, { jsonrpc: '2.0', method: 'notifications/initialized' }, h)).status).toBe(202);
 
-      const get = await openSse(f.url, { method: 'GET', headers: { accept: 'text/event-stream', 'mcp-session-id': sid!, 'mcp-protocol-version': LEGACY_VERSION } });
+      const get = await openSse(f.url, {
+        method: 'GET',
+        headers: { accept: 'text/event-stream', 'mcp-session-id': sid!, 'mcp-protocol-version': LEGACY_VERSION },
+      });
       try {
         expect(get.status).toBe(200);
         const call = await postRpc(f.url, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'change_tools', arguments: {} } }, h);
@@ -439,7 +431,9 @@ describe('faults: http-faults.mjs', () => {
     const g = await start('slow-body');
     try {
       const msg = modernRequest(1, 'server/discover');
-      await expect(fetch(f.url, { method: 'POST', headers: modernHeaders(msg), body: JSON.stringify(msg), signal: AbortSignal.timeout(300) })).rejects.toThrow();
+      await expect(
+        fetch(f.url, { method: 'POST', headers: modernHeaders(msg), body: JSON.stringify(msg), signal: AbortSignal.timeout(300) }),
+      ).rejects.toThrow();
       const res = await fetch(g.url, { method: 'POST', headers: modernHeaders(msg), body: JSON.stringify(msg), signal: AbortSignal.timeout(500) });
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toBe('text/event-stream');

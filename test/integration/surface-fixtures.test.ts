@@ -44,7 +44,8 @@ interface Peer {
 }
 
 let ids = 0;
-const request = (method: string, params: Json = {}, caps: Json = ALL_CAPS) => modernRequest(`r${++ids}`, method, { ...params, _meta: { [CAPS_KEY]: caps, ...(params._meta ?? {}) } });
+const request = (method: string, params: Json = {}, caps: Json = ALL_CAPS) =>
+  modernRequest(`r${++ids}`, method, { ...params, _meta: { [CAPS_KEY]: caps, ...(params._meta ?? {}) } });
 
 async function stdioPeer(file: string): Promise<Peer> {
   const c = stdioCommand(file, ['--stdio']);
@@ -57,7 +58,11 @@ async function stdioPeer(file: string): Promise<Peer> {
       p.send(msg);
       const mine = (m: Json) => m.params?._meta?.[SUB_ID] === msg.id;
       const ack = await p.next((m) => m.method === 'notifications/subscriptions/acknowledged' && mine(m), 5000, from);
-      return { ack, next: (method) => p.next((m) => m.method === method && mine(m), 5000, from), close: () => p.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: msg.id } }) };
+      return {
+        ack,
+        next: (method) => p.next((m) => m.method === method && mine(m), 5000, from),
+        close: () => p.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: msg.id } }),
+      };
     },
     close: async () => void (await p.close()),
   };
@@ -97,12 +102,20 @@ describe.each(['stdio', 'http'] as const)('surface/modern-surface.mjs (SDK v2) o
     const p = await PEERS[transport](MODERN);
     try {
       const disc = await p.rpc('server/discover');
-      expect(disc.result.capabilities).toEqual({ tools: { listChanged: true }, prompts: { listChanged: true }, resources: { subscribe: true, listChanged: true }, completions: {} });
+      expect(disc.result.capabilities).toEqual({
+        tools: { listChanged: true },
+        prompts: { listChanged: true },
+        resources: { subscribe: true, listChanged: true },
+        completions: {},
+      });
 
       // two_rounds: input_required twice (new ids each time), then complete
       const call = { name: 'two_rounds', arguments: {} };
       const r1 = await p.rpc('tools/call', call);
-      expect(r1.result).toMatchObject({ resultType: 'input_required', inputRequests: { name: { method: 'elicitation/create', params: { mode: 'form', message: 'Your name?' } } } });
+      expect(r1.result).toMatchObject({
+        resultType: 'input_required',
+        inputRequests: { name: { method: 'elicitation/create', params: { mode: 'form', message: 'Your name?' } } },
+      });
       expect(typeof r1.result.requestState).toBe('string');
       const r2 = await p.rpc('tools/call', { ...call, inputResponses: { name: accept({ name: 'Ada' }) }, requestState: r1.result.requestState });
       expect(r2.id).not.toBe(r1.id);
@@ -127,31 +140,60 @@ describe.each(['stdio', 'http'] as const)('surface/modern-surface.mjs (SDK v2) o
       const noRoots = await p.rpc('tools/call', { name: 'elicit_and_roots', arguments: {} }, { elicitation: { form: {} } });
       expect(noRoots.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { roots: {} } } });
       if (transport === 'http') expect(noRoots.httpStatus).toBe(400);
-      const erDone = await p.rpc('tools/call', { name: 'elicit_and_roots', arguments: {}, inputResponses: { profile: accept({ user: 'ada' }), workspace: { roots: [{ uri: 'file:///tmp/w', name: 'w' }] } } });
+      const erDone = await p.rpc('tools/call', {
+        name: 'elicit_and_roots',
+        arguments: {},
+        inputResponses: { profile: accept({ user: 'ada' }), workspace: { roots: [{ uri: 'file:///tmp/w', name: 'w' }] } },
+      });
       expect(erDone.result.content[0].text).toBe('ada works in file:///tmp/w');
 
       // url elicitation with a requestState; url mode not declared → -32021 elicitation.url
       const u = await p.rpc('tools/call', { name: 'url_elicitation', arguments: {} });
-      expect(u.result.inputRequests.authorize.params).toEqual({ mode: 'url', message: 'Authorize the example service', url: 'https://example.com/authorize?flow=surface-fixture' });
-      expect((await p.rpc('tools/call', { name: 'url_elicitation', arguments: {} }, { elicitation: { form: {} } })).error).toMatchObject({ code: -32021, data: { requiredCapabilities: { elicitation: { url: {} } } } });
-      const uDone = await p.rpc('tools/call', { name: 'url_elicitation', arguments: {}, inputResponses: { authorize: { action: 'accept' } }, requestState: u.result.requestState });
+      expect(u.result.inputRequests.authorize.params).toEqual({
+        mode: 'url',
+        message: 'Authorize the example service',
+        url: 'https://example.com/authorize?flow=surface-fixture',
+      });
+      expect((await p.rpc('tools/call', { name: 'url_elicitation', arguments: {} }, { elicitation: { form: {} } })).error).toMatchObject({
+        code: -32021,
+        data: { requiredCapabilities: { elicitation: { url: {} } } },
+      });
+      const uDone = await p.rpc('tools/call', {
+        name: 'url_elicitation',
+        arguments: {},
+        inputResponses: { authorize: { action: 'accept' } },
+        requestState: u.result.requestState,
+      });
       expect(uDone.result.content[0].text).toBe('authorized (flow surface-fixture)');
 
       // sampling: messages, system prompt, model preferences, limits
       const s = await p.rpc('tools/call', { name: 'sampling', arguments: {} });
-      expect(s.result.inputRequests.answer).toMatchObject({ method: 'sampling/createMessage', params: { systemPrompt: 'You are a terse assistant.', maxTokens: 100, modelPreferences: { hints: [{ name: 'claude-3-sonnet' }] } } });
-      const sDone = await p.rpc('tools/call', { name: 'sampling', arguments: {}, inputResponses: { answer: { role: 'assistant', content: { type: 'text', text: 'Paris' }, model: 'human' } } });
+      expect(s.result.inputRequests.answer).toMatchObject({
+        method: 'sampling/createMessage',
+        params: { systemPrompt: 'You are a terse assistant.', maxTokens: 100, modelPreferences: { hints: [{ name: 'claude-3-sonnet' }] } },
+      });
+      const sDone = await p.rpc('tools/call', {
+        name: 'sampling',
+        arguments: {},
+        inputResponses: { answer: { role: 'assistant', content: { type: 'text', text: 'Paris' }, model: 'human' } },
+      });
       expect(sDone.result.content[0].text).toBe('the model (human) said: Paris');
 
       // state only: no inputRequests; retry at once with the state
       const so = await p.rpc('tools/call', { name: 'state_only', arguments: {} });
       expect(so.result.inputRequests).toBeUndefined();
-      expect((await p.rpc('tools/call', { name: 'state_only', arguments: {}, requestState: so.result.requestState })).result.content[0].text).toBe('resumed from warm');
+      expect((await p.rpc('tools/call', { name: 'state_only', arguments: {}, requestState: so.result.requestState })).result.content[0].text).toBe(
+        'resumed from warm',
+      );
 
       // always_more: a new round every time (the client's limit must stop it)
       let state: string | undefined;
       for (let round = 1; round <= 3; round++) {
-        const m = await p.rpc('tools/call', { name: 'always_more', arguments: {}, ...(state && { requestState: state, inputResponses: { again: accept({ ok: true }) } }) });
+        const m = await p.rpc('tools/call', {
+          name: 'always_more',
+          arguments: {},
+          ...(state && { requestState: state, inputResponses: { again: accept({ ok: true }) } }),
+        });
         expect(m.result.inputRequests.again.params.message).toBe(`Round ${round}: once more?`);
         state = m.result.requestState;
       }
@@ -167,16 +209,32 @@ describe.each(['stdio', 'http'] as const)('surface/modern-surface.mjs (SDK v2) o
       const ask = await p.rpc('tools/call', call);
       expect(ask.result).toMatchObject({
         resultType: 'input_required',
-        inputRequests: { confirm: { method: 'elicitation/create', params: { mode: 'form', message: 'Really deploy?', requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean' } }, required: ['confirm'] } } } },
+        inputRequests: {
+          confirm: {
+            method: 'elicitation/create',
+            params: {
+              mode: 'form',
+              message: 'Really deploy?',
+              requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean' } }, required: ['confirm'] },
+            },
+          },
+        },
       });
       expect(ask.result.requestState).toBeUndefined();
       expect((await p.rpc('tools/call', call, {})).error).toMatchObject({ code: -32021, data: { requiredCapabilities: { elicitation: { form: {} } } } });
       const done = await p.rpc('tools/call', { ...call, inputResponses: { confirm: accept({ confirm: true }) } });
-      expect(done.result).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'done: deploy' }], structuredContent: { done: true, effects: 1 } });
+      expect(done.result).toMatchObject({
+        resultType: 'complete',
+        content: [{ type: 'text', text: 'done: deploy' }],
+        structuredContent: { done: true, effects: 1 },
+      });
       const declined = await p.rpc('tools/call', { ...call, inputResponses: { confirm: { action: 'decline' } } });
       expect(declined.result).toMatchObject({ isError: true, content: [{ text: 'declined: deploy not done' }] });
       // the effect ran exactly once
-      expect((await p.rpc('tools/call', { ...call, inputResponses: { confirm: accept({ confirm: false }) } })).result.structuredContent).toEqual({ done: false, effects: 1 });
+      expect((await p.rpc('tools/call', { ...call, inputResponses: { confirm: accept({ confirm: false }) } })).result.structuredContent).toEqual({
+        done: false,
+        effects: 1,
+      });
     } finally {
       await p.close();
     }
@@ -201,31 +259,59 @@ describe.each(['stdio', 'http'] as const)('surface/modern-surface.mjs (SDK v2) o
       expect(mixed.result.messages.map((m: Json) => m.content.type)).toEqual(['text', 'image', 'resource', 'resource_link']);
       const guarded = await p.rpc('prompts/get', { name: 'guarded' });
       expect(guarded.result.inputRequests.confirm.method).toBe('elicitation/create');
-      expect((await p.rpc('prompts/get', { name: 'guarded', inputResponses: { confirm: accept({ confirm: true }) } })).result.messages[0].content.text).toBe('The guarded prompt.');
+      expect((await p.rpc('prompts/get', { name: 'guarded', inputResponses: { confirm: accept({ confirm: true }) } })).result.messages[0].content.text).toBe(
+        'The guarded prompt.',
+      );
       const comp = await p.rpc('completion/complete', { ref: { type: 'ref/prompt', name: 'greeting' }, argument: { name: 'name', value: 'G' } });
       expect(comp.result.completion).toEqual({ values: ['Grace', 'Guido'], total: 2, hasMore: false });
 
       const res = await p.rpc('resources/list');
-      expect(res.result.resources.map((r: Json) => r.uri)).toEqual(['surface://docs/readme', 'surface://data/blob.bin', 'surface://counter', 'surface://secret', 'surface://data/old.txt']);
+      expect(res.result.resources.map((r: Json) => r.uri)).toEqual([
+        'surface://docs/readme',
+        'surface://data/blob.bin',
+        'surface://counter',
+        'surface://secret',
+        'surface://data/old.txt',
+      ]);
       const tpl = await p.rpc('resources/templates/list');
       expect(tpl.result.resourceTemplates.map((t: Json) => t.uriTemplate)).toEqual(['surface://items/{category}/{id}', 'surface://search{?q,limit}']);
       const readme = await p.rpc('resources/read', { uri: 'surface://docs/readme' });
-      expect(readme.result).toMatchObject({ contents: [{ mimeType: 'text/markdown', text: expect.stringContaining('# Surface fixture') }], ttlMs: 60000, cacheScope: 'public' });
+      expect(readme.result).toMatchObject({
+        contents: [{ mimeType: 'text/markdown', text: expect.stringContaining('# Surface fixture') }],
+        ttlMs: 60000,
+        cacheScope: 'public',
+      });
       const blob = await p.rpc('resources/read', { uri: 'surface://data/blob.bin' });
       expect([...Buffer.from(blob.result.contents[0].blob, 'base64')]).toEqual(Array.from({ length: 256 }, (_, i) => i));
       const item = await p.rpc('resources/read', { uri: 'surface://items/veg/leek' });
       expect(JSON.parse(item.result.contents[0].text)).toEqual({ category: 'veg', id: 'leek' });
-      const idComp = await p.rpc('completion/complete', { ref: { type: 'ref/resource', uri: 'surface://items/{category}/{id}' }, argument: { name: 'id', value: 'c' }, context: { arguments: { category: 'veg' } } });
+      const idComp = await p.rpc('completion/complete', {
+        ref: { type: 'ref/resource', uri: 'surface://items/{category}/{id}' },
+        argument: { name: 'id', value: 'c' },
+        context: { arguments: { category: 'veg' } },
+      });
       expect(idComp.result.completion.values).toEqual(['carrot', 'celery']);
       const search = await p.rpc('resources/read', { uri: 'surface://search?q=abc&limit=3' });
       expect(JSON.parse(search.result.contents[0].text)).toEqual({ q: 'abc', limit: '3' });
       const secret = await p.rpc('resources/read', { uri: 'surface://secret' });
       expect(secret.result.resultType).toBe('input_required');
-      expect((await p.rpc('resources/read', { uri: 'surface://secret', inputResponses: { confirm: accept({ confirm: true }) } })).result.contents[0].text).toBe('the secret is 42');
-      expect((await p.rpc('resources/read', { uri: 'surface://nope' })).error).toEqual({ code: -32602, message: 'Resource not found: surface://nope', data: { uri: 'surface://nope' } });
+      expect((await p.rpc('resources/read', { uri: 'surface://secret', inputResponses: { confirm: accept({ confirm: true }) } })).result.contents[0].text).toBe(
+        'the secret is 42',
+      );
+      expect((await p.rpc('resources/read', { uri: 'surface://nope' })).error).toEqual({
+        code: -32602,
+        message: 'Resource not found: surface://nope',
+        data: { uri: 'surface://nope' },
+      });
 
       const link = await p.rpc('tools/call', { name: 'link_resource', arguments: {} });
-      expect(link.result.content[1]).toEqual({ type: 'resource_link', uri: 'surface://docs/readme', name: 'readme', mimeType: 'text/markdown', description: 'The fixture readme' });
+      expect(link.result.content[1]).toEqual({
+        type: 'resource_link',
+        uri: 'surface://docs/readme',
+        name: 'readme',
+        mimeType: 'text/markdown',
+        description: 'The fixture readme',
+      });
     } finally {
       await p.close();
     }
@@ -261,13 +347,24 @@ describe.each(['stdio', 'http'] as const)('surface/raw-mrtr.mjs (hand-written) o
       const first = await p.rpc('tools/call', { name: 'exact_state', arguments: {} });
       const state: string = first.result.requestState;
       expect(state.startsWith('  é "quoted" \\back\\slash\u2028line {"firstId":')).toBe(true);
-      expect((await p.rpc('tools/call', { name: 'exact_state', arguments: {}, inputResponses: { ok: accept({ ok: true }) }, requestState: state.trim() })).error).toMatchObject({ code: -32602, message: 'requestState altered' });
+      expect(
+        (await p.rpc('tools/call', { name: 'exact_state', arguments: {}, inputResponses: { ok: accept({ ok: true }) }, requestState: state.trim() })).error,
+      ).toMatchObject({ code: -32602, message: 'requestState altered' });
       const ok = await p.rpc('tools/call', { name: 'exact_state', arguments: {}, inputResponses: { ok: accept({ ok: true }) }, requestState: state });
-      expect(ok.result.structuredContent).toEqual({ inputResponses: { ok: accept({ ok: true }) }, paramKeys: ['_meta', 'arguments', 'inputResponses', 'name', 'requestState'], firstId: first.id, retryId: ok.id });
+      expect(ok.result.structuredContent).toEqual({
+        inputResponses: { ok: accept({ ok: true }) },
+        paramKeys: ['_meta', 'arguments', 'inputResponses', 'name', 'requestState'],
+        firstId: first.id,
+        retryId: ok.id,
+      });
 
       expect((await p.rpc('tools/call', { name: 'no_state', arguments: {} })).result.requestState).toBeUndefined();
-      expect((await p.rpc('tools/call', { name: 'no_state', arguments: {}, inputResponses: {}, requestState: '' })).error.message).toBe('requestState sent although none was given');
-      expect((await p.rpc('tools/call', { name: 'no_state', arguments: {}, inputResponses: { ok: { action: 'cancel' } } })).result.structuredContent.paramKeys).toEqual(['_meta', 'arguments', 'inputResponses', 'name']);
+      expect((await p.rpc('tools/call', { name: 'no_state', arguments: {}, inputResponses: {}, requestState: '' })).error.message).toBe(
+        'requestState sent although none was given',
+      );
+      expect(
+        (await p.rpc('tools/call', { name: 'no_state', arguments: {}, inputResponses: { ok: { action: 'cancel' } } })).result.structuredContent.paramKeys,
+      ).toEqual(['_meta', 'arguments', 'inputResponses', 'name']);
       expect((await p.rpc('tools/call', { name: 'exact_state', arguments: {} }, {})).error.code).toBe(-32021);
 
       expect((await p.rpc('tools/call', { name: 'bogus_result', arguments: {} })).result.resultType).toBe('pending');
@@ -300,7 +397,10 @@ function v1Client(caps: Json) {
       seen.push({ kind: `elicit:${r.params.mode ?? 'form'}`, detail: r.params.message });
       if (r.params.mode === 'url') return { action: 'accept' };
       const props = Object.keys((r.params as Json).requestedSchema.properties);
-      return { action: 'accept', content: props.includes('confirm') ? { confirm: true } : props.includes('user') ? { user: 'ada' } : { name: 'Ada', check: true } };
+      return {
+        action: 'accept',
+        content: props.includes('confirm') ? { confirm: true } : props.includes('user') ? { user: 'ada' } : { name: 'Ada', check: true },
+      };
     });
   }
   if (caps.sampling) {
@@ -374,7 +474,10 @@ describe.each(['stdio', 'http'] as const)('surface/legacy-surface.mjs (SDK v1) o
       await client.callTool({ name: 'change_lists', arguments: {} });
       await until(() => ['updated', 'prompts-changed', 'resources-changed'].every((k) => seen.some((s) => s.kind === k)), 'updated + list_changed');
       expect((await client.listPrompts()).prompts.map((x) => x.name)).toEqual(['greeting', 'extra_prompt']);
-      expect((await client.complete({ ref: { type: 'ref/prompt', name: 'greeting' }, argument: { name: 'name', value: 'g' } })).completion.values).toEqual(['Grace', 'Guido']);
+      expect((await client.complete({ ref: { type: 'ref/prompt', name: 'greeting' }, argument: { name: 'name', value: 'g' } })).completion.values).toEqual([
+        'Grace',
+        'Guido',
+      ]);
       expect((await client.readResource({ uri: 'legacy://items/2' })).contents[0]).toMatchObject({ text: 'item 2' });
       await expect(client.readResource({ uri: 'legacy://items/9' })).rejects.toMatchObject({ code: -32002 });
       await expect(client.readResource({ uri: 'legacy://nope' })).rejects.toMatchObject({ code: -32602 });
@@ -411,7 +514,7 @@ describe.each(['stdio', 'http'] as const)('surface/legacy-surface.mjs (SDK v1) o
 });
 
 describe('surface/modern-surface.mjs served to a 2025 (initialize) client over stdio', () => {
-  it("the SDK v2 legacy shim turns each input_required round into real server-to-client requests", async () => {
+  it('the SDK v2 legacy shim turns each input_required round into real server-to-client requests', async () => {
     const { client, seen } = v1Client({ elicitation: { form: {} }, roots: {} });
     const c = stdioCommand(MODERN, ['--stdio']);
     await client.connect(new StdioClientTransport({ command: c.command, args: c.args, stderr: 'pipe' }));
@@ -433,19 +536,34 @@ describe('surface/legacy-surface.mjs over HTTP: which stream each server request
   it('a request made while serving a call rides that POST stream; one made outside any call rides the GET stream', async () => {
     const f = await startHttpFixture(LEGACY, ['--http']);
     const h = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-    const init = await postRpc(f.url, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: { roots: {} }, clientInfo: { name: 'raw', version: '0' } } }, h);
+    const init = await postRpc(
+      f.url,
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: { roots: {} }, clientInfo: { name: 'raw', version: '0' } },
+      },
+      h,
+    );
     const sid = init.headers.get('mcp-session-id')!;
     const hs = { ...h, 'mcp-session-id': sid, 'mcp-protocol-version': '2025-11-25' };
     await postRpc(f.url, { jsonrpc: '2.0', method: 'notifications/initialized' }, hs);
     const get = await openSse(f.url, { method: 'GET', headers: { accept: 'text/event-stream', 'mcp-session-id': sid, 'mcp-protocol-version': '2025-11-25' } });
     const answerRoots = (id: Json) => postRpc(f.url, { jsonrpc: '2.0', id, result: { roots: [{ uri: 'file:///r' }] } }, hs);
     try {
-      const call = await openSse(f.url, { headers: hs, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'ask_roots', arguments: {} } }) });
+      const call = await openSse(f.url, {
+        headers: hs,
+        body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'ask_roots', arguments: {} } }),
+      });
       const onPost = await call.next((m) => m.method === 'roots/list');
       await answerRoots(onPost.id);
       expect((await call.next((m) => m.id === 2)).result.content[0].text).toBe('roots: file:///r');
 
-      const call2 = await openSse(f.url, { headers: hs, body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'ask_roots_unrelated', arguments: {} } }) });
+      const call2 = await openSse(f.url, {
+        headers: hs,
+        body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'ask_roots_unrelated', arguments: {} } }),
+      });
       const onGet = await get.next((m) => m.method === 'roots/list');
       await answerRoots(onGet.id);
       expect((await call2.next((m) => m.id === 3)).result.content[0].text).toBe('roots: file:///r');
@@ -464,9 +582,18 @@ describe('@modelcontextprotocol/server-everything over stdio', () => {
     try {
       const d = await p.request(modernRequest(1, 'server/discover'), 10_000);
       expect(d.error.code).toBe(-32601);
-      const init = await p.request({ jsonrpc: '2.0', id: 2, method: 'initialize', params: { protocolVersion: '2026-07-28', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } }, 10_000);
+      const init = await p.request(
+        { jsonrpc: '2.0', id: 2, method: 'initialize', params: { protocolVersion: '2026-07-28', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } },
+        10_000,
+      );
       expect(init.result.protocolVersion).toBe('2025-11-25');
-      expect(init.result.capabilities).toMatchObject({ tools: { listChanged: true }, prompts: { listChanged: true }, resources: { subscribe: true, listChanged: true }, completions: {}, logging: {} });
+      expect(init.result.capabilities).toMatchObject({
+        tools: { listChanged: true },
+        prompts: { listChanged: true },
+        resources: { subscribe: true, listChanged: true },
+        completions: {},
+        logging: {},
+      });
     } finally {
       await p.close();
     }
@@ -505,7 +632,9 @@ describe('@modelcontextprotocol/server-everything over stdio', () => {
       expect(textOf(await client.callTool({ name: 'get-roots-list', arguments: {} }))).toMatch(/Current MCP Roots \(1 total\)[\s\S]*file:\/\/\/tmp\/ws/);
       expect(textOf(await client.callTool({ name: 'trigger-elicitation-request', arguments: {} }))).toMatch(/User provided the requested information/);
       expect(textOf(await client.callTool({ name: 'trigger-sampling-request', arguments: { prompt: 'capital of France?' } }))).toMatch(/"text": "Paris"/);
-      expect(textOf(await client.callTool({ name: 'trigger-url-elicitation', arguments: { url: 'https://example.com/x', message: 'go' } }))).toMatch(/User completed the URL elicitation flow/);
+      expect(textOf(await client.callTool({ name: 'trigger-url-elicitation', arguments: { url: 'https://example.com/x', message: 'go' } }))).toMatch(
+        /User completed the URL elicitation flow/,
+      );
       expect(seen.map((s) => s.kind)).toEqual(['roots', 'elicit:form', 'sampling', 'elicit:url']);
 
       const resources = await client.listResources();
@@ -521,7 +650,11 @@ describe('@modelcontextprotocol/server-everything over stdio', () => {
       expect((await client.getPrompt({ name: 'args-prompt', arguments: { city: 'Paris' } })).messages[0]!.content).toMatchObject({ type: 'text' });
       const dept = await client.complete({ ref: { type: 'ref/prompt', name: 'completable-prompt' }, argument: { name: 'department', value: 'E' } });
       expect(dept.completion.values).toContain('Engineering');
-      const names = await client.complete({ ref: { type: 'ref/prompt', name: 'completable-prompt' }, argument: { name: 'name', value: '' }, context: { arguments: { department: 'Engineering' } } });
+      const names = await client.complete({
+        ref: { type: 'ref/prompt', name: 'completable-prompt' },
+        argument: { name: 'name', value: '' },
+        context: { arguments: { department: 'Engineering' } },
+      });
       expect(names.completion.values.length).toBeGreaterThan(0);
     } finally {
       await client.close();

@@ -35,14 +35,18 @@ function setup(
   );
   const r = renderWith(el(), services);
   feed.push(toolsEvent(tools));
-  const rerender = (wire?: { items: WireEvent[]; total: number }, log?: { items: LogEntry[]; total: number }) => r.rerender(withProviders(el(wire, log), services));
+  const rerender = (wire?: { items: WireEvent[]; total: number }, log?: { items: LogEntry[]; total: number }) =>
+    r.rerender(withProviders(el(wire, log), services));
   return { r, feed, services, client, state, rerender };
 }
 
 describe('App flows', () => {
   it('open a tool, fill the form, call, see the structured result, save it', async () => {
     const { r, client, services } = setup({
-      callTool: async (_n, args) => ({ kind: 'complete', result: { content: [{ type: 'text', text: `echo: ${String(args.text)}` }], structuredContent: { echoed: args.text } } }),
+      callTool: async (_n, args) => ({
+        kind: 'complete',
+        result: { content: [{ type: 'text', text: `echo: ${String(args.text)}` }], structuredContent: { echoed: args.text } },
+      }),
     });
     await waitFor(r, (f) => f.includes('echo'));
     await press(r, KEY.enter);
@@ -262,7 +266,13 @@ describe('App flows', () => {
   it('log pane shows stderr and warnings; warnings flash in the status line', async () => {
     const { r, rerender } = setup();
     await waitFor(r, (f) => f.includes('echo'));
-    rerender(EMPTY, { items: [{ time: Date.now(), kind: 'stderr', text: 'server started' }, { time: Date.now(), kind: 'warning', text: 'dropped tool bad' }], total: 2 });
+    rerender(EMPTY, {
+      items: [
+        { time: Date.now(), kind: 'stderr', text: 'server started' },
+        { time: Date.now(), kind: 'warning', text: 'dropped tool bad' },
+      ],
+      total: 2,
+    });
     await waitFor(r, (f) => f.includes('warning: dropped tool bad'));
     await press(r, KEY.shiftTab);
     const f = await waitFor(r, (f) => f.includes('server started'));
@@ -272,11 +282,22 @@ describe('App flows', () => {
   it('findings of severity warning or error flash in the status line; info ones do not', async () => {
     const { r, rerender } = setup();
     await waitFor(r, (f) => f.includes('echo'));
-    const finding = { rule: 'tools.duplicate-name', severity: 'warning' as const, spec: 'server/tools#tool', message: 'the server lists more than one tool named "echo"' };
+    const finding = {
+      rule: 'tools.duplicate-name',
+      severity: 'warning' as const,
+      spec: 'server/tools#tool',
+      message: 'the server lists more than one tool named "echo"',
+    };
     rerender(EMPTY, { items: [{ time: Date.now(), kind: 'finding', text: finding.message, finding }], total: 1 });
     await waitFor(r, (f) => f.includes('warning: the server lists more than one tool named "echo" (tools.duplicate-name)'));
     const info = { ...finding, rule: 'era.legacy', severity: 'info' as const, message: 'a legacy server' };
-    rerender(EMPTY, { items: [{ time: Date.now(), kind: 'finding', text: finding.message, finding }, { time: Date.now(), kind: 'finding', text: info.message, finding: info }], total: 2 });
+    rerender(EMPTY, {
+      items: [
+        { time: Date.now(), kind: 'finding', text: finding.message, finding },
+        { time: Date.now(), kind: 'finding', text: info.message, finding: info },
+      ],
+      total: 2,
+    });
     await press(r, KEY.shiftTab);
     const f = await waitFor(r, (f) => f.includes('i era.legacy  a legacy server'));
     expect(f).not.toContain('info: a legacy server');

@@ -15,7 +15,13 @@ describe('connectEarly', () => {
     });
     expect(calls).toBe(1);
     const seen: string[] = [];
-    const hooks = { onWire: () => undefined, onWarning: () => undefined, onFinding: () => undefined, onInfo: () => undefined, onStderr: (l: string) => seen.push(l) };
+    const hooks = {
+      onWire: () => undefined,
+      onWarning: () => undefined,
+      onFinding: () => undefined,
+      onInfo: () => undefined,
+      onStderr: (l: string) => seen.push(l),
+    };
     expect(await connect(hooks)).toBe(fake);
     liveHooks!.onStderr('later');
     expect(seen).toEqual(['hello 1', 'later']);

@@ -41,10 +41,7 @@ describe('diffEntryLines', () => {
   it('labels poll-found changes and cuts long unchanged context', () => {
     const lines = diffEntryLines({ id: 2, time: Date.now(), cause: 'poll', diff: diffTools(before, after) }, 80);
     expect(lineText(lines[0]!)).toContain('changed without notification');
-    const ctx = withContext(
-      [...Array.from({ length: 10 }, (_, i) => ({ kind: 'same' as const, text: `s${i}` })), { kind: 'add' as const, text: 'x' }],
-      2,
-    );
+    const ctx = withContext([...Array.from({ length: 10 }, (_, i) => ({ kind: 'same' as const, text: `s${i}` })), { kind: 'add' as const, text: 'x' }], 2);
     expect(ctx[0]).toEqual({ kind: 'cut', count: 8 });
     expect(ctx).toHaveLength(4);
   });
@@ -60,7 +57,17 @@ describe('diffEntryLines', () => {
 describe('Diffs pane', () => {
   it('opens with d, shows the newest diff, browses history with ←/→', async () => {
     const feed = new Feed<WatchEvent>();
-    const r = renderWith(<App client={fakeClient()} targetLabel="srv" wire={{ items: [], total: 0 }} log={{ items: [], total: 0 }} onQuit={() => {}} size={{ columns: 100, rows: 30 }} />, fakeServices(feed));
+    const r = renderWith(
+      <App
+        client={fakeClient()}
+        targetLabel="srv"
+        wire={{ items: [], total: 0 }}
+        log={{ items: [], total: 0 }}
+        onQuit={() => {}}
+        size={{ columns: 100, rows: 30 }}
+      />,
+      fakeServices(feed),
+    );
     feed.push(toolsEvent(before));
     feed.push({ type: 'diff', time: Date.now(), cause: 'notification', diff: diffTools(before, after), tools: after });
     const third = [...after, tool('third')];

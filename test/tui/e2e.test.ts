@@ -42,7 +42,11 @@ async function waitScreen(pred: (s: string) => boolean, what: string, timeoutMs 
 function descendants(pid: number): number[] {
   const out: number[] = [];
   const r = spawnSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' });
-  for (const p of r.stdout.split('\n').map((x) => Number(x.trim())).filter(Boolean)) out.push(p, ...descendants(p));
+  for (const p of r.stdout
+    .split('\n')
+    .map((x) => Number(x.trim()))
+    .filter(Boolean))
+    out.push(p, ...descendants(p));
   return out;
 }
 

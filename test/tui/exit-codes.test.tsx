@@ -41,7 +41,12 @@ describe('TUI exit codes = CLI exit codes', () => {
   });
 
   it('a transport failure, a usage error, a JSON-RPC error, a bug', async () => {
-    for (const e of [new TransportError('MCPI_SPAWN', 'spawn nosuchcmd ENOENT'), new UsageError('--timeout must be a positive number'), new McpError({ code: -32601, message: 'nope' }), new TypeError('oops')]) {
+    for (const e of [
+      new TransportError('MCPI_SPAWN', 'spawn nosuchcmd ENOENT'),
+      new UsageError('--timeout must be a positive number'),
+      new McpError({ code: -32601, message: 'nope' }),
+      new TypeError('oops'),
+    ]) {
       expect(await quitCode(e)).toBe(exitCodeFor(e));
     }
     expect(exitCodeFor(new TypeError('oops'))).toBe(EXIT.internal);

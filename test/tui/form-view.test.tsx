@@ -93,7 +93,20 @@ describe('call form', () => {
   });
 
   it('enum and oneOf of consts are select lists', async () => {
-    const r = show(obj({ unit: { enum: ['c', 'f'] }, level: { oneOf: [{ const: 1, title: 'Low' }, { const: 2, title: 'High' }] } }, ['level']));
+    const r = show(
+      obj(
+        {
+          unit: { enum: ['c', 'f'] },
+          level: {
+            oneOf: [
+              { const: 1, title: 'Low' },
+              { const: 2, title: 'High' },
+            ],
+          },
+        },
+        ['level'],
+      ),
+    );
     await waitFor(r, (f) => f.includes('unit'));
     await press(r, KEY.right);
     await waitFor(r, (f) => f.includes('‹ c ›'));
@@ -153,7 +166,12 @@ describe('call form', () => {
       type: 'object',
       $defs: { Node: { type: 'object', properties: { child: { $ref: '#/$defs/Node' } } } },
       properties: {
-        shape: { anyOf: [{ type: 'object', properties: { r: { type: 'number' } } }, { type: 'object', properties: { w: { type: 'number' } } }] },
+        shape: {
+          anyOf: [
+            { type: 'object', properties: { r: { type: 'number' } } },
+            { type: 'object', properties: { w: { type: 'number' } } },
+          ],
+        },
         labels: { type: 'object', patternProperties: { '^x-': { type: 'string' } } },
         tree: { $ref: '#/$defs/Node' },
       },

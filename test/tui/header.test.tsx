@@ -18,7 +18,18 @@ describe('Header', () => {
       { type: 'acknowledged', time: now - 5000, subscriptionId: 7, granted: { toolsListChanged: true }, refused: { promptsListChanged: true } },
       { type: 'notification', time: now - 3000, method: 'notifications/tools/list_changed', unsolicited: false },
     ]);
-    const r = renderWith(<Header description={description({ transport: 'http' })} targetLabel="x" connection="connected" watch={ws} now={now} hints="Tab panes · q quit" width={100} />, svc());
+    const r = renderWith(
+      <Header
+        description={description({ transport: 'http' })}
+        targetLabel="x"
+        connection="connected"
+        watch={ws}
+        now={now}
+        hints="Tab panes · q quit"
+        width={100}
+      />,
+      svc(),
+    );
     const f = r.lastFrame()!;
     expect(f).toContain('fixture-server 1.2.3');
     expect(f).toContain('modern 2026-07-28');
@@ -33,7 +44,18 @@ describe('Header', () => {
   it('legacy era, reconnecting, dropped', () => {
     let ws = initialWatchState({ toolsListChanged: true });
     ws = applyWatchEvents(ws, [{ type: 'reconnecting', time: 1, attempt: 2, delayMs: 1000, error: 'socket hang up' }]);
-    const r = renderWith(<Header description={description({ era: 'legacy', protocolVersion: '2025-06-18' })} targetLabel="x" connection="reconnecting" watch={ws} now={1} hints="" width={100} />, svc());
+    const r = renderWith(
+      <Header
+        description={description({ era: 'legacy', protocolVersion: '2025-06-18' })}
+        targetLabel="x"
+        connection="reconnecting"
+        watch={ws}
+        now={1}
+        hints=""
+        width={100}
+      />,
+      svc(),
+    );
     expect(r.lastFrame()).toContain('legacy 2025-06-18');
     expect(r.lastFrame()).toContain('reconnecting (attempt 2)');
     ws = applyWatchEvents(ws, [{ type: 'drop', time: 2, error: 'EOF' }]);
@@ -43,12 +65,33 @@ describe('Header', () => {
 
   it('a legacy server is watched through unsolicited notifications', () => {
     const ws = initialWatchState({ toolsListChanged: true });
-    const r = renderWith(<Header description={description({ era: 'legacy', protocolVersion: '2025-11-25' })} targetLabel="x" connection="connected" watch={ws} now={0} hints="" width={120} />, svc());
+    const r = renderWith(
+      <Header
+        description={description({ era: 'legacy', protocolVersion: '2025-11-25' })}
+        targetLabel="x"
+        connection="connected"
+        watch={ws}
+        now={0}
+        hints=""
+        width={120}
+      />,
+      svc(),
+    );
     expect(r.lastFrame()).toContain('unsolicited notifications (legacy server, no subscription)');
   });
 
   it('sanitizes the server name', () => {
-    const r = renderWith(<Header description={description({ serverInfo: { name: 'evil\u001b]0;owned\u0007', version: '1\u001b[2J' } })} targetLabel="x" connection="connected" now={0} hints="" width={100} />, svc());
+    const r = renderWith(
+      <Header
+        description={description({ serverInfo: { name: 'evil\u001b]0;owned\u0007', version: '1\u001b[2J' } })}
+        targetLabel="x"
+        connection="connected"
+        now={0}
+        hints=""
+        width={100}
+      />,
+      svc(),
+    );
     expect(r.lastFrame()).not.toMatch(/[\u001b\u0007]/);
     expect(r.lastFrame()).toContain('evil 1');
   });

@@ -67,6 +67,9 @@ export function fakeClient(
     description: description(opts.desc),
     calls: [],
     closed: 0,
+    listPrompts: async () => ({ items: [], pages: 1 }),
+    listResources: async () => ({ items: [], pages: 1 }),
+    listResourceTemplates: async () => ({ items: [], pages: 1 }),
     async listTools(): Promise<ToolList> {
       return { tools: opts.tools ?? [], dropped: [], pages: 1 };
     },
@@ -85,7 +88,10 @@ export function fakeClient(
   return c;
 }
 
-export function fakeServices(feed: Feed<WatchEvent>, over: Partial<TuiServices> = {}): TuiServices & { saved: { name: string; json: string }[]; watchCalls: { filter?: ListenFilter }[] } {
+export function fakeServices(
+  feed: Feed<WatchEvent>,
+  over: Partial<TuiServices> = {},
+): TuiServices & { saved: { name: string; json: string }[]; watchCalls: { filter?: ListenFilter }[] } {
   const saved: { name: string; json: string }[] = [];
   const watchCalls: { filter?: ListenFilter }[] = [];
   return {
@@ -166,7 +172,16 @@ export interface PaneHarness {
  */
 export function renderPane(
   def: PaneDef,
-  opts: { tools?: Tool[]; client?: FakeClient; wire?: Ring<WireEvent>; log?: Ring<LogEntry>; width?: number; height?: number; pollMs?: number; filter?: ListenFilter } = {},
+  opts: {
+    tools?: Tool[];
+    client?: FakeClient;
+    wire?: Ring<WireEvent>;
+    log?: Ring<LogEntry>;
+    width?: number;
+    height?: number;
+    pollMs?: number;
+    filter?: ListenFilter;
+  } = {},
 ): PaneHarness {
   const feed = new Feed<WatchEvent>();
   const services = fakeServices(feed);

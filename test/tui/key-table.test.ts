@@ -1,5 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { HELP_CONTEXTS, KEY_TABLE, helpSections, hintLine, isCharSpec, isValidSpec, keyLabel, keyMatches, matchKey, rowLabel, type KeyBinding, type KeyContext } from '../../src/tui/keys.js';
+import {
+  HELP_CONTEXTS,
+  KEY_TABLE,
+  helpSections,
+  hintLine,
+  isCharSpec,
+  isValidSpec,
+  keyLabel,
+  keyMatches,
+  matchKey,
+  rowLabel,
+  type KeyBinding,
+  type KeyContext,
+} from '../../src/tui/keys.js';
 import { helpLines } from '../../src/tui/components/HelpOverlay.js';
 import { lineText } from '../../src/tui/lines.js';
 import { plainKey } from '../../src/tui/hooks/useKeys.js';

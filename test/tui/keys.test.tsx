@@ -47,7 +47,17 @@ describe('keys arriving in one chunk', () => {
   it('"/ech" + Enter typed at once filters, keeps, then Enter opens the match', async () => {
     const feed = new Feed<WatchEvent>();
     const tools = [tool('add'), tool('echo', { inputSchema: { type: 'object', properties: { text: { type: 'string' } } } })];
-    const r = renderWith(<App client={fakeClient({ tools })} targetLabel="x" wire={{ items: [], total: 0 }} log={{ items: [], total: 0 }} onQuit={() => {}} size={{ columns: 100, rows: 30 }} />, fakeServices(feed));
+    const r = renderWith(
+      <App
+        client={fakeClient({ tools })}
+        targetLabel="x"
+        wire={{ items: [], total: 0 }}
+        log={{ items: [], total: 0 }}
+        onQuit={() => {}}
+        size={{ columns: 100, rows: 30 }}
+      />,
+      fakeServices(feed),
+    );
     feed.push(toolsEvent(tools));
     await waitFor(r, (f) => f.includes('Tools (2)'));
     r.stdin.write('/ech\r');

@@ -9,7 +9,13 @@ import { KEY, press, renderPane, tool, toolsEvent, waitFor } from './helpers.js'
 afterEach(() => cleanup());
 
 const lists: Tool[][] = [[tool('a')], [tool('a'), tool('b')], [tool('a'), tool('b'), tool('c')], [tool('b'), tool('c')]];
-const change = (i: number) => ({ type: 'diff' as const, time: Date.now(), cause: 'notification' as const, diff: diffTools(lists[i - 1]!, lists[i]!), tools: lists[i]! });
+const change = (i: number) => ({
+  type: 'diff' as const,
+  time: Date.now(),
+  cause: 'notification' as const,
+  diff: diffTools(lists[i - 1]!, lists[i]!),
+  tools: lists[i]!,
+});
 
 describe('Diffs pane (alone)', () => {
   it('says when there is no diff yet; keys do nothing then', async () => {

@@ -9,7 +9,13 @@ import { press, renderPane, waitFor } from './helpers.js';
 
 afterEach(() => cleanup());
 
-const dup: Finding = { rule: 'tools.duplicate-name', severity: 'warning', spec: 'server/tools#tool', key: 'echo', message: 'the server lists more than one tool named "echo"' };
+const dup: Finding = {
+  rule: 'tools.duplicate-name',
+  severity: 'warning',
+  spec: 'server/tools#tool',
+  key: 'echo',
+  message: 'the server lists more than one tool named "echo"',
+};
 const entries = (n: number): LogEntry[] => Array.from({ length: n }, (_, i) => ({ time: Date.now(), kind: 'stderr' as const, text: `line ${i}` }));
 
 describe('Log pane (alone)', () => {
@@ -20,7 +26,12 @@ describe('Log pane (alone)', () => {
         { time: Date.now(), kind: 'warning' as const, text: 'dropped tool bad' },
         { time: Date.now(), kind: 'info' as const, text: 'legacy era' },
         { time: Date.now(), kind: 'finding' as const, text: dup.message, finding: dup },
-        { time: Date.now(), kind: 'finding' as const, text: 'x', finding: { ...dup, rule: 'stdio.non-json-line', severity: 'error' as const, message: 'stdout line is not JSON: \u001b[2Jhi' } },
+        {
+          time: Date.now(),
+          kind: 'finding' as const,
+          text: 'x',
+          finding: { ...dup, rule: 'stdio.non-json-line', severity: 'error' as const, message: 'stdout line is not JSON: \u001b[2Jhi' },
+        },
       ],
       total: 5,
     };

@@ -37,7 +37,10 @@ describe('Tools pane (alone)', () => {
   });
 
   it('filter, open, type, call, see the verdict, save, call again, go back', async () => {
-    const h = setup(async (_n, args) => ({ kind: 'complete', result: { content: [{ type: 'text', text: `echo: ${String(args.text)}` }], structuredContent: { echoed: args.text } } }));
+    const h = setup(async (_n, args) => ({
+      kind: 'complete',
+      result: { content: [{ type: 'text', text: `echo: ${String(args.text)}` }], structuredContent: { echoed: args.text } },
+    }));
     h.feed.push(toolsEvent(tools));
     await waitFor(h.r, (f) => f.includes('Tools (2)'));
     await press(h.r, '/', 'pin');

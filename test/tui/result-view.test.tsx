@@ -104,7 +104,11 @@ describe('resultLines', () => {
     const out = text(
       done({
         kind: 'input_required',
-        result: { resultType: 'input_required', inputRequests: { confirm: { method: 'elicitation/create', params: { message: 'Really delete?' } } }, requestState: 'opaque123' },
+        result: {
+          resultType: 'input_required',
+          inputRequests: { confirm: { method: 'elicitation/create', params: { message: 'Really delete?' } } },
+          requestState: 'opaque123',
+        },
       }),
     );
     expect(out).toContain('input_required');
@@ -130,7 +134,14 @@ describe('resultLines', () => {
 
 describe('ResultView', () => {
   it('shows a spinner, elapsed time and progress while running', async () => {
-    const running: CallState = { ...base, startedAt: Date.now(), phase: 'running', cancelling: false, progress: { progress: 3, total: 10, message: 'fetching' }, progressCount: 3 };
+    const running: CallState = {
+      ...base,
+      startedAt: Date.now(),
+      phase: 'running',
+      cancelling: false,
+      progress: { progress: 3, total: 10, message: 'fetching' },
+      progressCount: 3,
+    };
     const r = renderWith(<ResultView call={running} lines={[]} offset={0} width={80} height={10} />, fakeServices(new Feed<WatchEvent>()));
     const f = await waitFor(r, (f) => f.includes('calling weather'));
     expect(f).toContain('progress 3/10 (30%)  fetching');

@@ -93,7 +93,10 @@ describe('Root', () => {
     const client = fakeClient({ tools: [tool('echo')] });
     const feed = new Feed<WatchEvent>();
     let code: number | undefined;
-    const r = renderWith(<Root connect={async () => client} targetLabel="x" onExit={(c) => (code = c)} size={{ columns: 100, rows: 30 }} />, fakeServices(feed));
+    const r = renderWith(
+      <Root connect={async () => client} targetLabel="x" onExit={(c) => (code = c)} size={{ columns: 100, rows: 30 }} />,
+      fakeServices(feed),
+    );
     feed.push(toolsEvent([tool('echo')]));
     await waitFor(r, (f) => f.includes('Tools (1)'));
     await press(r, 'q');

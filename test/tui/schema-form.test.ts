@@ -55,13 +55,24 @@ describe('buildForm', () => {
       properties: {
         color: { enum: ['red', 'green'] },
         fixed: { const: 42 },
-        level: { oneOf: [{ const: 1, title: 'Low' }, { const: 2, title: 'High', description: 'loud' }] },
+        level: {
+          oneOf: [
+            { const: 1, title: 'Low' },
+            { const: 2, title: 'High', description: 'loud' },
+          ],
+        },
         mode: { anyOf: [{ enum: ['a'] }, { const: 'b' }] },
       },
     });
     expect(f[0]).toMatchObject({ kind: 'enum', options: [{ value: 'red' }, { value: 'green' }] });
     expect(f[1]).toMatchObject({ kind: 'enum', options: [{ value: 42 }] });
-    expect(f[2]).toMatchObject({ kind: 'enum', options: [{ value: 1, label: 'Low' }, { value: 2, label: 'High', description: 'loud' }] });
+    expect(f[2]).toMatchObject({
+      kind: 'enum',
+      options: [
+        { value: 1, label: 'Low' },
+        { value: 2, label: 'High', description: 'loud' },
+      ],
+    });
     expect(f[3]).toMatchObject({ kind: 'enum', options: [{ value: 'a' }, { value: 'b' }] });
   });
 
@@ -132,7 +143,12 @@ describe('buildForm', () => {
   it('falls back to JSON for anyOf of objects, patternProperties, maps, tuples, multi-type', () => {
     const f = fields({
       properties: {
-        a: { anyOf: [{ type: 'object', properties: { x: { type: 'string' } } }, { type: 'object', properties: { y: { type: 'number' } } }] },
+        a: {
+          anyOf: [
+            { type: 'object', properties: { x: { type: 'string' } } },
+            { type: 'object', properties: { y: { type: 'number' } } },
+          ],
+        },
         b: { type: 'object', patternProperties: { '^x': { type: 'string' } } },
         c: { type: 'object', additionalProperties: { type: 'number' } },
         d: { type: 'array', prefixItems: [{ type: 'string' }] },
@@ -149,7 +165,13 @@ describe('buildForm', () => {
         x: { allOf: [{ type: 'object', properties: { a: { type: 'string' } }, required: ['a'] }, { properties: { b: { type: 'boolean' } } }] },
       },
     });
-    expect(x).toMatchObject({ kind: 'object', fields: [{ key: 'a', required: true }, { key: 'b', kind: 'boolean' }] });
+    expect(x).toMatchObject({
+      kind: 'object',
+      fields: [
+        { key: 'a', required: true },
+        { key: 'b', kind: 'boolean' },
+      ],
+    });
   });
 
   it('a non-object root is one JSON field', () => {

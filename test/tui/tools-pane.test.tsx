@@ -31,10 +31,9 @@ describe('tool helpers', () => {
     expect(displayName(tool('a', { title: 'x\u001b[31my' }))).toBe('xy');
   });
   it('badges only for hints stated true', () => {
-    expect(badges(tool('a', { annotations: { readOnlyHint: true, destructiveHint: true, idempotentHint: false, openWorldHint: true } })).map((b) => b.long)).toEqual([
-      'read-only',
-      'open-world',
-    ]);
+    expect(
+      badges(tool('a', { annotations: { readOnlyHint: true, destructiveHint: true, idempotentHint: false, openWorldHint: true } })).map((b) => b.long),
+    ).toEqual(['read-only', 'open-world']);
     expect(badges(tool('a', { annotations: { destructiveHint: true } })).map((b) => b.short)).toEqual(['destr']);
   });
   it('filter matches name, title and description, every word', () => {
@@ -49,7 +48,9 @@ describe('tool helpers', () => {
 
 describe('tools pane', () => {
   it('shows display name, name, short description, unverified badges', async () => {
-    const { r } = setup([tool('del', { title: 'Delete file', description: 'Deletes a file.\nSecond line', annotations: { destructiveHint: true, openWorldHint: true } })]);
+    const { r } = setup([
+      tool('del', { title: 'Delete file', description: 'Deletes a file.\nSecond line', annotations: { destructiveHint: true, openWorldHint: true } }),
+    ]);
     const f = await waitFor(r, (f) => f.includes('Delete file'));
     expect(f).toContain('Delete file (del)');
     expect(f).toContain('Deletes a file.');
@@ -117,7 +118,10 @@ describe('tools pane', () => {
 
   it('lists dropped tools apart, with the reason', async () => {
     const feed = new Feed<WatchEvent>();
-    const r = renderWith(<App client={fakeClient()} targetLabel="srv" wire={EMPTY} log={EMPTY} onQuit={() => {}} size={{ columns: 100, rows: 30 }} />, fakeServices(feed));
+    const r = renderWith(
+      <App client={fakeClient()} targetLabel="srv" wire={EMPTY} log={EMPTY} onQuit={() => {}} size={{ columns: 100, rows: 30 }} />,
+      fakeServices(feed),
+    );
     feed.push({ type: 'tools', time: Date.now(), tools: [tool('ok')], dropped: [{ name: 'bad', reason: 'x-mcp-header "Bad Name" is not an HTTP token' }] });
     const f = await waitFor(r, (f) => f.includes('Dropped 1 tool'));
     expect(f).toContain('✗ bad');
@@ -126,7 +130,10 @@ describe('tools pane', () => {
 
   it('shows a failure to list tools', async () => {
     const feed = new Feed<WatchEvent>();
-    const r = renderWith(<App client={fakeClient()} targetLabel="srv" wire={EMPTY} log={EMPTY} onQuit={() => {}} size={{ columns: 100, rows: 30 }} />, fakeServices(feed));
+    const r = renderWith(
+      <App client={fakeClient()} targetLabel="srv" wire={EMPTY} log={EMPTY} onQuit={() => {}} size={{ columns: 100, rows: 30 }} />,
+      fakeServices(feed),
+    );
     feed.fail(new Error('boom'));
     const f = await waitFor(r, (f) => f.includes('Could not list tools'));
     expect(f).toContain('boom');
@@ -134,7 +141,10 @@ describe('tools pane', () => {
 
   it('fits 80×24', async () => {
     const feed = new Feed<WatchEvent>();
-    const r = renderWith(<App client={fakeClient()} targetLabel="srv" wire={EMPTY} log={EMPTY} onQuit={() => {}} size={{ columns: 80, rows: 24 }} />, fakeServices(feed));
+    const r = renderWith(
+      <App client={fakeClient()} targetLabel="srv" wire={EMPTY} log={EMPTY} onQuit={() => {}} size={{ columns: 80, rows: 24 }} />,
+      fakeServices(feed),
+    );
     feed.push(toolsEvent(many(100)));
     const f = await waitFor(r, (f) => f.includes('Tools (100)'));
     const lines = f.split('\n');

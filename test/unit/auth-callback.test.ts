@@ -16,7 +16,10 @@ describe('loopback redirect listener', () => {
     expect(got.searchParams.get('code')).toBe('abc');
     expect(got.searchParams.get('state')).toBe('s1');
     // One-shot: a second response is refused (400) or finds the listener closed.
-    const again = await fetch(`${l.redirectUri}?code=again`).then((r) => r.status, () => 'closed');
+    const again = await fetch(`${l.redirectUri}?code=again`).then(
+      (r) => r.status,
+      () => 'closed',
+    );
     expect([400, 'closed']).toContain(again);
   });
 

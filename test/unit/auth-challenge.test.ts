@@ -24,7 +24,11 @@ describe('parseWwwAuthenticate', () => {
 
 describe('bearerChallenge', () => {
   test('reads resource_metadata, scope (split), error and description', () => {
-    expect(bearerChallenge('Basic realm="x", Bearer error="insufficient_scope", scope="files:write  files:read", resource_metadata="https://m/prm", error_description="need write"')).toEqual({
+    expect(
+      bearerChallenge(
+        'Basic realm="x", Bearer error="insufficient_scope", scope="files:write  files:read", resource_metadata="https://m/prm", error_description="need write"',
+      ),
+    ).toEqual({
       resourceMetadata: 'https://m/prm',
       scope: ['files:write', 'files:read'],
       error: 'insufficient_scope',

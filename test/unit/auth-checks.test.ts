@@ -21,15 +21,23 @@ describe('authorization response validation (RFC 9207 §2.4 table, state)', () =
     expect(codeOf(() => checkAuthorizationResponse(params({}), { issuer: ISSUER, state: 's', issAdvertised: true }))).toBe('MCPI_AUTH_ISS_MISMATCH');
   });
   test('not advertised + present: still compared; not advertised + absent: proceed', () => {
-    expect(codeOf(() => checkAuthorizationResponse(params({ iss: 'https://evil.example.com' }), { issuer: ISSUER, state: 's', issAdvertised: false }))).toBe('MCPI_AUTH_ISS_MISMATCH');
+    expect(codeOf(() => checkAuthorizationResponse(params({ iss: 'https://evil.example.com' }), { issuer: ISSUER, state: 's', issAdvertised: false }))).toBe(
+      'MCPI_AUTH_ISS_MISMATCH',
+    );
     expect(codeOf(() => checkAuthorizationResponse(params({}), { issuer: ISSUER, state: 's', issAdvertised: false }))).toBeUndefined();
   });
   test('simple string comparison: a trailing slash or a case change is a mismatch', () => {
-    expect(codeOf(() => checkAuthorizationResponse(params({ iss: `${ISSUER}/` }), { issuer: ISSUER, state: 's', issAdvertised: true }))).toBe('MCPI_AUTH_ISS_MISMATCH');
-    expect(codeOf(() => checkAuthorizationResponse(params({ iss: 'https://AS.example.com' }), { issuer: ISSUER, state: 's', issAdvertised: true }))).toBe('MCPI_AUTH_ISS_MISMATCH');
+    expect(codeOf(() => checkAuthorizationResponse(params({ iss: `${ISSUER}/` }), { issuer: ISSUER, state: 's', issAdvertised: true }))).toBe(
+      'MCPI_AUTH_ISS_MISMATCH',
+    );
+    expect(codeOf(() => checkAuthorizationResponse(params({ iss: 'https://AS.example.com' }), { issuer: ISSUER, state: 's', issAdvertised: true }))).toBe(
+      'MCPI_AUTH_ISS_MISMATCH',
+    );
   });
   test('state missing or different: refused', () => {
-    expect(codeOf(() => checkAuthorizationResponse(params({ state: 'other' }), { issuer: ISSUER, state: 's', issAdvertised: false }))).toBe('MCPI_AUTH_STATE_MISMATCH');
+    expect(codeOf(() => checkAuthorizationResponse(params({ state: 'other' }), { issuer: ISSUER, state: 's', issAdvertised: false }))).toBe(
+      'MCPI_AUTH_STATE_MISMATCH',
+    );
     const p = params({});
     p.delete('state');
     expect(codeOf(() => checkAuthorizationResponse(p, { issuer: ISSUER, state: 's', issAdvertised: false }))).toBe('MCPI_AUTH_STATE_MISMATCH');

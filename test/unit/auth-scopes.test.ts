@@ -14,7 +14,10 @@ describe('selectScopes (spec: scope selection strategy)', () => {
     expect(selectScopes({ authorizationServerScopes: ['offline_access'] })).toBeUndefined();
   });
   test('offline_access only when the AS lists it, and never alone', () => {
-    expect(selectScopes({ resourceScopes: ['mcp:basic'], authorizationServerScopes: ['mcp:basic', 'offline_access'] })).toEqual(['mcp:basic', 'offline_access']);
+    expect(selectScopes({ resourceScopes: ['mcp:basic'], authorizationServerScopes: ['mcp:basic', 'offline_access'] })).toEqual([
+      'mcp:basic',
+      'offline_access',
+    ]);
     expect(selectScopes({ resourceScopes: ['mcp:basic'], authorizationServerScopes: ['mcp:basic', 'mcp:read'] })).toEqual(['mcp:basic']);
     expect(selectScopes({ resourceScopes: ['mcp:basic'], authorizationServerScopes: ['offline_access'], wantRefresh: false })).toEqual(['mcp:basic']);
   });

@@ -53,7 +53,9 @@ describe('token store', () => {
   test('status and list show scopes and expiry, never token text', async () => {
     const h = home();
     await saveAuth(entry('https://b.example.com/mcp'), { env: h.env });
-    await saveAuth(entry('https://a.example.com/mcp', { tokens: { accessToken: 'access-token-2', tokenType: 'bearer', expiresAt: 1, scopes: [] } }), { env: h.env });
+    await saveAuth(entry('https://a.example.com/mcp', { tokens: { accessToken: 'access-token-2', tokenType: 'bearer', expiresAt: 1, scopes: [] } }), {
+      env: h.env,
+    });
     const list = await listTokens({ env: h.env });
     expect(list.map((s) => s.server)).toEqual(['https://a.example.com/mcp', 'https://b.example.com/mcp']);
     expect(list[0]).toMatchObject({ expired: true, hasRefreshToken: false, hasAccessToken: true });

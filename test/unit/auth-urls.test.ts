@@ -1,5 +1,12 @@
 import { describe, expect, test } from 'vitest';
-import { authorizationServerMetadataUrls, insecureReason, isLoopbackHost, protectedResourceMetadataUrls, resourceMatches, serverKey } from '../../src/auth/urls.js';
+import {
+  authorizationServerMetadataUrls,
+  insecureReason,
+  isLoopbackHost,
+  protectedResourceMetadataUrls,
+  resourceMatches,
+  serverKey,
+} from '../../src/auth/urls.js';
 
 describe('discovery URLs (spec order)', () => {
   test('PRM: path-based first, then the root; only the root for a server at the root', () => {
@@ -25,7 +32,9 @@ describe('discovery URLs (spec order)', () => {
       { url: 'https://auth.example.com/.well-known/oauth-authorization-server', kind: 'oauth' },
       { url: 'https://auth.example.com/.well-known/openid-configuration', kind: 'oidc' },
     ]);
-    expect(authorizationServerMetadataUrls('https://auth.example.com/').map((l) => l.url)[0]).toBe('https://auth.example.com/.well-known/oauth-authorization-server');
+    expect(authorizationServerMetadataUrls('https://auth.example.com/').map((l) => l.url)[0]).toBe(
+      'https://auth.example.com/.well-known/oauth-authorization-server',
+    );
   });
 });
 

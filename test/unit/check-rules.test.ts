@@ -135,7 +135,9 @@ describe('list rules', () => {
 
 describe('jsonrpc rules', () => {
   it('jsonrpc.not-a-message: stdout and SSE wordings, sanitized and cut to 120 characters in the message, 500 in evidence', () => {
-    expect(registered(notAMessage('{"hello":"world"}', 'stdout')).message).toBe('ignored a JSON value on stdout that is not a JSON-RPC message: {"hello":"world"}');
+    expect(registered(notAMessage('{"hello":"world"}', 'stdout')).message).toBe(
+      'ignored a JSON value on stdout that is not a JSON-RPC message: {"hello":"world"}',
+    );
     expect(notAMessage('[1]', 'sse').message).toBe('ignored SSE data that is not a JSON-RPC message: [1]');
     const f = notAMessage(`{"a":"\u001b[31m${'q'.repeat(1000)}"}`, 'stdout');
     expect(f.message).not.toContain('\u001b');
@@ -178,8 +180,12 @@ describe('http rules', () => {
     expect(registered(sseMalformed('response', 'bad retry')).message).toBe('malformed SSE on the response stream: bad retry');
     expect(sseMalformed('get', 'x').message).toBe('malformed SSE on the GET stream: x');
     expect(registered(sseNonJsonData('this is not json')).message).toBe('ignored SSE data that is not JSON: this is not json');
-    expect(registered(requestOnResponseStream('sampling/createMessage')).message).toBe('the server sent a request (sampling/createMessage) on a response stream; modern servers must not; ignored');
-    expect(registered(notificationRejected('notifications/initialized', 500)).message).toBe('the server answered notification notifications/initialized with HTTP 500');
+    expect(registered(requestOnResponseStream('sampling/createMessage')).message).toBe(
+      'the server sent a request (sampling/createMessage) on a response stream; modern servers must not; ignored',
+    );
+    expect(registered(notificationRejected('notifications/initialized', 500)).message).toBe(
+      'the server answered notification notifications/initialized with HTTP 500',
+    );
     expect(registered(getStreamFailed('connection refused')).message).toBe('could not open the GET stream for server notifications: connection refused');
   });
 });
@@ -188,13 +194,17 @@ describe('x-mcp-header, subscriptions, progress, lifecycle rules', () => {
   it('xmcpheader.invalid (one per dropped tool) and xmcpheader.value-skipped (the reason is the message)', () => {
     const fs = invalidXMcpHeaders([{ name: 'bad', reason: 'x-mcp-header "A B" is not a token' }]).map(registered);
     expect(fs.map((f) => f.message)).toEqual(['left out tool bad: x-mcp-header "A B" is not a token']);
-    const sk = skippedParamHeaders('greet', [{ header: 'Mcp-Param-Tags', reason: "argument 'tags' is an array, which has no header form, so Mcp-Param-Tags is not sent" }]).map(registered);
+    const sk = skippedParamHeaders('greet', [
+      { header: 'Mcp-Param-Tags', reason: "argument 'tags' is an array, which has no header form, so Mcp-Param-Tags is not sent" },
+    ]).map(registered);
     expect(sk[0]).toMatchObject({ rule: 'xmcpheader.value-skipped', severity: 'info', data: { tool: 'greet', header: 'Mcp-Param-Tags' } });
     expect(sk[0].message).toBe("argument 'tags' is an array, which has no header form, so Mcp-Param-Tags is not sent");
   });
   it('subscriptions.untagged-notification keyed by method; progress.foreign-token', () => {
     const u = registered(untaggedNotification('notifications/tools/list_changed'));
-    expect(u.message).toBe('the server sent notifications/tools/list_changed without _meta["io.modelcontextprotocol/subscriptionId"]: it belongs to no subscription');
+    expect(u.message).toBe(
+      'the server sent notifications/tools/list_changed without _meta["io.modelcontextprotocol/subscriptionId"]: it belongs to no subscription',
+    );
     expect(u.key).toBe('notifications/tools/list_changed');
     const p = registered(foreignProgressToken('other', 'tools/call', 'p3'));
     expect(p.message).toBe('ignored notifications/progress for token "other", which tools/call (token "p3") did not send');

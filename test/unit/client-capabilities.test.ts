@@ -1,13 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { buildClientCapabilities, capabilityCovers, featuresFromFlags, flagFor, requiredCapabilitiesOf, requiredCapabilityOf } from '../../src/protocol/client-capabilities.js';
+import {
+  buildClientCapabilities,
+  capabilityCovers,
+  featuresFromFlags,
+  flagFor,
+  requiredCapabilitiesOf,
+  requiredCapabilityOf,
+} from '../../src/protocol/client-capabilities.js';
 import { parseInputRequest } from '../../src/protocol/mrtr.js';
-
 
 describe('buildClientCapabilities', () => {
   it('declares everything by default, elicitation modes spelled out', () => {
     expect(buildClientCapabilities()).toEqual({ elicitation: { form: {}, url: {} }, roots: {}, sampling: {} });
     // as in schema/2026-07-28/examples/ClientCapabilities/elicitation-form-and-url-mode-support.json
-    expect(buildClientCapabilities().elicitation).toEqual({"form": {}, "url": {}});
+    expect(buildClientCapabilities().elicitation).toEqual({ form: {}, url: {} });
   });
   it('turns features off one by one (--no-elicitation, --no-roots, --no-sampling)', () => {
     expect(buildClientCapabilities(featuresFromFlags({ elicitation: false }))).toEqual({ roots: {}, sampling: {} });

@@ -5,10 +5,12 @@ import { UsageError } from '../../src/protocol/errors.js';
 const noFiles = (path: string): string => {
   throw new Error(`unexpected read of ${path}`);
 };
-const files = (map: Record<string, string>) => (path: string): string => {
-  if (!Object.hasOwn(map, path)) throw new UsageError(`cannot read ${path}: no such file`);
-  return map[path]!;
-};
+const files =
+  (map: Record<string, string>) =>
+  (path: string): string => {
+    if (!Object.hasOwn(map, path)) throw new UsageError(`cannot read ${path}: no such file`);
+    return map[path]!;
+  };
 
 /** The demo server's `typed` tool. */
 const typed = {
@@ -177,7 +179,16 @@ describe('coerceArgs: enum and const', () => {
   });
 
   it('oneOf of consts (titled enum)', () => {
-    const s = { properties: { u: { oneOf: [{ const: 'c', title: 'Celsius' }, { const: 'f', title: 'Fahrenheit' }] } } };
+    const s = {
+      properties: {
+        u: {
+          oneOf: [
+            { const: 'c', title: 'Celsius' },
+            { const: 'f', title: 'Fahrenheit' },
+          ],
+        },
+      },
+    };
     expect(c(['u=f'], s)).toEqual({ u: 'f' });
     expect(err(['u=k'], s)).toBe(`argument 'u' must be one of "c", "f", got "k"`);
   });
@@ -303,7 +314,10 @@ describe('coerceArgs: $ref', () => {
   });
 
   it('never follows network refs or cycles: the value is coerced untyped', () => {
-    expect(c(['x=12', 'y=hi'], { properties: { x: { $ref: 'https://example.com/int.json' }, y: { $ref: 'https://example.com/s.json' } } })).toEqual({ x: 12, y: 'hi' });
+    expect(c(['x=12', 'y=hi'], { properties: { x: { $ref: 'https://example.com/int.json' }, y: { $ref: 'https://example.com/s.json' } } })).toEqual({
+      x: 12,
+      y: 'hi',
+    });
     expect(c(['x=12'], { $defs: { A: { $ref: '#/$defs/B' }, B: { $ref: '#/$defs/A' } }, properties: { x: { $ref: '#/$defs/A' } } })).toEqual({ x: 12 });
     expect(c(['x=12'], { properties: { x: { $ref: '#/$defs/missing' } } })).toEqual({ x: 12 });
   });

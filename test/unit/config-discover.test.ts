@@ -2,7 +2,16 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError, discoverServers, findServer, readConfigFile, resolveEntry, shadowWarning, type ConfigContext, type Discovery } from '../../src/config/index.js';
+import {
+  ConfigError,
+  discoverServers,
+  findServer,
+  readConfigFile,
+  resolveEntry,
+  shadowWarning,
+  type ConfigContext,
+  type Discovery,
+} from '../../src/config/index.js';
 import { UsageError } from '../../src/protocol/errors.js';
 
 let root: string;
@@ -58,7 +67,10 @@ beforeAll(() => {
   },
 }`,
   );
-  write(join(home, '.codeium', 'windsurf', 'mcp_config.json'), JSON.stringify({ mcpServers: { deepwiki: { serverUrl: 'https://mcp.deepwiki.com/mcp' }, old: { command: 'old-server', disabled: true } } }));
+  write(
+    join(home, '.codeium', 'windsurf', 'mcp_config.json'),
+    JSON.stringify({ mcpServers: { deepwiki: { serverUrl: 'https://mcp.deepwiki.com/mcp' }, old: { command: 'old-server', disabled: true } } }),
+  );
   write(
     join(home, '.codex', 'config.toml'),
     `model = "o4-mini"
@@ -83,14 +95,20 @@ enabled = false
     join(home, '.claude.json'),
     JSON.stringify({
       numStartups: 3,
-      mcpServers: { memory: { type: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'] }, github: { type: 'http', url: 'https://user.example/mcp' } },
+      mcpServers: {
+        memory: { type: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'] },
+        github: { type: 'http', url: 'https://user.example/mcp' },
+      },
       projects: {
         [project]: { mcpServers: { local: { command: 'local-server' } }, disabledMcpjsonServers: ['declined'] },
         '/some/other/project': { mcpServers: { elsewhere: { command: 'nope' } } },
       },
     }),
   );
-  write(join(project, '.mcp.json'), JSON.stringify({ mcpServers: { github: { type: 'stdio', command: 'gh-mcp', args: ['--repo', '${workspaceFolder}'] }, declined: { command: 'x' } } }));
+  write(
+    join(project, '.mcp.json'),
+    JSON.stringify({ mcpServers: { github: { type: 'stdio', command: 'gh-mcp', args: ['--repo', '${workspaceFolder}'] }, declined: { command: 'x' } } }),
+  );
   write(join(project, '.cursor', 'mcp.json'), JSON.stringify({ mcpServers: { 'cursor-project': { command: 'cp', disabled: true } } }));
   write(join(project, '.vscode', 'mcp.json'), `{ "servers": { "memory": { "command": "project-memory" } } }`);
 });
@@ -101,7 +119,11 @@ function ctx(extra: Partial<ConfigContext> = {}): ConfigContext {
   return { cwd: project, home, platform: 'linux', env: { USER_NAME: 'ada', GH_TOKEN: 'gh-123', REMOTE_TOKEN: 'rt' }, readFile: readConfigFile, ...extra };
 }
 
-const rows = (d: Discovery) => d.entries.map((e) => `${e.name} ${e.source.client}/${e.source.scope}${e.disabled ? ' disabled' : ''}${e.shadowedBy ? ` <${e.shadowedBy.client}/${e.shadowedBy.scope}` : ''}`);
+const rows = (d: Discovery) =>
+  d.entries.map(
+    (e) =>
+      `${e.name} ${e.source.client}/${e.source.scope}${e.disabled ? ' disabled' : ''}${e.shadowedBy ? ` <${e.shadowedBy.client}/${e.shadowedBy.scope}` : ''}`,
+  );
 
 describe('discoverServers: a fresh HOME with every client', () => {
   it('lists every server, project first, then user, in client order', () => {
@@ -132,7 +154,13 @@ describe('discoverServers: a fresh HOME with every client', () => {
   it('records where each came from: file, scope, workspace folder, section of ~/.claude.json', () => {
     const d = discoverServers(ctx());
     const local = d.entries.find((e) => e.name === 'local')!;
-    expect(local.source).toEqual({ client: 'claude-code', file: join(home, '.claude.json'), scope: 'project', workspaceFolder: project, section: `projects[${JSON.stringify(project)}].mcpServers` });
+    expect(local.source).toEqual({
+      client: 'claude-code',
+      file: join(home, '.claude.json'),
+      scope: 'project',
+      workspaceFolder: project,
+      section: `projects[${JSON.stringify(project)}].mcpServers`,
+    });
     const memUser = d.entries.find((e) => e.name === 'memory' && e.source.scope === 'user')!;
     expect(memUser.source.section).toBe('mcpServers');
     expect(memUser.source.workspaceFolder).toBe(project); // a user config's ${workspaceFolder} is the cwd
@@ -148,17 +176,28 @@ describe('discoverServers: a fresh HOME with every client', () => {
     expect(by('docs')).toEqual({ transport: 'stdio', command: 'docs-mcp', args: ['--stdio'], env: { LOG: 'debug' } });
     expect(by('remote')).toEqual({ transport: 'http', url: 'https://remote.example/mcp', headers: { Authorization: 'Bearer ${env:REMOTE_TOKEN}' } });
     expect(by('off')).toMatchObject({ disabled: true });
-    expect(d.entries.find((e) => e.name === 'search')!.inputs).toEqual([{ id: 'api-key', type: 'promptString', description: 'Search API key', password: true }]);
+    expect(d.entries.find((e) => e.name === 'search')!.inputs).toEqual([
+      { id: 'api-key', type: 'promptString', description: 'Search API key', password: true },
+    ]);
   });
 
   it('every discovered entry resolves (with the input given)', async () => {
     const c = { ...ctx(), inputs: { 'api-key': 'k-1' } };
     const d = discoverServers(c);
-    const search = await resolveEntry(d.entries.find((e) => e.name === 'search')!, c);
+    const search = await resolveEntry(
+      d.entries.find((e) => e.name === 'search')!,
+      c,
+    );
     expect(search.target).toEqual({ kind: 'http', url: 'https://search.example/mcp', headers: { Authorization: 'Bearer k-1' } });
-    const notes = await resolveEntry(d.entries.find((e) => e.name === 'notes')!, c);
+    const notes = await resolveEntry(
+      d.entries.find((e) => e.name === 'notes')!,
+      c,
+    );
     expect(notes.target).toEqual({ kind: 'stdio', command: 'node', args: [`${home}/notes/server.js`], env: { USER_NAME: 'ada' } });
-    const cursorGithub = await resolveEntry(d.entries.find((e) => e.name === 'github' && e.source.client === 'cursor')!, c);
+    const cursorGithub = await resolveEntry(
+      d.entries.find((e) => e.name === 'github' && e.source.client === 'cursor')!,
+      c,
+    );
     expect(cursorGithub.target).toEqual({ kind: 'http', url: 'https://api.githubcopilot.com/mcp/', headers: { Authorization: 'Bearer gh-123' } });
     for (const e of d.entries) await expect(resolveEntry(e, c)).resolves.toBeTruthy();
   });
@@ -210,7 +249,9 @@ describe('findServer', () => {
     expect(err).toBeInstanceOf(ConfigError);
     expect(err).toBeInstanceOf(UsageError); // exit 64
     expect((err as ConfigError).code).toBe('MCPI_CONFIG_UNKNOWN_SERVER');
-    expect((err as Error).message).toMatch(/^no server named "gthub" in the config files searched; it has: local, github, declined, cursor-project, memory, filesystem/);
+    expect((err as Error).message).toMatch(
+      /^no server named "gthub" in the config files searched; it has: local, github, declined, cursor-project, memory, filesystem/,
+    );
   });
 
   it('no config at all: says where it looked', () => {
@@ -241,7 +282,9 @@ describe('a broken file is reported, not fatal for the others', () => {
     expect(d.errors[0]!.message).toBe('~/.cursor/mcp.json:4:5: not valid JSON: a comma was expected');
     const found = findServer('fine', c);
     expect(found.errors.map((e) => e.code)).toEqual(['MCPI_CONFIG_SYNTAX']); // for a warning
-    expect(() => findServer('a', c)).toThrow(/no server named "a" in the config files searched; it has: fine; a config file could not be read: ~\/\.cursor\/mcp\.json:4:5/);
+    expect(() => findServer('a', c)).toThrow(
+      /no server named "a" in the config files searched; it has: fine; a config file could not be read: ~\/\.cursor\/mcp\.json:4:5/,
+    );
   });
 
   it('an invalid entry is listed with its error and fails only when chosen', () => {
@@ -249,7 +292,10 @@ describe('a broken file is reported, not fatal for the others', () => {
     write(join(h, '.cursor', 'mcp.json'), '{\n  "mcpServers": {\n    "bad": { "command": "x", "args": "--flag" },\n    "good": { "command": "y" }\n  }\n}');
     const c = ctx({ home: h, cwd: h });
     const d = discoverServers(c);
-    expect(d.entries.map((e) => [e.name, !!e.error])).toEqual([['bad', true], ['good', false]]);
+    expect(d.entries.map((e) => [e.name, !!e.error])).toEqual([
+      ['bad', true],
+      ['good', false],
+    ]);
     expect(d.errors[0]!.message).toBe('~/.cursor/mcp.json:3:38: server "bad": "args" must be an array of strings (got the text "--flag")');
     expect(findServer('good', c).server.entry!.command).toBe('y');
     expect(() => findServer('bad', c)).toThrow(/"args" must be an array of strings/);
@@ -314,8 +360,16 @@ describe('an explicit file replaces discovery', () => {
 
   it('a known user file keeps its client and scope; ~/.claude.json keeps both sections', () => {
     expect(rows(discoverServers(ctx({ configFile: join(home, '.cursor', 'mcp.json') })))).toEqual(['linear cursor/user', 'github cursor/user']);
-    expect(rows(discoverServers(ctx({ configFile: join(home, '.claude.json') })))).toEqual(['local claude-code/project', 'memory claude-code/user', 'github claude-code/user']);
-    expect(rows(discoverServers(ctx({ configFile: join(home, '.codex', 'config.toml') })))).toEqual(['docs codex/user', 'remote codex/user', 'off codex/user disabled']);
+    expect(rows(discoverServers(ctx({ configFile: join(home, '.claude.json') })))).toEqual([
+      'local claude-code/project',
+      'memory claude-code/user',
+      'github claude-code/user',
+    ]);
+    expect(rows(discoverServers(ctx({ configFile: join(home, '.codex', 'config.toml') })))).toEqual([
+      'docs codex/user',
+      'remote codex/user',
+      'off codex/user disabled',
+    ]);
   });
 
   it('a TOML file of no known client is read as Codex tables', () => {
@@ -324,8 +378,12 @@ describe('an explicit file replaces discovery', () => {
   });
 
   it('errors of an explicit file are fatal for findServer', () => {
-    expect(() => findServer('x', ctx({ configFile: 'conf/missing.json' }))).toThrow(`cannot read --config ${join(project, 'conf', 'missing.json')}: no such file`);
-    expect(() => findServer('x', ctx({ env: { MCP_INSPECT_CONFIG: join(project, 'nope.json') } }))).toThrow(/cannot read \$MCP_INSPECT_CONFIG .*nope\.json: no such file/);
+    expect(() => findServer('x', ctx({ configFile: 'conf/missing.json' }))).toThrow(
+      `cannot read --config ${join(project, 'conf', 'missing.json')}: no such file`,
+    );
+    expect(() => findServer('x', ctx({ env: { MCP_INSPECT_CONFIG: join(project, 'nope.json') } }))).toThrow(
+      /cannot read \$MCP_INSPECT_CONFIG .*nope\.json: no such file/,
+    );
     write(join(project, 'conf', 'none.json'), '{ "other": 1 }');
     expect(() => findServer('x', ctx({ configFile: 'conf/none.json' }))).toThrow(/none\.json has neither "mcpServers" nor "servers"/);
     write(join(project, 'conf', 'empty.json'), '  ');

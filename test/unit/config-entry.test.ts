@@ -6,7 +6,13 @@ import { readCodexEntry, readEntry, readInputs } from '../../src/config/entry.js
 function entry(json: string): ServerEntry {
   const text = `{ "mcpServers": { "x": ${json} } }`;
   const doc = parseJsonc(text, '/p/mcp.json');
-  return readEntry((doc.value as { mcpServers: { x: unknown } }).mcpServers.x, { file: '/p/mcp.json', name: 'x', path: ['mcpServers', 'x'], doc, show: (f) => f });
+  return readEntry((doc.value as { mcpServers: { x: unknown } }).mcpServers.x, {
+    file: '/p/mcp.json',
+    name: 'x',
+    path: ['mcpServers', 'x'],
+    doc,
+    show: (f) => f,
+  });
 }
 
 function entryError(json: string): string {
@@ -23,7 +29,13 @@ function entryError(json: string): string {
 
 function codex(toml: string): ServerEntry {
   const doc = parseToml(`[mcp_servers.x]\n${toml}`, '/h/.codex/config.toml');
-  return readCodexEntry((doc.value as { mcp_servers: { x: unknown } }).mcp_servers.x, { file: '/h/.codex/config.toml', name: 'x', path: ['mcp_servers', 'x'], doc, show: (f) => f });
+  return readCodexEntry((doc.value as { mcp_servers: { x: unknown } }).mcp_servers.x, {
+    file: '/h/.codex/config.toml',
+    name: 'x',
+    path: ['mcp_servers', 'x'],
+    doc,
+    show: (f) => f,
+  });
 }
 
 describe('parseJsonc', () => {
@@ -87,7 +99,9 @@ describe('parseToml', () => {
 
 describe('readEntry: the shapes clients write', () => {
   it('stdio: command, args (numbers as text), env (numbers and booleans as text, null left out), envFile, cwd', () => {
-    expect(entry('{ "command": "node", "args": ["s.js", 3, true], "env": { "A": "1", "B": 2, "C": false, "D": null }, "envFile": ".env", "cwd": "srv" }')).toEqual({
+    expect(
+      entry('{ "command": "node", "args": ["s.js", 3, true], "env": { "A": "1", "B": 2, "C": false, "D": null }, "envFile": ".env", "cwd": "srv" }'),
+    ).toEqual({
       transport: 'stdio',
       command: 'node',
       args: ['s.js', '3', 'true'],
@@ -115,20 +129,31 @@ describe('readEntry: the shapes clients write', () => {
   });
 
   it('disabled, roots, oauth (ours), and unknown fields ignored', () => {
-    expect(entry('{ "command": "c", "disabled": true, "alwaysAllow": ["t"], "roots": ["${workspaceFolder}", "/data"], "oauth": { "clientId": "id", "clientSecret": "${env:S}", "clientMetadataUrl": "https://c/m.json", "scopes": ["a", "b"], "callbackPort": 8080, "other": 1 } }')).toEqual({
+    expect(
+      entry(
+        '{ "command": "c", "disabled": true, "alwaysAllow": ["t"], "roots": ["${workspaceFolder}", "/data"], "oauth": { "clientId": "id", "clientSecret": "${env:S}", "clientMetadataUrl": "https://c/m.json", "scopes": ["a", "b"], "callbackPort": 8080, "other": 1 } }',
+      ),
+    ).toEqual({
       transport: 'stdio',
       command: 'c',
       disabled: true,
       roots: ['${workspaceFolder}', '/data'],
       oauth: { clientId: 'id', clientSecret: '${env:S}', clientMetadataUrl: 'https://c/m.json', scopes: ['a', 'b'], callbackPort: 8080 },
     });
-    expect(entry('{ "command": "c", "disabled": false, "oauth": { "scopes": "read  write" } }')).toEqual({ transport: 'stdio', command: 'c', oauth: { scopes: ['read', 'write'] } });
+    expect(entry('{ "command": "c", "disabled": false, "oauth": { "scopes": "read  write" } }')).toEqual({
+      transport: 'stdio',
+      command: 'c',
+      oauth: { scopes: ['read', 'write'] },
+    });
   });
 
   it('each wrong shape is an error naming file, line, column, server and field', () => {
     const cases: Array<[string, string]> = [
       ['"npx"', '/p/mcp.json:1:24: server "x" must be an object (got the text "npx")'],
-      ['{ "type": "websocket", "url": "ws://h" }', '/p/mcp.json:1:34: server "x": "type" is "websocket", which mcp-inspect does not know (known: stdio, http, streamable-http, sse)'],
+      [
+        '{ "type": "websocket", "url": "ws://h" }',
+        '/p/mcp.json:1:34: server "x": "type" is "websocket", which mcp-inspect does not know (known: stdio, http, streamable-http, sse)',
+      ],
       ['{ "type": 1, "command": "c" }', '/p/mcp.json:1:34: server "x": "type" must be a string (got the number 1)'],
       ['{ "args": ["a"] }', '/p/mcp.json:1:24: server "x" has neither "command" nor "url"'],
       ['{ "command": "c", "url": "https://h" }', '/p/mcp.json:1:24: server "x" has both "command" and "url"; say which with "type": "stdio" or "http"'],
@@ -157,8 +182,18 @@ describe('readEntry: the shapes clients write', () => {
 
 describe('readCodexEntry', () => {
   it('maps Codex fields onto the common shape', () => {
-    expect(codex('command = "npx"\nargs = ["-y", "srv"]\ncwd = "/w"\n[mcp_servers.x.env]\nK = "v"')).toEqual({ transport: 'stdio', command: 'npx', args: ['-y', 'srv'], cwd: '/w', env: { K: 'v' } });
-    expect(codex('url = "https://h/mcp"\nbearer_token_env_var = "TOK"\nhttp_headers = { "X-Region" = "eu" }\nenv_http_headers = { "X-Key" = "KEY_VAR" }\nenabled = false\nscopes = ["repo"]\n[mcp_servers.x.oauth]\nclient_id = "cid"')).toEqual({
+    expect(codex('command = "npx"\nargs = ["-y", "srv"]\ncwd = "/w"\n[mcp_servers.x.env]\nK = "v"')).toEqual({
+      transport: 'stdio',
+      command: 'npx',
+      args: ['-y', 'srv'],
+      cwd: '/w',
+      env: { K: 'v' },
+    });
+    expect(
+      codex(
+        'url = "https://h/mcp"\nbearer_token_env_var = "TOK"\nhttp_headers = { "X-Region" = "eu" }\nenv_http_headers = { "X-Key" = "KEY_VAR" }\nenabled = false\nscopes = ["repo"]\n[mcp_servers.x.oauth]\nclient_id = "cid"',
+      ),
+    ).toEqual({
       transport: 'http',
       url: 'https://h/mcp',
       headers: { 'X-Region': 'eu', 'X-Key': '${env:KEY_VAR}', Authorization: 'Bearer ${env:TOK}' },
@@ -176,10 +211,16 @@ describe('readCodexEntry', () => {
       }
       return 'no error';
     };
-    expect(err('url = "https://h"\nbearer_token_env_var = "not a name"')).toBe('/h/.codex/config.toml: server "x": "bearer_token_env_var" must name an environment variable (got the text "not a name")');
+    expect(err('url = "https://h"\nbearer_token_env_var = "not a name"')).toBe(
+      '/h/.codex/config.toml: server "x": "bearer_token_env_var" must name an environment variable (got the text "not a name")',
+    );
     expect(err('command = "c"\nenabled = "no"')).toBe('/h/.codex/config.toml: server "x": "enabled" must be true or false (got the text "no")');
-    expect(err('url = "https://h"\nhttp_headers = "x"')).toBe('/h/.codex/config.toml: server "x": "http_headers" must be a table of strings (got the text "x")');
-    expect(err('url = "https://h"\nenv_http_headers = { "X" = 1 }')).toBe('/h/.codex/config.toml: server "x": "env_http_headers.X" must name an environment variable (got the number 1)');
+    expect(err('url = "https://h"\nhttp_headers = "x"')).toBe(
+      '/h/.codex/config.toml: server "x": "http_headers" must be a table of strings (got the text "x")',
+    );
+    expect(err('url = "https://h"\nenv_http_headers = { "X" = 1 }')).toBe(
+      '/h/.codex/config.toml: server "x": "env_http_headers.X" must name an environment variable (got the number 1)',
+    );
     expect(err('args = ["a"]')).toBe('/h/.codex/config.toml: server "x" has neither "command" nor "url"');
   });
 

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { configLocations, discoverServers, explicitLocations, findServer, resolveEntry, showPath, type ConfigContext } from '../../src/config/index.js';
 
 const base = { cwd: '/work/app', home: '/home/ada', platform: 'linux' as NodeJS.Platform, env: {} };
-const files = (loc: ReturnType<typeof configLocations>) => loc.map((l) => `${l.client} ${l.scope} ${l.file}${l.format === 'claude-project' ? ' (projects)' : ''}`);
+const files = (loc: ReturnType<typeof configLocations>) =>
+  loc.map((l) => `${l.client} ${l.scope} ${l.file}${l.format === 'claude-project' ? ' (projects)' : ''}`);
 
 /** An in-memory file system, so Windows and macOS paths are tested on any OS. */
 function memory(map: Record<string, string>): ConfigContext['readFile'] {
@@ -29,7 +30,9 @@ describe('configLocations', () => {
     const l = configLocations({ ...base, env: { XDG_CONFIG_HOME: '/xdg' } });
     expect(l.find((x) => x.client === 'claude-desktop')!.file).toBe('/xdg/Claude/claude_desktop_config.json');
     expect(l.find((x) => x.client === 'vscode' && x.scope === 'user')!.file).toBe('/xdg/Code/User/mcp.json');
-    expect(configLocations({ ...base, env: { XDG_CONFIG_HOME: 'relative' } }).find((x) => x.client === 'claude-desktop')!.file).toBe('/home/ada/.config/Claude/claude_desktop_config.json');
+    expect(configLocations({ ...base, env: { XDG_CONFIG_HOME: 'relative' } }).find((x) => x.client === 'claude-desktop')!.file).toBe(
+      '/home/ada/.config/Claude/claude_desktop_config.json',
+    );
   });
 
   it('macOS: ~/Library/Application Support', () => {
@@ -52,12 +55,18 @@ describe('configLocations', () => {
       'windsurf user C:\\Users\\ada\\.codeium\\windsurf\\mcp_config.json',
       'codex user C:\\Users\\ada\\.codex\\config.toml',
     ]);
-    expect(configLocations({ ...win, env: {} }).find((x) => x.client === 'claude-desktop')!.file).toBe('C:\\Users\\ada\\AppData\\Roaming\\Claude\\claude_desktop_config.json');
+    expect(configLocations({ ...win, env: {} }).find((x) => x.client === 'claude-desktop')!.file).toBe(
+      'C:\\Users\\ada\\AppData\\Roaming\\Claude\\claude_desktop_config.json',
+    );
   });
 
   it('$CLAUDE_CONFIG_DIR and $CODEX_HOME move those files', () => {
     const l = configLocations({ ...base, env: { CLAUDE_CONFIG_DIR: '/cfg/claude', CODEX_HOME: '/cfg/codex' } });
-    expect(l.filter((x) => x.client === 'claude-code').map((x) => x.file)).toEqual(['/cfg/claude/.claude.json', '/work/app/.mcp.json', '/cfg/claude/.claude.json']);
+    expect(l.filter((x) => x.client === 'claude-code').map((x) => x.file)).toEqual([
+      '/cfg/claude/.claude.json',
+      '/work/app/.mcp.json',
+      '/cfg/claude/.claude.json',
+    ]);
     expect(l.find((x) => x.client === 'codex')!.file).toBe('/cfg/codex/config.toml');
   });
 
@@ -70,12 +79,22 @@ describe('configLocations', () => {
 
 describe('explicitLocations', () => {
   it('a searched file keeps its client, scope and format', () => {
-    expect(explicitLocations('/home/ada/.codeium/windsurf/mcp_config.json', base)).toEqual([{ client: 'windsurf', scope: 'user', file: '/home/ada/.codeium/windsurf/mcp_config.json', format: 'mcpServers', workspaceFolder: '/work/app' }]);
-    expect(explicitLocations('.vscode/mcp.json', base)).toEqual([{ client: 'vscode', scope: 'project', file: '/work/app/.vscode/mcp.json', format: 'vscode', workspaceFolder: '/work/app' }]);
+    expect(explicitLocations('/home/ada/.codeium/windsurf/mcp_config.json', base)).toEqual([
+      { client: 'windsurf', scope: 'user', file: '/home/ada/.codeium/windsurf/mcp_config.json', format: 'mcpServers', workspaceFolder: '/work/app' },
+    ]);
+    expect(explicitLocations('.vscode/mcp.json', base)).toEqual([
+      { client: 'vscode', scope: 'project', file: '/work/app/.vscode/mcp.json', format: 'vscode', workspaceFolder: '/work/app' },
+    ]);
   });
 
   it('another file is a project file of its folder (the parent of .vscode, .cursor…)', () => {
-    expect(explicitLocations('../other/.cursor/mcp.json', base)[0]).toMatchObject({ client: 'file', scope: 'project', file: '/work/other/.cursor/mcp.json', workspaceFolder: '/work/other', format: 'any' });
+    expect(explicitLocations('../other/.cursor/mcp.json', base)[0]).toMatchObject({
+      client: 'file',
+      scope: 'project',
+      file: '/work/other/.cursor/mcp.json',
+      workspaceFolder: '/work/other',
+      format: 'any',
+    });
     expect(explicitLocations('/etc/mcp/servers.json', base)[0]).toMatchObject({ workspaceFolder: '/etc/mcp' });
     expect(explicitLocations('/backup/.claude.json', base).map((l) => l.format)).toEqual(['claude-project', 'claude-user']);
   });
@@ -94,7 +113,9 @@ describe('Windows and macOS, through an in-memory file system', () => {
       platform: 'win32',
       env: { APPDATA: 'C:\\Users\\ada\\AppData\\Roaming', Path: 'C:\\bin', userprofile: 'C:\\Users\\ada' },
       readFile: memory({
-        'C:\\Users\\ada\\AppData\\Roaming\\Claude\\claude_desktop_config.json': JSON.stringify({ mcpServers: { fs: { command: 'npx.cmd', args: ['${env:USERPROFILE}${/}docs', '${pathSeparator}'] } } }),
+        'C:\\Users\\ada\\AppData\\Roaming\\Claude\\claude_desktop_config.json': JSON.stringify({
+          mcpServers: { fs: { command: 'npx.cmd', args: ['${env:USERPROFILE}${/}docs', '${pathSeparator}'] } },
+        }),
         'C:\\Users\\ada\\.claude.json': JSON.stringify({ projects: { 'C:/src/app': { mcpServers: { local: { command: 'local.exe', cwd: 'tools' } } } } }),
       }),
     };

@@ -153,7 +153,9 @@ describe('resolveEntry: errors', () => {
 
   it('a header value a header cannot carry (not echoed), a bad header name', async () => {
     const e = await failure('newline');
-    expect(e.message).toBe('server "newline" (/w/app/.vscode/mcp.json), "headers.X-Token": the value has characters a header cannot carry (control characters, a newline or non-ASCII)');
+    expect(e.message).toBe(
+      'server "newline" (/w/app/.vscode/mcp.json), "headers.X-Token": the value has characters a header cannot carry (control characters, a newline or non-ASCII)',
+    );
     expect(e.message).not.toContain('a\nb');
     expect((await failure('badName')).message).toMatch(/"headers.Bad Name": is not a valid header name/);
   });
@@ -181,7 +183,16 @@ describe('parseDotenv', () => {
       'line"',
       'H=',
     ].join('\r\n');
-    expect(parseDotenv('\ufeff' + text, '/e')).toEqual({ A: '1', B: 'two words', C: 'line\nbreak "q"', D: 'literal \\n $x', E: 'value', F: '#not-a-comment', G: 'multi\nline', H: '' });
+    expect(parseDotenv('\ufeff' + text, '/e')).toEqual({
+      A: '1',
+      B: 'two words',
+      C: 'line\nbreak "q"',
+      D: 'literal \\n $x',
+      E: 'value',
+      F: '#not-a-comment',
+      G: 'multi\nline',
+      H: '',
+    });
   });
 
   it('errors name file and line', () => {

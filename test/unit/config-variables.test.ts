@@ -67,7 +67,9 @@ describe('substitute: undefined variables are errors, never sent literally', () 
     const e = fail('Bearer ${env:NOPE}');
     expect(e).toMatchObject({ code: 'MCPI_CONFIG_VARIABLE', file: place.file, server: 's' });
     expect(e.message).toBe('server "s" (.vscode/mcp.json), "args[0]": ${env:NOPE}: the environment variable NOPE is not set');
-    expect(fail('${NOPE}').message).toBe('server "s" (.vscode/mcp.json), "args[0]": ${NOPE}: the environment variable NOPE is not set (write ${NOPE:-default} for a default)');
+    expect(fail('${NOPE}').message).toBe(
+      'server "s" (.vscode/mcp.json), "args[0]": ${NOPE}: the environment variable NOPE is not set (write ${NOPE:-default} for a default)',
+    );
     expect(fail('${env:}').message).toMatch(/\$\{env:\} names no variable/);
   });
 

@@ -11,7 +11,10 @@ describe('diffContents', () => {
     expect(contentDiffLines(d)).toEqual([{ kind: 'info', text: 'content unchanged' }]);
   });
   it('text: a line diff with counts (the counter resource of the fixture)', () => {
-    const d = diffContents([text('surface://counter', 'count: 0\nupdated by touch_resource\n')], [text('surface://counter', 'count: 1\nupdated by touch_resource\n')]);
+    const d = diffContents(
+      [text('surface://counter', 'count: 0\nupdated by touch_resource\n')],
+      [text('surface://counter', 'count: 1\nupdated by touch_resource\n')],
+    );
     const e = d.entries[0]!;
     expect(e.change).toBe('text');
     if (e.change !== 'text') return;
@@ -40,7 +43,9 @@ describe('diffContents', () => {
     if (e.change !== 'binary') return;
     expect([e.before.bytes, e.after.bytes]).toEqual([3, 4]);
     expect(e.before.sha256).toBe('039058c6f2c0cb492c533b0a4d14ef77cc0f78abccced5287d84a1a2011cfb81');
-    expect(contentDiffLines(d)[0]!.text).toMatch(/^b:\/\/1: blob application\/octet-stream, 3 bytes, sha256 039058c6f2c0 → blob application\/octet-stream, 4 bytes, sha256 /);
+    expect(contentDiffLines(d)[0]!.text).toMatch(
+      /^b:\/\/1: blob application\/octet-stream, 3 bytes, sha256 039058c6f2c0 → blob application\/octet-stream, 4 bytes, sha256 /,
+    );
   });
   it('text ↔ blob is binary; entries pair by uri; unpaired are added / removed', () => {
     const d = diffContents([text('u://a', 'x'), text('u://gone', 'y')], [blob('u://a', [120]), text('u://new', 'z')]);

@@ -20,7 +20,13 @@ describe('_meta', () => {
       'io.modelcontextprotocol/clientInfo': { name: 'mcp-inspect', version: '1.2.3' },
       'io.modelcontextprotocol/clientCapabilities': {},
     });
-    const m2 = buildRequestMeta({ protocolVersion: '2026-07-28', clientInfo: { name: 'x', version: '1' }, clientCapabilities: {}, logLevel: 'debug', progressToken: 'p1' });
+    const m2 = buildRequestMeta({
+      protocolVersion: '2026-07-28',
+      clientInfo: { name: 'x', version: '1' },
+      clientCapabilities: {},
+      logLevel: 'debug',
+      progressToken: 'p1',
+    });
     expect(m2['io.modelcontextprotocol/logLevel']).toBe('debug');
     expect(m2.progressToken).toBe('p1');
   });
@@ -57,8 +63,22 @@ describe('sanitize', () => {
 
 describe('redaction', () => {
   it('redacts authorization, cookies, secret-looking names and values', () => {
-    const r = redactHeaders({ Authorization: 'Bearer abc', Cookie: 'a=b', 'X-Api-Key': 'k', 'Mcp-Method': 'tools/list', 'X-Custom': 'Bearer zzz', 'Mcp-Session-Id': 's1' });
-    expect(r).toEqual({ Authorization: '[redacted]', Cookie: '[redacted]', 'X-Api-Key': '[redacted]', 'Mcp-Method': 'tools/list', 'X-Custom': '[redacted]', 'Mcp-Session-Id': 's1' });
+    const r = redactHeaders({
+      Authorization: 'Bearer abc',
+      Cookie: 'a=b',
+      'X-Api-Key': 'k',
+      'Mcp-Method': 'tools/list',
+      'X-Custom': 'Bearer zzz',
+      'Mcp-Session-Id': 's1',
+    });
+    expect(r).toEqual({
+      Authorization: '[redacted]',
+      Cookie: '[redacted]',
+      'X-Api-Key': '[redacted]',
+      'Mcp-Method': 'tools/list',
+      'X-Custom': '[redacted]',
+      'Mcp-Session-Id': 's1',
+    });
     expect(redactHeaders({ 'X-Tenant': 'acme' }, new Set(['x-tenant']))).toEqual({ 'X-Tenant': '[redacted]' });
   });
   it('tells secret-looking user headers', () => {
@@ -76,7 +96,12 @@ describe('version choice and listen refusals', () => {
     expect(pickVersion(undefined, '2026-07-28')).toBeUndefined();
   });
   it('lists what was asked but not granted', () => {
-    expect(refusedOf({ toolsListChanged: true, promptsListChanged: true, resourceSubscriptions: ['a', 'b'] }, { toolsListChanged: true, resourceSubscriptions: ['a'] })).toEqual({
+    expect(
+      refusedOf(
+        { toolsListChanged: true, promptsListChanged: true, resourceSubscriptions: ['a', 'b'] },
+        { toolsListChanged: true, resourceSubscriptions: ['a'] },
+      ),
+    ).toEqual({
       promptsListChanged: true,
       resourceSubscriptions: ['b'],
     });
@@ -96,15 +121,30 @@ describe('command line', () => {
     expect(() => parseEnv(['=1'])).toThrow(UsageError);
   });
   it('resolves URL, command and config targets', () => {
-    expect(resolveTarget('http://127.0.0.1:1/mcp', [], { bearer: 't' })).toEqual({ kind: 'http', url: 'http://127.0.0.1:1/mcp', headers: { Authorization: 'Bearer t' } });
-    expect(resolveTarget(undefined, ['node', 's.js'], { env: ['A=1'] })).toEqual({ kind: 'stdio', command: 'node', args: ['s.js'], env: { A: '1' }, cwd: undefined });
+    expect(resolveTarget('http://127.0.0.1:1/mcp', [], { bearer: 't' })).toEqual({
+      kind: 'http',
+      url: 'http://127.0.0.1:1/mcp',
+      headers: { Authorization: 'Bearer t' },
+    });
+    expect(resolveTarget(undefined, ['node', 's.js'], { env: ['A=1'] })).toEqual({
+      kind: 'stdio',
+      command: 'node',
+      args: ['s.js'],
+      env: { A: '1' },
+      cwd: undefined,
+    });
     expect(() => resolveTarget(undefined, [], {})).toThrow(/no server given/);
     expect(() => resolveTarget('http://a', ['node'], {})).toThrow(UsageError);
     expect(() => resolveTarget(undefined, ['node'], { header: ['X-A: 1'] })).toThrow(/apply to HTTP servers/);
     expect(() => resolveTarget('http://127.0.0.1:1/mcp', [], { env: ['A=1'] })).toThrow(/apply to a spawned server/);
     const dir = mkdtempSync(join(tmpdir(), 'mcpi-'));
     const f1 = join(dir, 'claude.json');
-    writeFileSync(f1, JSON.stringify({ mcpServers: { one: { command: 'node', args: ['x.js'], env: { K: 'v' } }, two: { url: 'http://127.0.0.1:9/mcp', headers: { 'X-A': 'b' } } } }));
+    writeFileSync(
+      f1,
+      JSON.stringify({
+        mcpServers: { one: { command: 'node', args: ['x.js'], env: { K: 'v' } }, two: { url: 'http://127.0.0.1:9/mcp', headers: { 'X-A': 'b' } } },
+      }),
+    );
     expect(resolveTarget(undefined, [], { config: f1, server: 'one' })).toMatchObject({ kind: 'stdio', command: 'node', args: ['x.js'], env: { K: 'v' } });
     expect(resolveTarget(undefined, [], { config: f1, server: 'two' })).toMatchObject({ kind: 'http', url: 'http://127.0.0.1:9/mcp', headers: { 'X-A': 'b' } });
     expect(() => resolveTarget(undefined, [], { config: f1 })).toThrow(/pick one with --server/);

@@ -39,7 +39,12 @@ interface PostOptions {
   signal?: AbortSignal;
 }
 
-async function post(url: string, method: string, params: JsonObject = {}, o: PostOptions = {}): Promise<{ status: number; type: string; json: any; res: Response }> {
+async function post(
+  url: string,
+  method: string,
+  params: JsonObject = {},
+  o: PostOptions = {},
+): Promise<{ status: number; type: string; json: any; res: Response }> {
   const version = o.version ?? VERSION;
   const p: JsonObject = o.noMeta ? { ...params } : { ...params, _meta: meta(o.metaExtra, version) };
   const body = { jsonrpc: '2.0', id: o.id ?? nextId++, method, params: p };
@@ -161,11 +166,21 @@ describe('demo server over HTTP', () => {
     expect(fail.status).toBe(200);
     expect(fail.json.result).toMatchObject({ isError: true, content: [{ type: 'text', text: 'nope' }] });
 
-    const w = await post(s.url!, 'tools/call', { name: 'weather', arguments: { city: 'Lisbon', region: 'eu-west', units: 'imperial' } }, { headers: { 'Mcp-Param-Region': 'eu-west' } });
+    const w = await post(
+      s.url!,
+      'tools/call',
+      { name: 'weather', arguments: { city: 'Lisbon', region: 'eu-west', units: 'imperial' } },
+      { headers: { 'Mcp-Param-Region': 'eu-west' } },
+    );
     expect(w.status).toBe(200);
     expect(w.json.result.content[0].text).toMatch(/^Weather in Lisbon \(eu-west\): -?\d+°F/);
 
-    const encoded = await post(s.url!, 'tools/call', { name: 'weather', arguments: { city: 'Köln', region: ' eu central ' } }, { headers: { 'Mcp-Param-Region': encodeHeaderValue(' eu central ') } });
+    const encoded = await post(
+      s.url!,
+      'tools/call',
+      { name: 'weather', arguments: { city: 'Köln', region: ' eu central ' } },
+      { headers: { 'Mcp-Param-Region': encodeHeaderValue(' eu central ') } },
+    );
     expect(encoded.status).toBe(200);
 
     const invalidArgs = await post(s.url!, 'tools/call', { name: 'add', arguments: { a: 'two', b: 3 } });
@@ -206,7 +221,12 @@ describe('demo server over HTTP', () => {
     const logs: string[] = [];
     const s = await start({ transport: 'http' }, logs);
     const ac = new AbortController();
-    const r = await post(s.url!, 'tools/call', { name: 'countdown', arguments: { from: 10, delayMs: 200 } }, { metaExtra: { progressToken: 1 }, signal: ac.signal });
+    const r = await post(
+      s.url!,
+      'tools/call',
+      { name: 'countdown', arguments: { from: 10, delayMs: 200 } },
+      { metaExtra: { progressToken: 1 }, signal: ac.signal },
+    );
     const sse = sseReader(r.res);
     await sse.until(() => sse.events.length >= 1);
     ac.abort();
@@ -215,7 +235,12 @@ describe('demo server over HTTP', () => {
 
   it('opens a listen stream: acknowledged first, then list_changed on each change, and a graceful end on close', async () => {
     const s = await start({ transport: 'http', changeIntervalMs: 40, keepAliveMs: 20 });
-    const r = await post(s.url!, 'subscriptions/listen', { notifications: { toolsListChanged: true, promptsListChanged: true, resourceSubscriptions: ['file:///x'] } }, { id: 'listen-1' });
+    const r = await post(
+      s.url!,
+      'subscriptions/listen',
+      { notifications: { toolsListChanged: true, promptsListChanged: true, resourceSubscriptions: ['file:///x'] } },
+      { id: 'listen-1' },
+    );
     expect(r.status).toBe(200);
     expect(r.type).toMatch(/^text\/event-stream/);
     const sse = sseReader(r.res);
@@ -282,7 +307,12 @@ describe('demo server over HTTP', () => {
     expect(noCaps.status).toBe(400);
     expect(noCaps.json.error.code).toBe(-32602);
     expect(noCaps.json.error.message).toContain('clientCapabilities');
-    const badVersion = await post(s.url!, 'tools/list', { _meta: { 'io.modelcontextprotocol/protocolVersion': 42, 'io.modelcontextprotocol/clientCapabilities': {} } }, { noMeta: true });
+    const badVersion = await post(
+      s.url!,
+      'tools/list',
+      { _meta: { 'io.modelcontextprotocol/protocolVersion': 42, 'io.modelcontextprotocol/clientCapabilities': {} } },
+      { noMeta: true },
+    );
     expect(badVersion.status).toBe(400);
     expect(badVersion.json.error.code).toBe(-32602);
   });
@@ -298,8 +328,17 @@ describe('demo server over HTTP', () => {
 
   it('answers a legacy initialize with an error that names the supported versions', async () => {
     const s = await start({ transport: 'http' });
-    const body = { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'old', version: '1' } } };
-    const res = await fetch(s.url!, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' }, body: JSON.stringify(body) });
+    const body = {
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'old', version: '1' } },
+    };
+    const res = await fetch(s.url!, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+      body: JSON.stringify(body),
+    });
     expect(res.status).toBe(400);
     const json = (await res.json()) as JsonRpcErrorResponse;
     expect(json.error.code).toBe(-32601);
@@ -331,7 +370,12 @@ describe('demo server over HTTP', () => {
     expect(missing.status).toBe(400);
     expect(missing.json.error.code).toBe(-32020);
 
-    const region = await post(s.url!, 'tools/call', { name: 'weather', arguments: { city: 'Oslo', region: 'eu-north' } }, { headers: { 'Mcp-Param-Region': 'us-west' } });
+    const region = await post(
+      s.url!,
+      'tools/call',
+      { name: 'weather', arguments: { city: 'Oslo', region: 'eu-north' } },
+      { headers: { 'Mcp-Param-Region': 'us-west' } },
+    );
     expect(region.status).toBe(400);
     expect(region.json.error.code).toBe(-32020);
     const noRegionHeader = await post(s.url!, 'tools/call', { name: 'weather', arguments: { city: 'Oslo', region: 'eu-north' } });
@@ -358,7 +402,11 @@ describe('demo server over HTTP', () => {
     const garbage = await fetch(s.url!, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{not json' });
     expect(garbage.status).toBe(400);
     expect(((await garbage.json()) as JsonRpcErrorResponse).error.code).toBe(-32700);
-    const note = await fetch(s.url!, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } }) });
+    const note = await fetch(s.url!, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } }),
+    });
     expect(note.status).toBe(202);
     await note.text();
   });
@@ -416,7 +464,11 @@ describe('demo server over stdio', () => {
     expect(discover.result.supportedVersions).toEqual(['2026-07-28']);
     expect(discover.result._meta[SERVER_INFO].name).toBe('mcp-inspect-demo');
     expect((await peer.waitFor((m) => m.id === 2)).result.content[0].text).toBe('over stdio');
-    expect((await peer.waitFor((m) => m.id === 3)).error).toEqual({ code: -32022, message: 'Unsupported protocol version', data: { supported: ['2026-07-28'], requested: '2099-01-01' } });
+    expect((await peer.waitFor((m) => m.id === 3)).error).toEqual({
+      code: -32022,
+      message: 'Unsupported protocol version',
+      data: { supported: ['2026-07-28'], requested: '2099-01-01' },
+    });
     expect((await peer.waitFor((m) => m.id === 4)).error.code).toBe(-32601);
     expect((await peer.waitFor((m) => m.id === 5)).error.code).toBe(-32602);
     // blank lines produced nothing: exactly one error for the one garbage line
@@ -426,7 +478,12 @@ describe('demo server over stdio', () => {
   it('answers initialize with -32601 naming the supported versions', async () => {
     const peer = stdioPeer();
     await start({ transport: 'stdio', stdin: peer.stdin, stdout: peer.stdout });
-    peer.send({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'old', version: '1' } } });
+    peer.send({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'old', version: '1' } },
+    });
     const r = await peer.waitFor((m) => m.id === 0);
     expect(r.error.code).toBe(-32601);
     expect(r.error.data).toEqual({ supported: ['2026-07-28'], requested: '2025-06-18' });

@@ -96,14 +96,26 @@ describe('diffTools', () => {
     expect(added.join('\n')).toContain('"loud"');
     expect(lines.filter((l) => l.kind === 'remove')).toEqual([]);
     // the whole field is there: same lines + added lines rebuild the new pretty JSON
-    const rebuilt = lines.filter((l) => l.kind !== 'remove').map((l) => l.text).join('\n');
+    const rebuilt = lines
+      .filter((l) => l.kind !== 'remove')
+      .map((l) => l.text)
+      .join('\n');
     expect(JSON.parse(rebuilt)).toEqual(after.inputSchema);
-    const old = lines.filter((l) => l.kind !== 'add').map((l) => l.text).join('\n');
+    const old = lines
+      .filter((l) => l.kind !== 'add')
+      .map((l) => l.text)
+      .join('\n');
     expect(JSON.parse(old)).toEqual(echo.inputSchema);
   });
 
   it('reports an annotations change, including one that appears', () => {
-    const d = diffTools([add, echo], [{ ...add, annotations: { readOnlyHint: false } }, { ...echo, annotations: { destructiveHint: true } }]);
+    const d = diffTools(
+      [add, echo],
+      [
+        { ...add, annotations: { readOnlyHint: false } },
+        { ...echo, annotations: { destructiveHint: true } },
+      ],
+    );
     expect(d.changed.map((c) => [c.name, c.fields.map((f) => f.field)])).toEqual([
       ['add', ['annotations']],
       ['echo', ['annotations']],

@@ -60,7 +60,11 @@ describe('parseElicitFile and collectAnswers', () => {
 
 describe('resolveRound', () => {
   it('answers every kind from its source', () => {
-    const answers = collectAnswers({ elicit: ['confirm={"confirm":true}', 'authorize=accept'], samplingReply: 'Paris', roots: [{ uri: 'file:///w', name: 'w' }] });
+    const answers = collectAnswers({
+      elicit: ['confirm={"confirm":true}', 'authorize=accept'],
+      samplingReply: 'Paris',
+      roots: [{ uri: 'file:///w', name: 'w' }],
+    });
     const r = resolveRound(ROUND.requests, answers);
     expect(r.missing).toEqual([]);
     expect(r.responses).toEqual({
@@ -78,12 +82,17 @@ describe('resolveRound', () => {
     expect(resolveRound(ROUND.requests, collectAnswers({ roots: [] })).responses.workspace).toEqual({ roots: [] });
   });
   it('keeps prior answers (a resumed round) unless a new one is given', () => {
-    const r = resolveRound(ROUND.requests, collectAnswers({ elicit: ['confirm={"confirm":false}'] }), { confirm: { action: 'cancel' }, workspace: { roots: [] } });
+    const r = resolveRound(ROUND.requests, collectAnswers({ elicit: ['confirm={"confirm":false}'] }), {
+      confirm: { action: 'cancel' },
+      workspace: { roots: [] },
+    });
     expect(r.responses.confirm).toEqual({ action: 'accept', content: { confirm: false } });
     expect(r.responses.workspace).toEqual({ roots: [] });
   });
   it('validates form content against requestedSchema and refuses answers of the wrong kind', () => {
-    expect(() => resolveRound(ROUND.requests, collectAnswers({ elicit: ['confirm={"confirm":"yes"}'] }))).toThrow(/does not fit the requested schema:\n {2}confirm must be boolean/);
+    expect(() => resolveRound(ROUND.requests, collectAnswers({ elicit: ['confirm={"confirm":"yes"}'] }))).toThrow(
+      /does not fit the requested schema:\n {2}confirm must be boolean/,
+    );
     expect(() => resolveRound(ROUND.requests, collectAnswers({ elicit: ['confirm=accept'] }))).toThrow(/missing required field 'confirm'/);
     expect(() => resolveRound(ROUND.requests, collectAnswers({ elicit: ['authorize={"a":1}'] }))).toThrow(/url elicitation; answer authorize=accept/);
     expect(() => resolveRound(ROUND.requests, collectAnswers({ elicit: ['answer={"x":1}'] }))).toThrow(/sampling request/);
@@ -120,7 +129,9 @@ describe('the pending-input document and --resume', () => {
       ['answer', undefined, `--sampling-reply TEXT (or --elicit answer='"TEXT"')`],
     ]);
     expect(doc.pending[0]).toMatchObject({ message: 'Really deploy?', requestedSchema: confirmSchema });
-    expect(pendingSummary(doc)[0]).toBe(`confirm (elicitation/create, form): Really deploy? — answer with --elicit confirm='{"confirm":true}' (or confirm=decline, confirm=cancel)`);
+    expect(pendingSummary(doc)[0]).toBe(
+      `confirm (elicitation/create, form): Really deploy? — answer with --elicit confirm='{"confirm":true}' (or confirm=decline, confirm=cancel)`,
+    );
   });
 
   it('round-trips through JSON: resume sends the same round, state unchanged, earlier answers kept', () => {
@@ -129,7 +140,11 @@ describe('the pending-input document and --resume', () => {
     expect(back.round).toBe(1);
     expect(back.input.requestState).toBe(' opaque\u2028state ');
     expect(back.input.requests.map((r) => r.kind)).toEqual(['elicitation-form', 'elicitation-url', 'sampling', 'roots']);
-    const round = resolveRound(back.input.requests, collectAnswers({ elicit: ['confirm={"confirm":true}', 'authorize=decline'], samplingReply: 'Paris' }), back.responses);
+    const round = resolveRound(
+      back.input.requests,
+      collectAnswers({ elicit: ['confirm={"confirm":true}', 'authorize=decline'], samplingReply: 'Paris' }),
+      back.responses,
+    );
     expect(round.missing).toEqual([]);
     const retry = buildRetryParams(back.params, round.responses, back.input.requestState);
     expect(retry).toMatchObject({ name: 'confirm_action', arguments: { action: 'deploy' }, requestState: ' opaque\u2028state ' });

@@ -24,8 +24,24 @@ const EVERYTHING = {
     number: { type: 'number', minimum: 0, maximum: 1000, default: 3.14 },
     untitledSingleSelectEnum: { type: 'string', enum: ['Monica', 'Rachel'], default: 'Monica' },
     untitledMultipleSelectEnum: { type: 'array', minItems: 1, maxItems: 3, items: { type: 'string', enum: ['Guitar', 'Piano'] }, default: ['Guitar'] },
-    titledSingleSelectEnum: { type: 'string', oneOf: [{ const: 'hero-1', title: 'Superman' }, { const: 'hero-2', title: 'Green Lantern' }], default: 'hero-1' },
-    titledMultipleSelectEnum: { type: 'array', items: { anyOf: [{ const: 'fish-1', title: 'Tuna' }, { const: 'fish-2', title: 'Salmon' }] }, default: ['fish-1'] },
+    titledSingleSelectEnum: {
+      type: 'string',
+      oneOf: [
+        { const: 'hero-1', title: 'Superman' },
+        { const: 'hero-2', title: 'Green Lantern' },
+      ],
+      default: 'hero-1',
+    },
+    titledMultipleSelectEnum: {
+      type: 'array',
+      items: {
+        anyOf: [
+          { const: 'fish-1', title: 'Tuna' },
+          { const: 'fish-2', title: 'Salmon' },
+        ],
+      },
+      default: ['fish-1'],
+    },
     legacyTitledEnum: { type: 'string', enum: ['pet-1', 'pet-2'], enumNames: ['Cats', 'Dogs'], default: 'pet-1' },
   },
   required: ['name'],
@@ -39,7 +55,12 @@ describe('elicitationSchemaProblems', () => {
     expect(
       elicitationSchemaProblems({
         type: 'object',
-        properties: { nested: { type: 'object', properties: {} }, s: { type: 'string', pattern: 'x' }, f: { type: 'string', format: 'ipv4' }, list: { type: 'array', items: { type: 'integer' } } },
+        properties: {
+          nested: { type: 'object', properties: {} },
+          s: { type: 'string', pattern: 'x' },
+          f: { type: 'string', format: 'ipv4' },
+          list: { type: 'array', items: { type: 'integer' } },
+        },
         additionalProperties: false,
       }),
     ).toEqual([
@@ -58,7 +79,20 @@ describe('elicitationForm', () => {
     const form = elicitationForm(EVERYTHING);
     expect(form.problems).toEqual([]);
     const fields = (form.model.root as ObjectNode).fields;
-    expect(fields.map((f) => f.kind)).toEqual(['string', 'boolean', 'string', 'string', 'string', 'number', 'number', 'enum', 'array', 'enum', 'array', 'enum']);
+    expect(fields.map((f) => f.kind)).toEqual([
+      'string',
+      'boolean',
+      'string',
+      'string',
+      'string',
+      'number',
+      'number',
+      'enum',
+      'array',
+      'enum',
+      'array',
+      'enum',
+    ]);
     const legacy = fields.at(-1)!;
     expect(legacy.kind === 'enum' && legacy.options.map((o) => [o.value, o.label])).toEqual([
       ['pet-1', 'Cats'],
@@ -70,7 +104,12 @@ describe('elicitationForm', () => {
     const form = elicitationForm(EVERYTHING);
     let value = initialElicitationValue(form);
     let r = elicitationContent(form, value);
-    expect(r.content).toMatchObject({ firstLine: 'It was a dark and stormy night.', integer: 42, untitledMultipleSelectEnum: ['Guitar'], legacyTitledEnum: 'pet-1' });
+    expect(r.content).toMatchObject({
+      firstLine: 'It was a dark and stormy night.',
+      integer: 42,
+      untitledMultipleSelectEnum: ['Guitar'],
+      legacyTitledEnum: 'pet-1',
+    });
     expect(r.validation.errors.map((e) => e.message)).toEqual(["missing required field 'name'"]);
     value = updateAt(value, ['name'], () => ({ kind: 'text', text: 'Ada' }));
     r = elicitationContent(form, value);
@@ -100,6 +139,11 @@ describe('exampleElicitationContent', () => {
   it('fills required fields (defaults first, then placeholders)', () => {
     expect(exampleElicitationContent(EVERYTHING)).toEqual({ name: '…' });
     expect(exampleElicitationContent({ type: 'object', properties: { confirm: { type: 'boolean' } }, required: ['confirm'] })).toEqual({ confirm: true });
-    expect(exampleElicitationContent({ type: 'object', properties: { n: { type: 'integer', minimum: 3 }, c: { type: 'string', enum: ['r', 'g'] }, t: { type: 'array', items: { anyOf: [{ const: 'x' }] } } } })).toEqual({ n: 3, c: 'r', t: ['x'] });
+    expect(
+      exampleElicitationContent({
+        type: 'object',
+        properties: { n: { type: 'integer', minimum: 3 }, c: { type: 'string', enum: ['r', 'g'] }, t: { type: 'array', items: { anyOf: [{ const: 'x' }] } } },
+      }),
+    ).toEqual({ n: 3, c: 'r', t: ['x'] });
   });
 });

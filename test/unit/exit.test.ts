@@ -15,7 +15,13 @@ const rpc = new McpError({ code: -32601, message: 'Method not found', data: { hi
 const timeout = new TransportError('MCPI_TIMEOUT', 'no answer to tools/list within 500 ms', { detail: 'nothing came' });
 const cancelled = new TransportError('MCPI_CANCELLED', 'cancelled');
 const abort = Object.assign(new Error('This operation was aborted'), { name: 'AbortError' });
-const dup: Finding = { rule: 'tools.duplicate-name', severity: 'error', spec: 'server/tools#tool', key: 'echo', message: 'the server lists more than one tool named "echo"' };
+const dup: Finding = {
+  rule: 'tools.duplicate-name',
+  severity: 'error',
+  spec: 'server/tools#tool',
+  key: 'echo',
+  message: 'the server lists more than one tool named "echo"',
+};
 
 describe('error kinds and codes', () => {
   it('every error has a kind and a stable code; McpError keeps its JSON-RPC number', () => {
@@ -39,7 +45,7 @@ describe('error kinds and codes', () => {
     expect(KIND_EXIT).toEqual({ usage: 64, rpc: 2, transport: 3, auth: 4, 'input-required': 5, cancelled: 130, internal: 70 });
   });
 
-  it('a run ended by a signal exits with that signal\'s code, whatever was thrown', () => {
+  it("a run ended by a signal exits with that signal's code, whatever was thrown", () => {
     expect(exitCodeFor(cancelled, 'SIGINT')).toBe(130);
     expect(exitCodeFor(cancelled, 'SIGTERM')).toBe(143);
     expect(exitCodeFor(new TransportError('MCPI_CLOSED', 'gone'), 'SIGHUP')).toBe(129);
@@ -48,13 +54,17 @@ describe('error kinds and codes', () => {
   });
 
   it('outcomes: a tool error is 1, an unanswered input_required keeps 1 for now, diff/check verdicts are reserved', () => {
-    expect([exitCodeOf('ok'), exitCodeOf('tool-error'), exitCodeOf('input-required'), exitCodeOf('diff-changed'), exitCodeOf('check-failed')]).toEqual([0, 1, 1, 6, 7]);
+    expect([exitCodeOf('ok'), exitCodeOf('tool-error'), exitCodeOf('input-required'), exitCodeOf('diff-changed'), exitCodeOf('check-failed')]).toEqual([
+      0, 1, 1, 6, 7,
+    ]);
   });
 
   it('one sentence per kind', () => {
     expect(explainFailure(new UsageError('no server given')).sentence).toBe('no server given');
     expect(explainFailure(timeout).sentence).toBe('no answer to tools/list within 500 ms');
-    expect(explainFailure(rpc).sentence).toBe('the server answered subscriptions/listen with error -32601: Method not found\n  data: {\n    "hint": "x"\n  }\n  (the server cannot be listened to; --poll SECONDS watches it by polling)');
+    expect(explainFailure(rpc).sentence).toBe(
+      'the server answered subscriptions/listen with error -32601: Method not found\n  data: {\n    "hint": "x"\n  }\n  (the server cannot be listened to; --poll SECONDS watches it by polling)',
+    );
     expect(explainFailure(new TypeError('oops')).sentence).toMatch(/^internal error \(please report it\): TypeError: oops/);
   });
 });
@@ -95,9 +105,18 @@ describe('--json documents carry findings', () => {
       error: { kind: 'transport', message: 'no answer to tools/list within 500 ms', exitCode: 3, code: 'MCPI_TIMEOUT', status: null },
       findings: [dup],
     });
-    expect(errorDocument(rpc, [])).toEqual({ error: { kind: 'rpc', message: 'Method not found', exitCode: 2, code: -32601, data: { hint: 'x' } }, findings: [] });
+    expect(errorDocument(rpc, [])).toEqual({
+      error: { kind: 'rpc', message: 'Method not found', exitCode: 2, code: -32601, data: { hint: 'x' } },
+      findings: [],
+    });
     expect(errorDocument(new UsageError('bad'), []).error).toEqual({ kind: 'usage', message: 'bad', exitCode: 64, code: 'MCPI_USAGE' });
-    expect(errorDocument(cancelled, [], 'SIGTERM').error).toEqual({ kind: 'cancelled', message: 'interrupted by SIGTERM', exitCode: 143, code: 'MCPI_CANCELLED', signal: 'SIGTERM' });
+    expect(errorDocument(cancelled, [], 'SIGTERM').error).toEqual({
+      kind: 'cancelled',
+      message: 'interrupted by SIGTERM',
+      exitCode: 143,
+      code: 'MCPI_CANCELLED',
+      signal: 'SIGTERM',
+    });
     expect(errorDocument(new TypeError('oops'), []).error).toMatchObject({ kind: 'internal', exitCode: 70, code: 'MCPI_INTERNAL' });
   });
 

@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  buildModernHeaders,
-  decodeHeaderValue,
-  encodeHeaderValue,
-  HeaderValueError,
-  isPlainHeaderValue,
-} from '../../src/protocol/headers.js';
+import { buildModernHeaders, decodeHeaderValue, encodeHeaderValue, HeaderValueError, isPlainHeaderValue } from '../../src/protocol/headers.js';
 import { UsageError } from '../../src/protocol/errors.js';
 
 describe('encodeHeaderValue', () => {
@@ -103,12 +97,18 @@ describe('buildModernHeaders', () => {
   });
 
   it('adds Mcp-Name from params.name for tools/call and prompts/get', () => {
-    expect(buildModernHeaders({ method: 'tools/call', params: { name: 'get_weather', arguments: {} }, protocolVersion: '2026-07-28' })['Mcp-Name']).toBe('get_weather');
+    expect(buildModernHeaders({ method: 'tools/call', params: { name: 'get_weather', arguments: {} }, protocolVersion: '2026-07-28' })['Mcp-Name']).toBe(
+      'get_weather',
+    );
     expect(buildModernHeaders({ method: 'prompts/get', params: { name: 'summary' }, protocolVersion: '2026-07-28' })['Mcp-Name']).toBe('summary');
   });
 
   it('adds Mcp-Name from params.uri for resources/read', () => {
-    const h = buildModernHeaders({ method: 'resources/read', params: { uri: 'file:///projects/myapp/config.json', name: 'ignored' }, protocolVersion: '2026-07-28' });
+    const h = buildModernHeaders({
+      method: 'resources/read',
+      params: { uri: 'file:///projects/myapp/config.json', name: 'ignored' },
+      protocolVersion: '2026-07-28',
+    });
     expect(h['Mcp-Name']).toBe('file:///projects/myapp/config.json');
   });
 

@@ -36,12 +36,21 @@ describe('parseMessage', () => {
 describe('answerServerRequest', () => {
   it('answers ping with an empty result and refuses everything else with -32601', () => {
     expect(answerServerRequest({ jsonrpc: '2.0', id: 'a', method: 'ping' })).toEqual({ jsonrpc: '2.0', id: 'a', result: {} });
-    expect(answerServerRequest({ jsonrpc: '2.0', id: 2, method: 'roots/list' })).toEqual({ jsonrpc: '2.0', id: 2, error: { code: -32601, message: 'mcp-inspect does not handle roots/list' } });
+    expect(answerServerRequest({ jsonrpc: '2.0', id: 2, method: 'roots/list' })).toEqual({
+      jsonrpc: '2.0',
+      id: 2,
+      error: { code: -32601, message: 'mcp-inspect does not handle roots/list' },
+    });
   });
 });
 
 describe('classifyProbe', () => {
-  const rpc = (code: number, extra: Partial<Extract<ProbeOutcome, { kind: 'rpc-error' }>> = {}): ProbeOutcome => ({ kind: 'rpc-error', code, requested: '2026-07-28', ...extra });
+  const rpc = (code: number, extra: Partial<Extract<ProbeOutcome, { kind: 'rpc-error' }>> = {}): ProbeOutcome => ({
+    kind: 'rpc-error',
+    code,
+    requested: '2026-07-28',
+    ...extra,
+  });
   const transport = (code: string, status?: number): ProbeOutcome => ({ kind: 'transport-error', code, status });
   it('a result is modern on both transports', () => {
     expect(classifyProbe({ kind: 'result' }, 'stdio')).toEqual({ era: 'modern' });

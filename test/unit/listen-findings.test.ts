@@ -29,16 +29,39 @@ vi.mock('../../src/client/watch.js', async (load) => {
   };
 });
 
-const dup: Finding = { rule: 'tools.duplicate-name', severity: 'error', spec: 'server/tools#tool', key: 'echo', message: 'the server lists more than one tool named "echo"' };
-const cursor: Finding = { rule: 'tools.repeated-cursor', severity: 'warning', spec: 'server/tools#listing-tools', key: 'p1', message: 'the server repeated the cursor "p1"' };
+const dup: Finding = {
+  rule: 'tools.duplicate-name',
+  severity: 'error',
+  spec: 'server/tools#tool',
+  key: 'echo',
+  message: 'the server lists more than one tool named "echo"',
+};
+const cursor: Finding = {
+  rule: 'tools.repeated-cursor',
+  severity: 'warning',
+  spec: 'server/tools#listing-tools',
+  key: 'p1',
+  message: 'the server repeated the cursor "p1"',
+};
 
 function setup() {
   const listen = new AsyncQueue<ListenEvent>();
   const client: InspectorClient = {
-    description: { era: 'modern', protocolVersion: '2026-07-28', supportedVersions: [], capabilities: { tools: { listChanged: true } }, transport: 'stdio', raw: {}, fetchedAt: 0 },
+    description: {
+      era: 'modern',
+      protocolVersion: '2026-07-28',
+      supportedVersions: [],
+      capabilities: { tools: { listChanged: true } },
+      transport: 'stdio',
+      raw: {},
+      fetchedAt: 0,
+    },
     listTools: async () => ({ tools: [{ name: 'echo', inputSchema: { type: 'object' } }], dropped: [], pages: 1 }),
     callTool: async () => ({ kind: 'complete', result: { content: [] } }),
     listen: () => listen,
+    listPrompts: async () => ({ items: [], pages: 1 }),
+    listResources: async () => ({ items: [], pages: 1 }),
+    listResourceTemplates: async () => ({ items: [], pages: 1 }),
     close: async () => undefined,
   };
   const items: Array<Record<string, unknown>> = [];
@@ -95,19 +118,30 @@ describe('listen: findings and exit codes', () => {
     await t.until(() => t.items.some((i) => i.type === 'tools'));
     // The server is gone for good: the watch reports the drop, says it cannot reconnect, and ends.
     Object.assign(t.session.client, { closedReason: 'the server process exited with code 3', closedForGood: true });
-    t.listen.push({ type: 'drop', time: 2, error: 'the server process exited with code 3 before answering', cause: new McpError({ code: -32000, message: 'x' }) });
+    t.listen.push({
+      type: 'drop',
+      time: 2,
+      error: 'the server process exited with code 3 before answering',
+      cause: new McpError({ code: -32000, message: 'x' }),
+    });
     t.listen.end();
     expect((await done).exitCode).toBe(3);
     expect(t.items.map((i) => i.type)).toEqual(['tools', 'drop', 'error']);
     expect(t.items[1]).not.toHaveProperty('cause');
   });
 
-  it('the exit is decided by the last failure\'s cause (class and code), a graceful end clears it', async () => {
+  it("the exit is decided by the last failure's cause (class and code), a graceful end clears it", async () => {
     const cases: Array<[WatchEvent[], number]> = [
       [[{ type: 'error', time: 1, error: 'x', cause: new McpError({ code: -32000, message: 'x' }) }], 2],
       [[{ type: 'error', time: 1, error: 'x', cause: new TransportError('MCPI_CLOSED', 'gone') }], 3],
       [[{ type: 'drop', time: 1, error: 'x' }], 3],
-      [[{ type: 'error', time: 1, error: 'x', cause: new UsageError('bad') }, { type: 'end', time: 2, reason: 'done' }], 0],
+      [
+        [
+          { type: 'error', time: 1, error: 'x', cause: new UsageError('bad') },
+          { type: 'end', time: 2, reason: 'done' },
+        ],
+        0,
+      ],
       [[{ type: 'notification', time: 1, method: 'notifications/message', unsolicited: false }], 0],
     ];
     for (const [events, code] of cases) {

@@ -18,46 +18,44 @@ import {
 
 // The spec's own examples (schema/2026-07-28/examples/InputRequiredResult/*.json), copied.
 const WITH_ELICITATION_AND_SAMPLING = {
-  "resultType": "input_required",
-  "inputRequests": {
-    "github_login": {
-      "method": "elicitation/create",
-      "params": {
-        "message": "Please provide your GitHub username",
-        "requestedSchema": {
-          "type": "object",
-          "properties": {
-            "name": {
-              "type": "string"
-            }
+  resultType: 'input_required',
+  inputRequests: {
+    github_login: {
+      method: 'elicitation/create',
+      params: {
+        message: 'Please provide your GitHub username',
+        requestedSchema: {
+          type: 'object',
+          properties: {
+            name: {
+              type: 'string',
+            },
           },
-          "required": [
-            "name"
-          ]
-        }
-      }
+          required: ['name'],
+        },
+      },
     },
-    "capital_of_france": {
-      "method": "sampling/createMessage",
-      "params": {
-        "messages": [
+    capital_of_france: {
+      method: 'sampling/createMessage',
+      params: {
+        messages: [
           {
-            "role": "user",
-            "content": {
-              "type": "text",
-              "text": "What is the capital of France?"
-            }
-          }
+            role: 'user',
+            content: {
+              type: 'text',
+              text: 'What is the capital of France?',
+            },
+          },
         ],
-        "maxTokens": 100
-      }
-    }
+        maxTokens: 100,
+      },
+    },
   },
-  "requestState": "eyJsb2NhdGlvbiI6Ik5ldyBZb3JrIn0"
+  requestState: 'eyJsb2NhdGlvbiI6Ik5ldyBZb3JrIn0',
 };
 const STATE_ONLY = {
-  "resultType": "input_required",
-  "requestState": "eyJwcm9ncmVzcyI6IjUwJSIsInN0YXRlIjoicHJvY2Vzc2luZyJ9"
+  resultType: 'input_required',
+  requestState: 'eyJwcm9ncmVzcyI6IjUwJSIsInN0YXRlIjoicHJvY2Vzc2luZyJ9',
 };
 
 describe('parseInputRequired', () => {
@@ -95,10 +93,15 @@ describe('parseInputRequired', () => {
 
 describe('parseInputRequest', () => {
   it('treats elicitation without mode as form mode', () => {
-    expect(parseInputRequest('k', { method: 'elicitation/create', params: { message: 'm', requestedSchema: { type: 'object', properties: {} } } }).kind).toBe('elicitation-form');
+    expect(parseInputRequest('k', { method: 'elicitation/create', params: { message: 'm', requestedSchema: { type: 'object', properties: {} } } }).kind).toBe(
+      'elicitation-form',
+    );
   });
   it('reads url elicitation, with the legacy elicitationId when present', () => {
-    const r = parseInputRequest('7', { method: 'elicitation/create', params: { mode: 'url', message: 'go', url: 'https://example.com/x', elicitationId: 'e1' } });
+    const r = parseInputRequest('7', {
+      method: 'elicitation/create',
+      params: { mode: 'url', message: 'go', url: 'https://example.com/x', elicitationId: 'e1' },
+    });
     expect(r).toMatchObject({ kind: 'elicitation-url', url: 'https://example.com/x', elicitationId: 'e1', key: '7' });
   });
   it('reads roots/list without params', () => {
@@ -124,7 +127,10 @@ describe('classifyResult', () => {
   });
   it('input_required only on the three MRTR methods', () => {
     expect(classifyResult({ resultType: 'input_required', requestState: 's' }, 'tools/call').kind).toBe('input_required');
-    expect(classifyResult({ resultType: 'input_required', requestState: 's' }, 'tools/list')).toMatchObject({ kind: 'invalid', reason: expect.stringMatching(/tools\/list may not/) });
+    expect(classifyResult({ resultType: 'input_required', requestState: 's' }, 'tools/list')).toMatchObject({
+      kind: 'invalid',
+      reason: expect.stringMatching(/tools\/list may not/),
+    });
   });
   it('an unknown resultType is invalid', () => {
     expect(classifyResult({ resultType: 'pending' })).toEqual({ kind: 'invalid', reason: 'unknown resultType "pending"' });
@@ -136,7 +142,13 @@ describe('buildRetryParams', () => {
   it('adds inputResponses and echoes requestState exactly', () => {
     const s = ' weird\u2028state ';
     const p = buildRetryParams(original, { name: elicitAccept({ name: 'Ada' }) }, s);
-    expect(p).toEqual({ name: 'two_rounds', arguments: { a: 1 }, _meta: { progressToken: 'p' }, inputResponses: { name: { action: 'accept', content: { name: 'Ada' } } }, requestState: s });
+    expect(p).toEqual({
+      name: 'two_rounds',
+      arguments: { a: 1 },
+      _meta: { progressToken: 'p' },
+      inputResponses: { name: { action: 'accept', content: { name: 'Ada' } } },
+      requestState: s,
+    });
     expect(p.requestState).toBe(s);
   });
   it('sends no requestState key when none was given, and no empty inputResponses', () => {
@@ -196,7 +208,11 @@ describe('rounds', () => {
     expect(mayAnswerRound(0, 0)).toBe(false);
   });
   it('the limit error says what the server kept asking for', () => {
-    const e = new InputRoundsExceededError('tools/call', 2, parseInputRequired({ resultType: 'input_required', inputRequests: { again: { method: 'roots/list' } } }));
+    const e = new InputRoundsExceededError(
+      'tools/call',
+      2,
+      parseInputRequired({ resultType: 'input_required', inputRequests: { again: { method: 'roots/list' } } }),
+    );
     expect(e.message).toBe('tools/call still asked for input after 2 rounds (last asked: again); raise --max-rounds to allow more');
     expect(e.code).toBe('MCPI_MAX_ROUNDS');
   });

@@ -19,16 +19,7 @@ const next: Tool[] = [
 describe('renderToolDiff', () => {
   it('renders added, removed and changed tools without color', () => {
     const out = renderToolDiff(diffTools(base, next), { color: false });
-    expect(out).toBe(
-      [
-        '+ beta_feature — Try the new thing.',
-        '- old',
-        '~ echo',
-        '    title',
-        '      - Echo',
-        '      + Echo v2',
-      ].join('\n'),
-    );
+    expect(out).toBe(['+ beta_feature — Try the new thing.', '- old', '~ echo', '    title', '      - Echo', '      + Echo v2'].join('\n'));
     expect(ANY_ESC.test(out)).toBe(false);
   });
 
@@ -80,7 +71,10 @@ describe('renderToolDiff', () => {
   });
 
   it('dims unchanged context lines when color is on', () => {
-    const d = diffTools([{ name: 't', description: 'a\nb\nc', inputSchema: { type: 'object' } }], [{ name: 't', description: 'a\nB\nc', inputSchema: { type: 'object' } }]);
+    const d = diffTools(
+      [{ name: 't', description: 'a\nb\nc', inputSchema: { type: 'object' } }],
+      [{ name: 't', description: 'a\nB\nc', inputSchema: { type: 'object' } }],
+    );
     const out = renderToolDiff(d, { color: true });
     expect(out).toContain('\u001b[2m  a\u001b[22m');
     expect(out).toContain('\u001b[2m  c\u001b[22m');

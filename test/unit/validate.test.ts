@@ -258,7 +258,7 @@ describe('validateValue: messages', () => {
   });
 
   it('escapes odd property names and keeps messages on one line', () => {
-    const s = { type: 'object', properties: { 'a/b': { type: 'string' }, 'x\ny': { type: 'string' }, '\u001b[31m': { type: 'string' } }, required: ['it\'s'] };
+    const s = { type: 'object', properties: { 'a/b': { type: 'string' }, 'x\ny': { type: 'string' }, '\u001b[31m': { type: 'string' } }, required: ["it's"] };
     const r = validateValue(s, { 'a/b': 1, 'x\ny': 1, '\u001b[31m': 1 });
     expect(r.errors.map((e) => e.path)).toEqual(['', '/a~1b', '/x\ny', '/\u001b[31m']);
     expect(r.errors.map((e) => e.argument)).toEqual(["it's", 'a/b', 'x\ny', '\u001b[31m']);

@@ -16,7 +16,15 @@ function scripted() {
   const fetches: Array<(l: ToolList) => void> = [];
   let hold = false;
   const client: InspectorClient = {
-    description: { era: 'modern', protocolVersion: '2026-07-28', supportedVersions: [], capabilities: { tools: { listChanged: true } }, transport: 'stdio', raw: {}, fetchedAt: 0 },
+    description: {
+      era: 'modern',
+      protocolVersion: '2026-07-28',
+      supportedVersions: [],
+      capabilities: { tools: { listChanged: true } },
+      transport: 'stdio',
+      raw: {},
+      fetchedAt: 0,
+    },
     listTools: () =>
       new Promise<ToolList>((resolve) => {
         const snapshot = () => resolve({ tools, dropped: [], pages: 1 });

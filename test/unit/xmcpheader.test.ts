@@ -52,7 +52,10 @@ describe('validateXMcpHeaders: valid schemas', () => {
   });
 
   it('accepts nested properties reached only through properties keys', () => {
-    const schema = withProp('options', { type: 'object', properties: { limits: { type: 'object', properties: { max: { type: 'integer', 'x-mcp-header': 'Max' } } } } });
+    const schema = withProp('options', {
+      type: 'object',
+      properties: { limits: { type: 'object', properties: { max: { type: 'integer', 'x-mcp-header': 'Max' } } } },
+    });
     expect(validateXMcpHeaders(schema)).toEqual({ ok: true, specs: [{ header: 'Max', path: ['options', 'limits', 'max'], type: 'integer' }] });
   });
 
@@ -136,13 +139,14 @@ describe('validateXMcpHeaders: each constraint violated', () => {
 
   it('case-insensitive duplicate', () => {
     const schema = { type: 'object', properties: { a: { type: 'string', 'x-mcp-header': 'Zone' }, b: { type: 'string', 'x-mcp-header': 'zone' } } };
-    expect(reasonOf(schema)).toBe(
-      `x-mcp-header "zone" of property 'b' duplicates "Zone" of property 'a': header names must be unique, case-insensitively`,
-    );
+    expect(reasonOf(schema)).toBe(`x-mcp-header "zone" of property 'b' duplicates "Zone" of property 'a': header names must be unique, case-insensitively`);
   });
 
   it('duplicate across nesting levels', () => {
-    const schema = { type: 'object', properties: { a: { type: 'string', 'x-mcp-header': 'ZONE' }, o: { type: 'object', properties: { b: { type: 'integer', 'x-mcp-header': 'zone' } } } } };
+    const schema = {
+      type: 'object',
+      properties: { a: { type: 'string', 'x-mcp-header': 'ZONE' }, o: { type: 'object', properties: { b: { type: 'integer', 'x-mcp-header': 'zone' } } } },
+    };
     expect(reasonOf(schema)).toMatch(/property 'o\.b' duplicates "ZONE" of property 'a'/);
   });
 
@@ -168,27 +172,97 @@ describe('validateXMcpHeaders: each constraint violated', () => {
   });
 
   it.each([
-    ['items', { type: 'object', properties: { tags: { type: 'array', items: { type: 'string', 'x-mcp-header': 'Tag' } } } }, '#/properties/tags/items', 'items'],
-    ['items (draft-07 array form)', { type: 'object', properties: { t: { type: 'array', items: [{ type: 'string', 'x-mcp-header': 'Tag' }] } } }, '#/properties/t/items/0', 'items'],
-    ['prefixItems', { type: 'object', properties: { t: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'string', 'x-mcp-header': 'Tag' }] } } }, '#/properties/t/prefixItems/1', 'prefixItems'],
-    ['additionalItems', { type: 'object', properties: { t: { type: 'array', additionalItems: { type: 'string', 'x-mcp-header': 'Tag' } } } }, '#/properties/t/additionalItems', 'additionalItems'],
-    ['contains', { type: 'object', properties: { t: { type: 'array', contains: { type: 'string', 'x-mcp-header': 'Tag' } } } }, '#/properties/t/contains', 'contains'],
+    [
+      'items',
+      { type: 'object', properties: { tags: { type: 'array', items: { type: 'string', 'x-mcp-header': 'Tag' } } } },
+      '#/properties/tags/items',
+      'items',
+    ],
+    [
+      'items (draft-07 array form)',
+      { type: 'object', properties: { t: { type: 'array', items: [{ type: 'string', 'x-mcp-header': 'Tag' }] } } },
+      '#/properties/t/items/0',
+      'items',
+    ],
+    [
+      'prefixItems',
+      { type: 'object', properties: { t: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'string', 'x-mcp-header': 'Tag' }] } } },
+      '#/properties/t/prefixItems/1',
+      'prefixItems',
+    ],
+    [
+      'additionalItems',
+      { type: 'object', properties: { t: { type: 'array', additionalItems: { type: 'string', 'x-mcp-header': 'Tag' } } } },
+      '#/properties/t/additionalItems',
+      'additionalItems',
+    ],
+    [
+      'contains',
+      { type: 'object', properties: { t: { type: 'array', contains: { type: 'string', 'x-mcp-header': 'Tag' } } } },
+      '#/properties/t/contains',
+      'contains',
+    ],
     ['anyOf', { type: 'object', anyOf: [{ properties: { r: { type: 'string', 'x-mcp-header': 'R' } } }] }, '#/anyOf/0/properties/r', 'anyOf'],
-    ['oneOf', { type: 'object', properties: { r: { oneOf: [{ type: 'string', 'x-mcp-header': 'R' }, { type: 'integer' }] } } }, '#/properties/r/oneOf/0', 'oneOf'],
+    [
+      'oneOf',
+      { type: 'object', properties: { r: { oneOf: [{ type: 'string', 'x-mcp-header': 'R' }, { type: 'integer' }] } } },
+      '#/properties/r/oneOf/0',
+      'oneOf',
+    ],
     ['allOf', { allOf: [{ type: 'object', properties: { r: { type: 'string', 'x-mcp-header': 'R' } } }] }, '#/allOf/0/properties/r', 'allOf'],
     ['not', { type: 'object', not: { properties: { r: { type: 'string', 'x-mcp-header': 'R' } } } }, '#/not/properties/r', 'not'],
     ['if', { type: 'object', if: { properties: { r: { type: 'string', 'x-mcp-header': 'R' } } } }, '#/if/properties/r', 'if'],
     ['then', { type: 'object', then: { properties: { r: { type: 'string', 'x-mcp-header': 'R' } } } }, '#/then/properties/r', 'then'],
     ['else', { type: 'object', else: { properties: { r: { type: 'string', 'x-mcp-header': 'R' } } } }, '#/else/properties/r', 'else'],
-    ['$defs ($ref target)', { type: 'object', properties: { r: { $ref: '#/$defs/R' } }, $defs: { R: { type: 'string', 'x-mcp-header': 'R' } } }, '#/$defs/R', '$defs'],
-    ['definitions (draft-07 $ref target)', { type: 'object', properties: { r: { $ref: '#/definitions/R' } }, definitions: { R: { type: 'string', 'x-mcp-header': 'R' } } }, '#/definitions/R', 'definitions'],
-    ['additionalProperties', { type: 'object', additionalProperties: { type: 'string', 'x-mcp-header': 'R' } }, '#/additionalProperties', 'additionalProperties'],
-    ['patternProperties', { type: 'object', patternProperties: { '^r': { type: 'string', 'x-mcp-header': 'R' } } }, '#/patternProperties/^r', 'patternProperties'],
-    ['unevaluatedProperties', { type: 'object', unevaluatedProperties: { type: 'string', 'x-mcp-header': 'R' } }, '#/unevaluatedProperties', 'unevaluatedProperties'],
+    [
+      '$defs ($ref target)',
+      { type: 'object', properties: { r: { $ref: '#/$defs/R' } }, $defs: { R: { type: 'string', 'x-mcp-header': 'R' } } },
+      '#/$defs/R',
+      '$defs',
+    ],
+    [
+      'definitions (draft-07 $ref target)',
+      { type: 'object', properties: { r: { $ref: '#/definitions/R' } }, definitions: { R: { type: 'string', 'x-mcp-header': 'R' } } },
+      '#/definitions/R',
+      'definitions',
+    ],
+    [
+      'additionalProperties',
+      { type: 'object', additionalProperties: { type: 'string', 'x-mcp-header': 'R' } },
+      '#/additionalProperties',
+      'additionalProperties',
+    ],
+    [
+      'patternProperties',
+      { type: 'object', patternProperties: { '^r': { type: 'string', 'x-mcp-header': 'R' } } },
+      '#/patternProperties/^r',
+      'patternProperties',
+    ],
+    [
+      'unevaluatedProperties',
+      { type: 'object', unevaluatedProperties: { type: 'string', 'x-mcp-header': 'R' } },
+      '#/unevaluatedProperties',
+      'unevaluatedProperties',
+    ],
     ['propertyNames', { type: 'object', propertyNames: { type: 'string', 'x-mcp-header': 'R' } }, '#/propertyNames', 'propertyNames'],
-    ['dependentSchemas', { type: 'object', dependentSchemas: { a: { properties: { r: { type: 'string', 'x-mcp-header': 'R' } } } } }, '#/dependentSchemas/a/properties/r', 'dependentSchemas'],
-    ['dependencies (draft-07)', { type: 'object', dependencies: { a: { properties: { r: { type: 'string', 'x-mcp-header': 'R' } } }, b: ['a'] } }, '#/dependencies/a/properties/r', 'dependencies'],
-    ['nested properties below items', { type: 'object', properties: { rows: { type: 'array', items: { type: 'object', properties: { id: { type: 'string', 'x-mcp-header': 'Id' } } } } } }, '#/properties/rows/items/properties/id', 'items'],
+    [
+      'dependentSchemas',
+      { type: 'object', dependentSchemas: { a: { properties: { r: { type: 'string', 'x-mcp-header': 'R' } } } } },
+      '#/dependentSchemas/a/properties/r',
+      'dependentSchemas',
+    ],
+    [
+      'dependencies (draft-07)',
+      { type: 'object', dependencies: { a: { properties: { r: { type: 'string', 'x-mcp-header': 'R' } } }, b: ['a'] } },
+      '#/dependencies/a/properties/r',
+      'dependencies',
+    ],
+    [
+      'nested properties below items',
+      { type: 'object', properties: { rows: { type: 'array', items: { type: 'object', properties: { id: { type: 'string', 'x-mcp-header': 'Id' } } } } } },
+      '#/properties/rows/items/properties/id',
+      'items',
+    ],
   ])('misplaced under %s', (_why, schema, pointer, via) => {
     expect(reasonOf(schema)).toBe(
       `x-mcp-header ${JSON.stringify(findHeader(schema))} at ${pointer} is not on a property reachable from the root through "properties" keys only (the path passes through "${via}")`,

@@ -32,7 +32,10 @@ export function requestOnResponseStream(method: unknown, onStreamOf?: string): F
 
 /** `http.notification-rejected`: a notification POST answered with an HTTP error status. */
 export function notificationRejected(method: string, status: number): Finding {
-  return finding('http.notification-rejected', `the server answered notification ${method} with HTTP ${status}`, { data: { method, status }, evidence: { request: { method }, response: { status } } });
+  return finding('http.notification-rejected', `the server answered notification ${method} with HTTP ${status}`, {
+    data: { method, status },
+    evidence: { request: { method }, response: { status } },
+  });
 }
 
 /** `http.get-stream-failed`: the legacy GET stream could not be opened; `reason` describes the failure. */

@@ -14,7 +14,10 @@ export type RawSource = 'stdout' | 'sse';
 /** `jsonrpc.not-a-message`: valid JSON that is not a request, notification or response (ignored). `raw` is the line / SSE data. */
 export function notAMessage(raw: string, source: RawSource): Finding {
   const shown = sanitizeLine(raw).slice(0, 120);
-  const message = source === 'stdout' ? `ignored a JSON value on stdout that is not a JSON-RPC message: ${shown}` : `ignored SSE data that is not a JSON-RPC message: ${shown}`;
+  const message =
+    source === 'stdout'
+      ? `ignored a JSON value on stdout that is not a JSON-RPC message: ${shown}`
+      : `ignored SSE data that is not a JSON-RPC message: ${shown}`;
   return finding('jsonrpc.not-a-message', message, { data: { source }, evidence: { response: clip(raw) } });
 }
 
@@ -29,10 +32,14 @@ export function unknownId(res: JsonRpcResponse): Finding {
 
 /** `jsonrpc.unknown-id`, on a request's own response stream: a response with another id than the request's (ignored). */
 export function unexpectedIdOnStream(res: JsonRpcResponse, request: { id: RequestId; method: string }): Finding {
-  return finding('jsonrpc.unknown-id', `a response with an unexpected id ${JSON.stringify(res.id)} arrived on the stream of request ${JSON.stringify(request.id)}; ignored`, {
-    data: { id: res.id ?? null, requestId: request.id },
-    evidence: { request: { method: request.method }, response: clipResponse(res) },
-  });
+  return finding(
+    'jsonrpc.unknown-id',
+    `a response with an unexpected id ${JSON.stringify(res.id)} arrived on the stream of request ${JSON.stringify(request.id)}; ignored`,
+    {
+      data: { id: res.id ?? null, requestId: request.id },
+      evidence: { request: { method: request.method }, response: clipResponse(res) },
+    },
+  );
 }
 
 /** `jsonrpc.late-response`: the answer to a request that had already timed out (ignored; a larger timeout would have caught it). */

@@ -17,8 +17,15 @@ export function untaggedNotification(method: string): Finding {
 
 /** `progress.foreign-token`: `notifications/progress` on the stream of `method` with a token that request did not send (ignored). */
 export function foreignProgressToken(token: unknown, method: string, ownToken: string | number | undefined): Finding {
-  return finding('progress.foreign-token', `ignored notifications/progress for token ${JSON.stringify(token)}, which ${method} (token ${JSON.stringify(ownToken)}) did not send`, {
-    data: { token: token ?? null, method, ownToken: ownToken ?? null },
-    evidence: { request: { method, params: { _meta: { progressToken: ownToken } } }, response: { method: 'notifications/progress', params: { progressToken: token ?? null } } },
-  });
+  return finding(
+    'progress.foreign-token',
+    `ignored notifications/progress for token ${JSON.stringify(token)}, which ${method} (token ${JSON.stringify(ownToken)}) did not send`,
+    {
+      data: { token: token ?? null, method, ownToken: ownToken ?? null },
+      evidence: {
+        request: { method, params: { _meta: { progressToken: ownToken } } },
+        response: { method: 'notifications/progress', params: { progressToken: token ?? null } },
+      },
+    },
+  );
 }

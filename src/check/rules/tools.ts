@@ -25,7 +25,13 @@ export function isNamedTool(v: unknown): v is Tool {
 export function checkToolList(items: readonly unknown[]): Finding[] {
   const out: Finding[] = [];
   items.forEach((t, index) => {
-    if (!isNamedTool(t)) out.push(finding('tools.unnamed', 'the server listed a tool without a name; ignored', { data: { index }, evidence: { request: LIST_REQUEST, response: excerpt(t) } }));
+    if (!isNamedTool(t))
+      out.push(
+        finding('tools.unnamed', 'the server listed a tool without a name; ignored', {
+          data: { index },
+          evidence: { request: LIST_REQUEST, response: excerpt(t) },
+        }),
+      );
   });
   const seen = new Set<string>();
   const repeated = new Set<string>();
@@ -34,17 +40,27 @@ export function checkToolList(items: readonly unknown[]): Finding[] {
     const name = t.name;
     if (seen.has(name) && !repeated.has(name)) {
       repeated.add(name);
-      out.push(finding('tools.duplicate-name', `the server lists more than one tool named ${JSON.stringify(name)}; names must be unique (calls go to the first)`, { key: name, data: { tool: name }, evidence: { request: LIST_REQUEST, response: { name } } }));
+      out.push(
+        finding('tools.duplicate-name', `the server lists more than one tool named ${JSON.stringify(name)}; names must be unique (calls go to the first)`, {
+          key: name,
+          data: { tool: name },
+          evidence: { request: LIST_REQUEST, response: { name } },
+        }),
+      );
     }
     seen.add(name);
     const s = t.inputSchema as unknown;
     if (!isObject(s)) {
       const what = s === null ? 'null' : Array.isArray(s) ? 'an array' : typeof s;
       out.push(
-        finding('tools.input-schema-not-object', `tool ${JSON.stringify(name)} has an inputSchema that is not a JSON Schema object (${what}); its arguments cannot be typed or validated`, {
-          data: { tool: name, inputSchemaType: what },
-          evidence: { request: LIST_REQUEST, response: { name, inputSchema: excerpt(s) } },
-        }),
+        finding(
+          'tools.input-schema-not-object',
+          `tool ${JSON.stringify(name)} has an inputSchema that is not a JSON Schema object (${what}); its arguments cannot be typed or validated`,
+          {
+            data: { tool: name, inputSchemaType: what },
+            evidence: { request: LIST_REQUEST, response: { name, inputSchema: excerpt(s) } },
+          },
+        ),
       );
     }
   }

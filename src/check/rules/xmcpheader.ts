@@ -8,10 +8,20 @@ import type { Finding } from '../types.js';
 
 /** `xmcpheader.invalid`: each tool an HTTP client left out for an invalid annotation (`dropped` as filterToolsByXMcpHeader reports them). */
 export function invalidXMcpHeaders(dropped: readonly { name: string; reason: string }[]): Finding[] {
-  return dropped.map((d) => finding('xmcpheader.invalid', `left out tool ${d.name}: ${d.reason}`, { data: { tool: d.name, reason: d.reason }, evidence: { request: { method: 'tools/list' }, response: { name: d.name } } }));
+  return dropped.map((d) =>
+    finding('xmcpheader.invalid', `left out tool ${d.name}: ${d.reason}`, {
+      data: { tool: d.name, reason: d.reason },
+      evidence: { request: { method: 'tools/list' }, response: { name: d.name } },
+    }),
+  );
 }
 
 /** `xmcpheader.value-skipped`: each argument of a `tools/call` whose value has no header form (its `Mcp-Param-*` header is not sent). */
 export function skippedParamHeaders(toolName: string, skipped: readonly SkippedParamHeader[]): Finding[] {
-  return skipped.map((s) => finding('xmcpheader.value-skipped', s.reason, { data: { tool: toolName, header: s.header }, evidence: { request: { method: 'tools/call', params: { name: toolName } } } }));
+  return skipped.map((s) =>
+    finding('xmcpheader.value-skipped', s.reason, {
+      data: { tool: toolName, header: s.header },
+      evidence: { request: { method: 'tools/call', params: { name: toolName } } },
+    }),
+  );
 }

@@ -65,7 +65,9 @@ function readArgFile(path: string): string {
   try {
     return path === '-' ? readFileSync(0, 'utf8') : readFileSync(path, 'utf8');
   } catch (e) {
-    throw new UsageError(`cannot read ${path === '-' ? 'standard input' : path}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
+    throw new UsageError(
+      `cannot read ${path === '-' ? 'standard input' : path}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`,
+    );
   }
 }
 
@@ -114,7 +116,7 @@ export function renderBlock(b: ContentBlock, out: Out): string[] {
   switch (b.type) {
     case 'text': {
       const raw = (b as { text?: unknown }).text;
-      const text = sanitize(typeof raw === 'string' ? raw : JSON.stringify(raw) ?? '');
+      const text = sanitize(typeof raw === 'string' ? raw : (JSON.stringify(raw) ?? ''));
       try {
         const parsed = JSON.parse(text);
         if (parsed && typeof parsed === 'object') return JSON.stringify(parsed, null, 2).split('\n');
@@ -130,12 +132,20 @@ export function renderBlock(b: ContentBlock, out: Out): string[] {
     }
     case 'resource_link': {
       const l = b as { uri?: unknown; name?: unknown; mimeType?: unknown; description?: unknown };
-      return [`${c.dim('[link]')} ${sanitizeLine(String(l.uri ?? ''))}${l.name ? ` ${c.dim(sanitizeLine(String(l.name)))}` : ''}${l.mimeType ? c.dim(` (${sanitizeLine(String(l.mimeType))})`) : ''}`];
+      return [
+        `${c.dim('[link]')} ${sanitizeLine(String(l.uri ?? ''))}${l.name ? ` ${c.dim(sanitizeLine(String(l.name)))}` : ''}${l.mimeType ? c.dim(` (${sanitizeLine(String(l.mimeType))})`) : ''}`,
+      ];
     }
     case 'resource': {
       const r = ((b as { resource?: JsonObject }).resource ?? {}) as { uri?: unknown; mimeType?: unknown; text?: unknown; blob?: unknown };
       const head = `${c.dim('[resource]')} ${sanitizeLine(String(r.uri ?? ''))}${r.mimeType ? c.dim(` (${sanitizeLine(String(r.mimeType))})`) : ''}`;
-      if (typeof r.text === 'string') return [head, ...sanitize(r.text).split('\n').map((l) => `  ${l}`)];
+      if (typeof r.text === 'string')
+        return [
+          head,
+          ...sanitize(r.text)
+            .split('\n')
+            .map((l) => `  ${l}`),
+        ];
       if (typeof r.blob === 'string') return [`${head} ${c.dim(`${base64Bytes(r.blob)} bytes`)}`];
       return [head];
     }
@@ -145,18 +155,24 @@ export function renderBlock(b: ContentBlock, out: Out): string[] {
 }
 
 /** The `--json` form of the verdict: `valid` (true, false, or null when there is no verdict on validity) for compatibility, the `verdict`, and a message. */
-export function verdictJson(v: OutputSchemaVerdict, formatIssues: (e: ValidationIssue[]) => string): { valid: boolean | null; verdict: OutputSchemaVerdict['verdict']; message: string } {
+export function verdictJson(
+  v: OutputSchemaVerdict,
+  formatIssues: (e: ValidationIssue[]) => string,
+): { valid: boolean | null; verdict: OutputSchemaVerdict['verdict']; message: string } {
   return { valid: v.verdict === 'pass' ? true : v.verdict === 'fail' ? false : null, verdict: v.verdict, message: verdictMessage(v, formatIssues) };
 }
 
 /** Why the verdict is what it is, in one phrase (the part after the verdict's mark). */
 function verdictMessage(v: OutputSchemaVerdict, formatIssues: (e: ValidationIssue[]) => string): string {
-  const skipped = (p: string[] | undefined) => (p?.length ? ` (not checked: pattern${p.length > 1 ? 's' : ''} ${p.map((x) => JSON.stringify(x)).join(', ')}, which could take exponential time)` : '');
+  const skipped = (p: string[] | undefined) =>
+    p?.length ? ` (not checked: pattern${p.length > 1 ? 's' : ''} ${p.map((x) => JSON.stringify(x)).join(', ')}, which could take exponential time)` : '';
   switch (v.verdict) {
     case 'pass':
       return `matches outputSchema${skipped(v.unenforcedPatterns)}`;
     case 'fail':
-      return v.reason === 'missing' ? 'the tool has an outputSchema but the result has no structuredContent' : formatIssues(v.errors) + skipped(v.unenforcedPatterns);
+      return v.reason === 'missing'
+        ? 'the tool has an outputSchema but the result has no structuredContent'
+        : formatIssues(v.errors) + skipped(v.unenforcedPatterns);
     case 'not-checked':
       return 'the result has isError: true';
     case 'cannot-check':
@@ -187,7 +203,10 @@ export function verdictLine(v: OutputSchemaVerdict, out: Out, formatIssues: (e: 
  * spec: server/tools#calling-tools, server/tools#output-schema
  */
 export async function callTool(s: Session, toolName: string, pairs: string[], flags: CallFlags): Promise<CommandResult> {
-  const [{ formatIssues, validateValue }, { outputSchemaVerdict, outputSchemaFindings }] = await Promise.all([import('../../schema/validate.js'), import('../../check/output-schema.js')]);
+  const [{ formatIssues, validateValue }, { outputSchemaVerdict, outputSchemaFindings }] = await Promise.all([
+    import('../../schema/validate.js'),
+    import('../../check/output-schema.js'),
+  ]);
   const { out, client } = s;
   const stopList = out.wait('tools/list');
   const list = await client.listTools({ signal: s.signal }).finally(stopList);
@@ -197,25 +216,33 @@ export async function callTool(s: Session, toolName: string, pairs: string[], fl
     if (dropped) throw new UsageError(`tool ${toolName} was left out of the list: ${sanitizeLine(dropped.reason)}`);
     const names = list.tools.map((t) => sanitizeLine(t.name));
     const near = names.filter((n) => n.toLowerCase().includes(toolName.toLowerCase()) || toolName.toLowerCase().includes(n.toLowerCase()));
-    throw new UsageError(`the server has no tool named ${JSON.stringify(toolName)}${near.length ? `; did you mean ${near.slice(0, 3).join(', ')}?` : names.length ? `; it has: ${names.slice(0, 20).join(', ')}${names.length > 20 ? ', …' : ''}` : ''}`);
+    throw new UsageError(
+      `the server has no tool named ${JSON.stringify(toolName)}${near.length ? `; did you mean ${near.slice(0, 3).join(', ')}?` : names.length ? `; it has: ${names.slice(0, 20).join(', ')}${names.length > 20 ? ', …' : ''}` : ''}`,
+    );
   }
   const args = buildArguments(tool, pairs, flags);
   if (flags.validate !== false) {
     const v = validateValue(tool.inputSchema, args);
-    for (const p of v.unenforcedPatterns ?? []) out.warn(`pattern ${JSON.stringify(p)} of ${toolName}'s inputSchema was not checked: it could take exponential time on some strings`);
+    for (const p of v.unenforcedPatterns ?? [])
+      out.warn(`pattern ${JSON.stringify(p)} of ${toolName}'s inputSchema was not checked: it could take exponential time on some strings`);
     if (v.schemaError) out.warn(`the inputSchema of ${toolName} cannot be compiled (${v.schemaError}); sending without validation`);
     else if (!v.valid) throw new UsageError(`invalid arguments for ${toolName}:\n${formatIssues(v.errors)}\n(use --no-validate to send them anyway)`);
   }
   const started = Date.now();
   const stop = out.wait(`tools/call ${toolName}`);
-  const outcome = await client.callTool(toolName, args, {
-    signal: s.signal,
-    onProgress: (p) => {
-      const pct = p.total ? ` ${Math.round((p.progress / p.total) * 100)}%` : '';
-      out.status(`progress ${p.progress}${p.total !== undefined ? `/${p.total}` : ''}${pct}${p.message ? ` ${sanitizeLine(p.message)}` : ''}`);
-    },
-    onLog: (l) => out.info(`log ${sanitizeLine(l.level)}${l.logger ? ` [${sanitizeLine(l.logger)}]` : ''}: ${sanitizeLine(typeof l.data === 'string' ? l.data : JSON.stringify(l.data))}`),
-  }).finally(stop);
+  const outcome = await client
+    .callTool(toolName, args, {
+      signal: s.signal,
+      onProgress: (p) => {
+        const pct = p.total ? ` ${Math.round((p.progress / p.total) * 100)}%` : '';
+        out.status(`progress ${p.progress}${p.total !== undefined ? `/${p.total}` : ''}${pct}${p.message ? ` ${sanitizeLine(p.message)}` : ''}`);
+      },
+      onLog: (l) =>
+        out.info(
+          `log ${sanitizeLine(l.level)}${l.logger ? ` [${sanitizeLine(l.logger)}]` : ''}: ${sanitizeLine(typeof l.data === 'string' ? l.data : JSON.stringify(l.data))}`,
+        ),
+    })
+    .finally(stop);
   const elapsed = Date.now() - started;
   if (outcome.kind === 'input_required') {
     const r = outcome.result;
@@ -224,7 +251,11 @@ export async function callTool(s: Session, toolName: string, pairs: string[], fl
       json: { tool: toolName, arguments: args, resultType: 'input_required', result: r, elapsedMs: elapsed },
       text: (o) => {
         const keys = Object.keys(r.inputRequests ?? {});
-        o.line(o.c.yellow(`${toolName} needs more input (resultType "input_required"): ${keys.length ? keys.map((k) => `${sanitizeLine(k)} (${sanitizeLine(String(r.inputRequests![k]!.method))})`).join(', ') : 'no input requests'}${r.requestState ? ', with requestState' : ''}.`));
+        o.line(
+          o.c.yellow(
+            `${toolName} needs more input (resultType "input_required"): ${keys.length ? keys.map((k) => `${sanitizeLine(k)} (${sanitizeLine(String(r.inputRequests![k]!.method))})`).join(', ') : 'no input requests'}${r.requestState ? ', with requestState' : ''}.`,
+          ),
+        );
         o.line(o.c.dim('mcp-inspect does not answer input requests yet (multi round-trip requests); the call did not complete.'));
       },
     };
@@ -234,7 +265,15 @@ export async function callTool(s: Session, toolName: string, pairs: string[], fl
   return {
     exitCode: exitCodeOf(result.isError ? 'tool-error' : 'ok'),
     findings: outputSchemaFindings(toolName, verdict),
-    json: { tool: toolName, arguments: args, resultType: 'complete', isError: !!result.isError, result, outputSchemaCheck: verdict ? verdictJson(verdict, formatIssues) : null, elapsedMs: elapsed },
+    json: {
+      tool: toolName,
+      arguments: args,
+      resultType: 'complete',
+      isError: !!result.isError,
+      result,
+      outputSchemaCheck: verdict ? verdictJson(verdict, formatIssues) : null,
+      elapsedMs: elapsed,
+    },
     text: (o) => {
       const sameAsStructured = (b: ContentBlock) => {
         if (!b || typeof b !== 'object' || b.type !== 'text' || result.structuredContent === undefined) return false;

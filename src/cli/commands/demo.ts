@@ -67,7 +67,11 @@ ${exitCodesHelp()}`,
 /** The scripted tour: discover, tools, a call and a listen against the demo server over HTTP, for people (no --json). */
 export async function runDemo(inv: Invocation, flags: DemoFlags): Promise<number> {
   const duration = positiveNumber(flags.duration, '--duration', 'seconds', Math.floor(MAX_TIMER_MS / 1000))!;
-  const [{ startDemoServer }, { withSession }, { makeOut, present }] = await Promise.all([import('../../demo/server.js'), import('../session.js'), import('../output.js')]);
+  const [{ startDemoServer }, { withSession }, { makeOut, present }] = await Promise.all([
+    import('../../demo/server.js'),
+    import('../session.js'),
+    import('../output.js'),
+  ]);
   const out = makeOut({ color: flags.color });
   const server = await startDemoServer({ transport: 'http', port: 0, changeIntervalMs: 3000 });
   const url = server.url!;
@@ -88,7 +92,11 @@ export async function runDemo(inv: Invocation, flags: DemoFlags): Promise<number
       heading(4, `listen (${duration} s)`, `listen ${url} --duration ${duration}`);
       const code = present(await runListen(s, { duration: String(duration) }), s.out, s.findings);
       out.line('');
-      out.line(out.c.dim(`Try it yourself: mcp-inspect demo-server --http 3000, then mcp-inspect ${url.replace(/:\d+\//, ':3000/')} (interactive) or any command above.`));
+      out.line(
+        out.c.dim(
+          `Try it yourself: mcp-inspect demo-server --http 3000, then mcp-inspect ${url.replace(/:\d+\//, ':3000/')} (interactive) or any command above.`,
+        ),
+      );
       return code;
     });
   } finally {
@@ -120,7 +128,8 @@ export async function runDemoServer(flags: DemoServerFlags): Promise<number> {
   try {
     server = await startDemoServer({ transport: 'http', port, changeIntervalMs, log: (l) => process.stderr.write(l + '\n') });
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new UsageError(`port ${port} is already in use; pick another with --http PORT, or --http 0 for any free port`);
+    if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE')
+      throw new UsageError(`port ${port} is already in use; pick another with --http PORT, or --http 0 for any free port`);
     throw e;
   }
   process.stdout.write(`${server.url}\n`);

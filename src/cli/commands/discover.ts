@@ -21,7 +21,10 @@ export const discover: CommandSpec = {
   configure: (cmd) =>
     addCommonOptions(cmd)
       .argument('[target]', 'URL of the server (or a command after --)')
-      .addHelpText('after', `${TARGET_HELP}\n\nExamples:\n  mcp-inspect discover http://127.0.0.1:3000/mcp\n  mcp-inspect discover --json -- node server.js\n\n${exitCodesHelp()}`),
+      .addHelpText(
+        'after',
+        `${TARGET_HELP}\n\nExamples:\n  mcp-inspect discover http://127.0.0.1:3000/mcp\n  mcp-inspect discover --json -- node server.js\n\n${exitCodesHelp()}`,
+      ),
   run: (inv, words, flags) => runOnTarget('discover', inv, words, flags, (s) => describeServer(s)),
 };
 

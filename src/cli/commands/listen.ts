@@ -57,7 +57,15 @@ Examples:
 ${exitCodesHelp()}`,
       ),
   // Bad flags fail before a server is spawned.
-  run: (inv, words, flags) => runOnTarget('listen', inv, words, flags, (s) => runListen(s, flags), () => parseListenFlags(flags)),
+  run: (inv, words, flags) =>
+    runOnTarget(
+      'listen',
+      inv,
+      words,
+      flags,
+      (s) => runListen(s, flags),
+      () => parseListenFlags(flags),
+    ),
 };
 
 /** Parses and checks the listen flags (before anything is spawned). */
@@ -78,7 +86,6 @@ export function filterFromFlags(f: ListenFlags): ListenFilter | undefined {
   return Object.keys(out).length ? out : undefined;
 }
 
-
 /**
  * Listens until Ctrl-C, `--count` notifications (and the re-fetches they cause) or
  * `--duration`, printing every event as it comes (and, under --json, every finding as its own
@@ -87,7 +94,11 @@ export function filterFromFlags(f: ListenFlags): ListenFilter | undefined {
  * that failure's error (transport 3 when the event carries none). spec: basic/patterns/subscriptions
  */
 export async function runListen(s: Session, flags: ListenFlags): Promise<CommandResult> {
-  const [{ watchTools, defaultFilter }, { eventJson, renderEvent }, { findingLine }] = await Promise.all([import('../../client/watch.js'), import('../listen-events.js'), import('../output.js')]);
+  const [{ watchTools, defaultFilter }, { eventJson, renderEvent }, { findingLine }] = await Promise.all([
+    import('../../client/watch.js'),
+    import('../listen-events.js'),
+    import('../output.js'),
+  ]);
   const { client, out } = s;
   const { pollSec, count, durationSec } = parseListenFlags(flags);
   const filter = filterFromFlags(flags) ?? defaultFilter(client);
@@ -97,7 +108,8 @@ export async function runListen(s: Session, flags: ListenFlags): Promise<Command
   const timer = durationSec ? setTimeout(stopAll, durationSec * 1000) : undefined;
   const d = client.description;
   if (d.era === 'legacy') {
-    const http = d.transport === 'http' ? (client.legacyGetStream ? ' on its GET stream' : '; it offers no GET stream, so nothing can arrive (use --poll)') : '';
+    const http =
+      d.transport === 'http' ? (client.legacyGetStream ? ' on its GET stream' : '; it offers no GET stream, so nothing can arrive (use --poll)') : '';
     out.status(`legacy server (${d.protocolVersion}): no subscriptions/listen; showing the notifications it pushes unasked${http}. Ctrl-C to stop.`);
   } else out.status(`listening for ${filterLabel(filter)} on ${d.transport}${pollSec ? `, polling every ${pollSec}s` : ''}. Ctrl-C to stop.`);
   // On stderr as warnings already; in the stream as their own lines (text: nothing more).

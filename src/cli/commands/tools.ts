@@ -23,7 +23,10 @@ export const tools: CommandSpec<ToolsFlags> = {
     addCommonOptions(cmd)
       .argument('[target]', 'URL of the server (or a command after --)')
       .option('--schema', "print each tool's inputSchema, outputSchema and annotations")
-      .addHelpText('after', `${TARGET_HELP}\n\nAnnotations (read-only, destructive, …) are the server's own unverified hints.\n\nExamples:\n  mcp-inspect tools http://127.0.0.1:3000/mcp --schema\n  mcp-inspect tools --json -- node server.js | jq '.tools[].name'\n\n${exitCodesHelp()}`),
+      .addHelpText(
+        'after',
+        `${TARGET_HELP}\n\nAnnotations (read-only, destructive, …) are the server's own unverified hints.\n\nExamples:\n  mcp-inspect tools http://127.0.0.1:3000/mcp --schema\n  mcp-inspect tools --json -- node server.js | jq '.tools[].name'\n\n${exitCodesHelp()}`,
+      ),
   run: (inv, words, flags) => runOnTarget('tools', inv, words, flags, (s) => listTools(s, flags)),
 };
 
@@ -41,7 +44,13 @@ export function hintLabels(t: Tool): string[] {
 function toolLine(t: Tool, out: Out): string {
   const name = sanitizeLine(t.name);
   const title = displayName(t) !== name ? ` ${out.c.dim(`“${displayName(t)}”`)}` : '';
-  const desc = typeof t.description === 'string' ? sanitize(t.description).split('\n').map((l) => l.trim()).find(Boolean) ?? '' : '';
+  const desc =
+    typeof t.description === 'string'
+      ? (sanitize(t.description)
+          .split('\n')
+          .map((l) => l.trim())
+          .find(Boolean) ?? '')
+      : '';
   const req = requiredArgs(t);
   const hints = hintLabels(t);
   const parts = [out.c.bold(name) + title];
@@ -63,12 +72,20 @@ export async function listTools(s: Session, opts: { schema?: boolean }): Promise
       for (const t of list.tools) {
         out.line(toolLine(t, out));
         if (opts.schema) {
-          const show = { inputSchema: t.inputSchema, ...(t.outputSchema ? { outputSchema: t.outputSchema } : {}), ...(t.annotations ? { annotations: t.annotations } : {}) };
+          const show = {
+            inputSchema: t.inputSchema,
+            ...(t.outputSchema ? { outputSchema: t.outputSchema } : {}),
+            ...(t.annotations ? { annotations: t.annotations } : {}),
+          };
           for (const l of sanitize(JSON.stringify(show, null, 2)).split('\n')) out.line(`    ${l}`);
         }
       }
       for (const d of list.dropped) out.line(out.c.red(`✗ ${sanitizeLine(d.name)} left out: ${sanitizeLine(d.reason)}`));
-      out.line(out.c.dim(`${list.tools.length} tool${list.tools.length === 1 ? '' : 's'}${list.pages > 1 ? ` in ${list.pages} pages` : ''}${list.dropped.length ? `, ${list.dropped.length} left out for invalid x-mcp-header` : ''}`));
+      out.line(
+        out.c.dim(
+          `${list.tools.length} tool${list.tools.length === 1 ? '' : 's'}${list.pages > 1 ? ` in ${list.pages} pages` : ''}${list.dropped.length ? `, ${list.dropped.length} left out for invalid x-mcp-header` : ''}`,
+        ),
+      );
     },
   };
 }

@@ -39,7 +39,8 @@ export function editorText(row: FormRow): string {
  */
 export function FormView({ rows, focus, cursor, errors, width, height }: FormViewProps) {
   const theme = useTheme();
-  const labelOf = (r: FormRow) => `${'  '.repeat(r.depth)}${r.itemIndex !== undefined ? `[${r.itemIndex}]` : sanitizeLine(r.node.label)}${r.node.required && r.itemIndex === undefined ? '*' : ''}`;
+  const labelOf = (r: FormRow) =>
+    `${'  '.repeat(r.depth)}${r.itemIndex !== undefined ? `[${r.itemIndex}]` : sanitizeLine(r.node.label)}${r.node.required && r.itemIndex === undefined ? '*' : ''}`;
   const labelW = Math.min(Math.max(8, ...rows.map((r) => textWidth(labelOf(r)))), Math.max(10, Math.floor(width * 0.35)));
   const editorW = Math.max(10, Math.min(40, width - labelW - 20));
   const offset = scrollToShow(Math.max(0, focus - Math.floor(height / 2)), focus, height, rows.length);

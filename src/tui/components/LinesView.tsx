@@ -22,11 +22,13 @@ export function LinesView({ lines, offset, height, width }: LinesViewProps) {
     <Box flexDirection="column" height={height} width={width} overflow="hidden">
       {visible.map((l, i) => (
         <Text key={offset + i} wrap="truncate-end">
-          {l.length === 0 ? ' ' : clipLine(l, width).map((s, j) => (
-            <Text key={j} {...theme.style(s.style)}>
-              {s.text}
-            </Text>
-          ))}
+          {l.length === 0
+            ? ' '
+            : clipLine(l, width).map((s, j) => (
+                <Text key={j} {...theme.style(s.style)}>
+                  {s.text}
+                </Text>
+              ))}
         </Text>
       ))}
     </Box>

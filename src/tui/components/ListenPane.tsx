@@ -41,7 +41,9 @@ export function ListenPane({ listen, legacy, pending, pollMs, lines, offset, fol
         <Text wrap="truncate-end">
           <Text {...theme.style('title')}>Legacy server </Text>
           <Text>{'no subscriptions/listen: list_changed notifications arrive unsolicited'}</Text>
-          <Text {...theme.style('muted')}>{` · ${listen.status === 'starting' ? 'watching' : listen.status}${listen.detail ? `: ${sanitizeLine(listen.detail)}` : ''}`}</Text>
+          <Text
+            {...theme.style('muted')}
+          >{` · ${listen.status === 'starting' ? 'watching' : listen.status}${listen.detail ? `: ${sanitizeLine(listen.detail)}` : ''}`}</Text>
         </Text>
       ) : (
         <Text wrap="truncate-end">
@@ -69,11 +71,7 @@ export function ListenPane({ listen, legacy, pending, pollMs, lines, offset, fol
       <Text wrap="truncate-end" {...theme.style('muted')}>
         {`Events (${lines.length} kept, newest last)${follow ? ' · following' : ' · G to follow'}${info ? ` · ${info}` : ''}`}
       </Text>
-      {lines.length === 0 ? (
-        <Text {...theme.style('muted')}>No events yet.</Text>
-      ) : (
-        <LinesView lines={lines} offset={offset} height={bodyH} width={width} />
-      )}
+      {lines.length === 0 ? <Text {...theme.style('muted')}>No events yet.</Text> : <LinesView lines={lines} offset={offset} height={bodyH} width={width} />}
     </Box>
   );
 }

@@ -21,11 +21,19 @@ export function logLine(e: LogEntry): Line {
   const time: Seg = { text: `${formatClock(e.time)} `, style: 'muted' };
   if (e.kind === 'finding' && e.finding) {
     const sev = SEVERITY[e.finding.severity] ?? SEVERITY.info;
-    return [time, { text: `${sev.mark} `, style: sev.style }, { text: `${sanitizeLine(e.finding.rule)}  `, style: sev.style }, { text: sanitizeLine(e.finding.message) }];
+    return [
+      time,
+      { text: `${sev.mark} `, style: sev.style },
+      { text: `${sanitizeLine(e.finding.rule)}  `, style: sev.style },
+      { text: sanitizeLine(e.finding.message) },
+    ];
   }
   return [
     time,
-    { text: e.kind === 'stderr' ? 'stderr  ' : e.kind === 'warning' ? 'warning ' : 'info    ', style: e.kind === 'warning' ? 'warn' : e.kind === 'stderr' ? 'accent' : 'muted' },
+    {
+      text: e.kind === 'stderr' ? 'stderr  ' : e.kind === 'warning' ? 'warning ' : 'info    ',
+      style: e.kind === 'warning' ? 'warn' : e.kind === 'stderr' ? 'accent' : 'muted',
+    },
     { text: sanitizeLine(e.text) },
   ];
 }
@@ -47,9 +55,15 @@ export function LogPane({ lines, total, offset, follow, width, height }: LogPane
     <Box flexDirection="column" height={height} width={width}>
       <Text wrap="truncate-end">
         <Text {...theme.style('title')}>Log</Text>
-        <Text {...theme.style('muted')}>{`  server stderr, findings and client warnings · ${lines.length} kept of ${total}${follow ? ' · following' : ' · G to follow'}`}</Text>
+        <Text
+          {...theme.style('muted')}
+        >{`  server stderr, findings and client warnings · ${lines.length} kept of ${total}${follow ? ' · following' : ' · G to follow'}`}</Text>
       </Text>
-      {lines.length ? <LinesView lines={lines} offset={offset} height={Math.max(1, height - 1)} width={width} /> : <Text {...theme.style('muted')}>Nothing yet.</Text>}
+      {lines.length ? (
+        <LinesView lines={lines} offset={offset} height={Math.max(1, height - 1)} width={width} />
+      ) : (
+        <Text {...theme.style('muted')}>Nothing yet.</Text>
+      )}
     </Box>
   );
 }

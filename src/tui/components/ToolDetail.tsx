@@ -118,7 +118,7 @@ export function ToolDetail({ tool, form, gone, confirmPending, width, height }: 
 
   const focused = form.rows[form.state.focus];
   const problems = form.problems;
-  const focusedProblems = focused ? problems.byRow.get(focused.pointer) ?? [] : [];
+  const focusedProblems = focused ? (problems.byRow.get(focused.pointer) ?? []) : [];
   const helpRows = 4;
   const formH = Math.max(1, height - headerRows - 1 - helpRows);
   const summary = problems.count === 0 ? '✓ valid' : `✗ ${problems.count} problem${problems.count === 1 ? '' : 's'}`;

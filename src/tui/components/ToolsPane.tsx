@@ -103,7 +103,9 @@ export function ToolsPane({ tools, filtered, pos, offset, query, filtering, mark
       rows.push(
         <Text key={`${ti}:${t.name}`} wrap="truncate-end">
           <Text {...theme.style(selected ? 'selected' : 'plain')}>{selected ? '›' : ' '}</Text>
-          <Text {...theme.style(mark === 'added' ? 'added' : mark === 'changed' ? 'changed' : 'plain')}>{mark === 'added' ? '+' : mark === 'changed' ? '~' : ' '}</Text>
+          <Text {...theme.style(mark === 'added' ? 'added' : mark === 'changed' ? 'changed' : 'plain')}>
+            {mark === 'added' ? '+' : mark === 'changed' ? '~' : ' '}
+          </Text>
           <Text> </Text>
           <Text {...theme.style(selected ? 'selected' : 'plain')} bold={selected}>
             {fit(names[k]!, nameW)}

@@ -34,7 +34,9 @@ export function WirePane({ rows, total, selected, offset, detail, detailOffset, 
       </Box>
     );
   }
-  const marked = rows.slice(offset, offset + bodyH).map((l, i) => (offset + i === selected ? ([{ text: '›', style: 'selected' }, ...l] as Line) : ([{ text: ' ' }, ...l] as Line)));
+  const marked = rows
+    .slice(offset, offset + bodyH)
+    .map((l, i) => (offset + i === selected ? ([{ text: '›', style: 'selected' }, ...l] as Line) : ([{ text: ' ' }, ...l] as Line)));
   return (
     <Box flexDirection="column" width={width} height={height}>
       <Text wrap="truncate-end">

@@ -8,9 +8,42 @@ import { useBatchedReducer } from './useBatched.js';
 /** The state of the one call the TUI runs at a time. */
 export type CallState =
   | { phase: 'idle' }
-  | { phase: 'running'; id: number; tool: string; args: JsonObject; startedAt: number; progress?: ProgressEvent; progressCount: number; logs: LogEvent[]; cancelling: boolean }
-  | { phase: 'done'; id: number; tool: string; args: JsonObject; startedAt: number; endedAt: number; outcome: CallOutcome; progress?: ProgressEvent; progressCount: number; logs: LogEvent[] }
-  | { phase: 'failed'; id: number; tool: string; args: JsonObject; startedAt: number; endedAt: number; error: unknown; cancelled: boolean; progress?: ProgressEvent; progressCount: number; logs: LogEvent[] };
+  | {
+      phase: 'running';
+      id: number;
+      tool: string;
+      args: JsonObject;
+      startedAt: number;
+      progress?: ProgressEvent;
+      progressCount: number;
+      logs: LogEvent[];
+      cancelling: boolean;
+    }
+  | {
+      phase: 'done';
+      id: number;
+      tool: string;
+      args: JsonObject;
+      startedAt: number;
+      endedAt: number;
+      outcome: CallOutcome;
+      progress?: ProgressEvent;
+      progressCount: number;
+      logs: LogEvent[];
+    }
+  | {
+      phase: 'failed';
+      id: number;
+      tool: string;
+      args: JsonObject;
+      startedAt: number;
+      endedAt: number;
+      error: unknown;
+      cancelled: boolean;
+      progress?: ProgressEvent;
+      progressCount: number;
+      logs: LogEvent[];
+    };
 
 type Item =
   | { kind: 'start'; id: number; tool: string; args: JsonObject; at: number }

@@ -26,7 +26,11 @@ function useDiffsPane({ watch, width, height }: PaneContext): PaneInstance {
   const [st, setSt] = useState<DiffsState>({ offset: 0 });
   let index = 0;
   if (diffs.length > 0 && st.sel === undefined) index = diffs.length - 1;
-  else if (diffs.length > 0) index = Math.max(0, diffs.findIndex((d) => d.id === st.sel));
+  else if (diffs.length > 0)
+    index = Math.max(
+      0,
+      diffs.findIndex((d) => d.id === st.sel),
+    );
   const shown = diffs[index];
   let cur = st;
   if (shown && shown.id !== st.shownId) {

@@ -17,7 +17,9 @@ function useLogPane({ log, width, height }: PaneContext): PaneInstance {
       const f = followBy(matchKey(input, key, CONTEXTS), scroll, lines.length, bodyH);
       if (f) setScroll(f);
     },
-    view: () => <LogPane lines={lines} total={log.total} offset={followOffset(scroll, lines.length, bodyH)} follow={scroll.follow} width={width} height={height} />,
+    view: () => (
+      <LogPane lines={lines} total={log.total} offset={followOffset(scroll, lines.length, bodyH)} follow={scroll.follow} width={width} height={height} />
+    ),
   };
 }
 

@@ -46,8 +46,12 @@ function useToolsPane({ client, watch, width, height, flash }: PaneContext): Pan
 
   const callState = call.state;
   const callName = callState.phase !== 'idle' ? callState.tool : undefined;
-  const callTool = callName !== undefined ? (tools?.find((t) => t.name === callName) ?? (lastOpen.current?.name === callName ? lastOpen.current : undefined)) : undefined;
-  const rLines = useMemo(() => (callState.phase === 'done' || callState.phase === 'failed' ? resultLines(callState, callTool, width) : []), [callState, callTool, width]);
+  const callTool =
+    callName !== undefined ? (tools?.find((t) => t.name === callName) ?? (lastOpen.current?.name === callName ? lastOpen.current : undefined)) : undefined;
+  const rLines = useMemo(
+    () => (callState.phase === 'done' || callState.phase === 'failed' ? resultLines(callState, callTool, width) : []),
+    [callState, callTool, width],
+  );
   const resultH = height - 1;
   const toolRowsH = toolListHeight(height, ws.dropped);
 
@@ -157,7 +161,16 @@ function useToolsPane({ client, watch, width, height, flash }: PaneContext): Pan
       );
     }
     if (view === 'form') return <ToolDetail tool={openTool} form={form} gone={!liveOpen && !!tools} confirmPending={confirm} width={width} height={height} />;
-    return <ResultView call={callState} lines={rLines} offset={clampOffset(resultOffset, rLines.length, resultH)} savedPath={savedPath} width={width} height={height} />;
+    return (
+      <ResultView
+        call={callState}
+        lines={rLines}
+        offset={clampOffset(resultOffset, rLines.length, resultH)}
+        savedPath={savedPath}
+        width={width}
+        height={height}
+      />
+    );
   };
 
   return {

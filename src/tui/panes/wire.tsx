@@ -20,7 +20,10 @@ function useWirePane({ wire, shown, width, height }: PaneContext): PaneInstance 
   const index = sel.follow ? Math.max(0, n - 1) : Math.min(sel.index, Math.max(0, n - 1));
   // Rows are built only while the pane is in the pane bar: the ring fills from the first byte.
   const rows = useMemo(() => (shown ? wire.items.map(wireRow) : []), [wire, shown]);
-  const detailLines = useMemo(() => (shown && detail.open && wire.items[index] ? wireDetailLines(wire.items[index], width) : undefined), [shown, detail.open, wire, index, width]);
+  const detailLines = useMemo(
+    () => (shown && detail.open && wire.items[index] ? wireDetailLines(wire.items[index], width) : undefined),
+    [shown, detail.open, wire, index, width],
+  );
   const bodyH = Math.max(1, height - 1);
   const contexts = detail.open ? DETAIL : LIST;
   return {
