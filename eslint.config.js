@@ -30,7 +30,21 @@ export default defineConfig(
       '@typescript-eslint/no-misused-promises': 'error',
       '@typescript-eslint/await-thenable': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      // An `async` function that awaits nothing is how a function honours a Promise-returning
+      // interface (fake clients, transports' no-op close); the rule only adds noise there.
+      '@typescript-eslint/require-await': 'off',
+      // Services and hooks hand out plain objects of arrow functions (no `this`); the rule
+      // cannot tell them from class methods.
+      '@typescript-eslint/unbound-method': 'off',
+      // Values from a server are `unknown`: String(v) of them is deliberate, and what it gives
+      // is sanitized before display.
+      '@typescript-eslint/no-base-to-string': 'off',
     },
+  },
+  {
+    // The sanitizer's own patterns match control characters: that is its job.
+    files: ['src/util/sanitize.ts'],
+    rules: { 'no-control-regex': 'off' },
   },
   {
     // Tests assert on the JSON the wire carried (JSON.parse, jsonLines): it is `any` by nature,
@@ -44,6 +58,8 @@ export default defineConfig(
       '@typescript-eslint/no-unsafe-call': 'off',
       '@typescript-eslint/no-unsafe-argument': 'off',
       'no-control-regex': 'off',
+      '@typescript-eslint/no-explicit-any': 'off',
+      '@typescript-eslint/no-redundant-type-constituents': 'off',
     },
   },
 );

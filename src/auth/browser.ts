@@ -36,13 +36,13 @@ export function splitCommand(cmd: string): string[] {
   let inWord = false;
   let quote: '"' | "'" | undefined;
   for (let i = 0; i < cmd.length; i++) {
-    const c = cmd[i]!;
+    const c = cmd[i];
     if (quote === "'") {
       if (c === "'") quote = undefined;
       else cur += c;
     } else if (quote === '"') {
       if (c === '"') quote = undefined;
-      else if (c === '\\' && i + 1 < cmd.length && '"\\$`'.includes(cmd[i + 1]!)) cur += cmd[++i];
+      else if (c === '\\' && i + 1 < cmd.length && '"\\$`'.includes(cmd[i + 1])) cur += cmd[++i];
       else cur += c;
     } else if (c === "'" || c === '"') {
       quote = c;
@@ -109,7 +109,7 @@ export async function openBrowser(
   const args = hasPlaceholder ? words.slice(1).map((w) => w.replaceAll('%s', url)) : [...words.slice(1), url];
   let child: ChildProcess;
   try {
-    child = spawn(words[0]!, args, { stdio: ['ignore', 'ignore', 'pipe'], env: o.env ?? process.env });
+    child = spawn(words[0], args, { stdio: ['ignore', 'ignore', 'pipe'], env: o.env ?? process.env });
   } catch (e) {
     throw new AuthError('MCPI_AUTH_BROWSER', `cannot run the browser command ${words[0]}: ${(e as Error).message}`, { cause: e });
   }

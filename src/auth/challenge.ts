@@ -40,7 +40,7 @@ export function parseWwwAuthenticate(header: string): Challenge[] {
   };
   const token = () => {
     const s = i;
-    while (i < n && TCHAR.test(h[i]!)) i++;
+    while (i < n && TCHAR.test(h[i])) i++;
     return h.slice(s, i);
   };
   const quoted = () => {

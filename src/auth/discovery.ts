@@ -69,7 +69,7 @@ function isObject(v: unknown): v is Record<string, unknown> {
 }
 
 function stringList(v: unknown): string[] | undefined {
-  return Array.isArray(v) && v.every((x) => typeof x === 'string') ? (v as string[]) : undefined;
+  return Array.isArray(v) && v.every((x) => typeof x === 'string') ? v : undefined;
 }
 
 function describe(tried: Fetched[]): string {

@@ -59,7 +59,7 @@ export function createAuthFetch(o: AuthFetchOptions = {}): AuthFetch {
     const why = insecureReason(url, o.allowInsecureHttp);
     if (why) throw new AuthError('MCPI_AUTH_INSECURE', `refusing to send authorization traffic to ${maskUrl(url)}: ${why}`);
     const method = (init.method ?? 'GET').toUpperCase();
-    const headers = new Headers(init.headers as ConstructorParameters<typeof Headers>[0]);
+    const headers = new Headers(init.headers);
     const body = typeof init.body === 'string' ? init.body : init.body instanceof URLSearchParams ? init.body.toString() : undefined;
     if (init.body instanceof URLSearchParams && !headers.has('content-type')) headers.set('content-type', 'application/x-www-form-urlencoded;charset=UTF-8');
     if (o.onWire) {

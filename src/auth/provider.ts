@@ -256,7 +256,7 @@ class Provider implements OAuthProvider {
   ): Promise<void> {
     const entry = await this.load();
     const prm = await discoverProtectedResource(this.fetch, this.o.serverUrl, ch.resourceMetadata);
-    const issuer = entry.issuer && prm.authorizationServers.includes(entry.issuer) ? entry.issuer : prm.authorizationServers[0]!;
+    const issuer = entry.issuer && prm.authorizationServers.includes(entry.issuer) ? entry.issuer : prm.authorizationServers[0];
     const grant = this.o.grant ?? 'authorization_code';
     const as = await discoverAuthorizationServer(this.fetch, issuer, grant === 'authorization_code');
     this.as = as;

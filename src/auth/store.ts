@@ -194,7 +194,8 @@ export async function tokenStatus(serverUrl: string, o: StoreOptions = {}): Prom
  * server with 'all'. Resolves with the number of servers forgotten. Tokens are not revoked
  * at the authorization server.
  */
-export async function deleteTokens(target: string | 'all', o: StoreOptions = {}): Promise<number> {
+/** `target`: a server URL, or the word `all`. */
+export async function deleteTokens(target: string, o: StoreOptions = {}): Promise<number> {
   if (target === 'all') {
     const entries = await allEntries(o);
     for (const x of entries) await rm(x.file, { force: true });

@@ -52,7 +52,7 @@ const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object
 const q = (s: string) => JSON.stringify(s);
 
 function actionWord(text: string): ElicitAnswer | undefined {
-  if (text === 'decline' || text === 'cancel') return elicitRefuse(text) as ElicitAnswer;
+  if (text === 'decline' || text === 'cancel') return elicitRefuse(text);
   if (text === 'accept') return { action: 'accept' };
   return undefined;
 }
@@ -271,7 +271,7 @@ function pendingEntry(r: InputRequest): PendingEntry {
         answerWith: `open the URL yourself, then --elicit ${k}=accept (or ${k}=decline, ${k}=cancel)`,
       };
     case 'sampling':
-      return { key, method: r.method, params: r.params as JsonObject, answerWith: `--sampling-reply TEXT (or --elicit ${k}='"TEXT"')` };
+      return { key, method: r.method, params: r.params, answerWith: `--sampling-reply TEXT (or --elicit ${k}='"TEXT"')` };
     case 'roots':
       return { key, method: r.method, answerWith: '--root PATH (repeatable)' };
     case 'unsupported':

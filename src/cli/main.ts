@@ -33,13 +33,13 @@ export function withGlobals<T extends object>(local: T, cmd: Command): T {
   const root = cmd.parent;
   if (!root) return local;
   const merged: Record<string, unknown> = { ...(local as Record<string, unknown>) };
-  const rootOpts = root.opts() as Record<string, unknown>;
+  const rootOpts = root.opts<Record<string, unknown>>();
   for (const [k, v] of Object.entries(rootOpts)) {
     const rootSource = root.getOptionValueSource(k);
     if (rootSource !== 'cli' && rootSource !== 'env') continue;
     const localSource = cmd.getOptionValueSource(k);
     const lv = merged[k];
-    if (Array.isArray(v) && Array.isArray(lv) && localSource === 'cli') merged[k] = [...v, ...lv];
+    if (Array.isArray(v) && Array.isArray(lv) && localSource === 'cli') merged[k] = [...(v as unknown[]), ...(lv as unknown[])];
     else if (localSource !== 'cli' && localSource !== 'env') merged[k] = v;
   }
   return merged as T;
@@ -90,7 +90,7 @@ Examples:
   const root = tuiCommand(COMMANDS.map((c) => c.name));
   root.configure(program).action((...args: unknown[]) => {
     const { words, local } = actionArgs(args);
-    chosen.action = () => root.run(inv, words, local as never);
+    chosen.action = () => root.run(inv, words, local);
   });
   for (const spec of COMMANDS as readonly CommandSpec<object>[]) {
     spec.configure(program.command(spec.name).description(spec.description)).action((...args: unknown[]) => {

@@ -86,7 +86,7 @@ export function resolveTarget(url: string | undefined, command: string[], flags:
   if (command.length) {
     if (flags.header?.length || flags.bearer) throw new UsageError('--header and --bearer apply to HTTP servers; a spawned server gets --env K=V instead');
     const [cmd, ...args] = command;
-    return { kind: 'stdio', command: cmd!, args, env: parseEnv(flags.env), cwd: checkCwd(flags.cwd) };
+    return { kind: 'stdio', command: cmd, args, env: parseEnv(flags.env), cwd: checkCwd(flags.cwd) };
   }
   if (flags.config) return fromConfig(flags);
   throw new UsageError(
@@ -113,7 +113,7 @@ function fromConfig(flags: TargetFlags): Target {
   }
   let doc: { mcpServers?: Record<string, ConfigEntry>; servers?: Record<string, ConfigEntry> };
   try {
-    doc = JSON.parse(text);
+    doc = JSON.parse(text) as typeof doc;
   } catch (e) {
     throw new UsageError(`--config ${flags.config} is not valid JSON: ${(e as Error).message}`);
   }

@@ -8,7 +8,7 @@
  * spec: basic/versioning#backward-compatibility-with-initialization-based-versions,
  *       basic/transports/stdio#backward-compatibility, basic/transports/streamable-http#backward-compatibility
  */
-import { ERROR_CODE, LEGACY_VERSIONS, METHOD, MODERN_VERSION, SUPPORTED_VERSIONS, isModernVersion, type LogLevel } from '../protocol/constants.js';
+import { ERROR_CODE, LEGACY_VERSIONS, METHOD, MODERN_VERSION, SUPPORTED_VERSIONS, isModernVersion } from '../protocol/constants.js';
 import { classifyProbe, pickVersion, type ProbeOutcome } from '../protocol/era.js';
 import { McpError, TransportError, UsageError, describeError } from '../protocol/errors.js';
 import { answerServerRequest } from '../protocol/jsonrpc.js';
@@ -288,7 +288,7 @@ export class McpClient implements InspectorClient {
       protocolVersion: this.version,
       supportedVersions: result.supportedVersions.filter((v) => typeof v === 'string'),
       serverInfo: implementationOf(serverInfoOf(result)),
-      capabilities: result.capabilities as ServerCapabilities,
+      capabilities: result.capabilities,
       instructions: typeof result.instructions === 'string' ? result.instructions : undefined,
       ttlMs: typeof result.ttlMs === 'number' ? result.ttlMs : undefined,
       cacheScope: typeof result.cacheScope === 'string' ? result.cacheScope : undefined,
@@ -357,7 +357,7 @@ export class McpClient implements InspectorClient {
    */
   private routeRequestScoped(n: JsonRpcNotification): boolean {
     if (!this.active.size) return false;
-    const params = (n.params ?? {}) as JsonObject;
+    const params = n.params ?? {};
     if (n.method === METHOD.progress) {
       const h = this.active.get(params.progressToken as string | number);
       if (h) h(n);
@@ -396,7 +396,7 @@ export class McpClient implements InspectorClient {
           protocolVersion: this.version,
           clientInfo: CLIENT_INFO,
           clientCapabilities: CLIENT_CAPABILITIES,
-          logLevel: this.opts.logLevel as LogLevel | undefined,
+          logLevel: this.opts.logLevel,
           progressToken,
         }),
       };
@@ -411,7 +411,7 @@ export class McpClient implements InspectorClient {
       o.onNotification &&
       ((n: JsonRpcNotification) => {
         // Progress for a token this request did not send belongs to somebody else.
-        const token = (n.params as JsonObject | undefined)?.progressToken;
+        const token = n.params?.progressToken;
         if (n.method === METHOD.progress && token !== progressToken) {
           this.report(foreignProgressToken(token, method, progressToken));
           return;
@@ -561,7 +561,7 @@ export class McpClient implements InspectorClient {
         // one can trail the response: keep routing them to this call for a moment.
         lingerMs: this.era === 'legacy' && this.legacyGetStream && this.opts.logLevel ? 150 : undefined,
         onNotification: (n) => {
-          const p = (n.params ?? {}) as JsonObject;
+          const p = n.params ?? {};
           if (n.method === METHOD.progress && typeof p.progress === 'number') {
             opts.onProgress?.({
               progress: p.progress,
@@ -628,11 +628,11 @@ export class McpClient implements InspectorClient {
         signal: ctl.signal,
         stream: true,
         onNotification: (n) => {
-          const params = (n.params ?? {}) as JsonObject;
+          const params = n.params ?? {};
           listenId ??= subscriptionIdOf(params);
           if (n.method === METHOD.acknowledged && !ackSeen) {
             ackSeen = true;
-            const granted = normalizeFilter((params.notifications ?? {}) as ListenFilter);
+            const granted = normalizeFilter(params.notifications ?? {});
             q.push({ type: 'acknowledged', time: Date.now(), subscriptionId: listenId ?? '', granted, refused: refusedOf(requested, granted) });
           } else if (n.method === METHOD.cancelled) {
             q.push({
@@ -712,7 +712,7 @@ function implementationOf(v: unknown): Implementation | undefined {
     ...o,
     name: o.name,
     version: typeof o.version === 'string' ? o.version : o.version === undefined ? '' : JSON.stringify(o.version),
-  } as Implementation;
+  };
 }
 
 /** What was asked for but not granted. */

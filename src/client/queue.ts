@@ -35,7 +35,10 @@ export class AsyncQueue<T> implements AsyncIterable<T> {
     return {
       next: () => {
         if (this.items.length) return Promise.resolve({ value: this.items.shift() as T, done: false });
-        if (this.done) return this.error !== undefined ? Promise.reject(this.error) : Promise.resolve({ value: undefined as never, done: true });
+        if (this.done)
+          return this.error !== undefined
+            ? Promise.reject(this.error instanceof Error ? this.error : new Error(String(this.error)))
+            : Promise.resolve({ value: undefined as never, done: true });
         return new Promise((resolve, reject) => this.waiters.push({ resolve, reject }));
       },
       return: () => {

@@ -261,18 +261,18 @@ export function findServer(name: string | undefined, ctx: ConfigContext, discove
   const show = (f: string) => showPath(f, ctx);
   const { entries, errors, explicit } = discovery;
   const fileErrors = errors.filter((e) => e.server === undefined);
-  if (explicit && fileErrors.length && !entries.length) throw fileErrors[0]!;
+  if (explicit && fileErrors.length && !entries.length) throw fileErrors[0];
   const names = [...new Set(entries.map((e) => e.name))];
   const where = explicit ? show(explicit.file) : 'the config files searched';
   const broken = fileErrors.length
-    ? `; ${fileErrors.length === 1 ? 'a config file' : `${fileErrors.length} config files`} could not be read: ${fileErrors[0]!.message}`
+    ? `; ${fileErrors.length === 1 ? 'a config file' : `${fileErrors.length} config files`} could not be read: ${fileErrors[0].message}`
     : '';
   let matches: DiscoveredServer[];
   if (name === undefined) {
     const enabled = entries.filter((e) => !e.disabled);
     const how = explicit ? `${where} has ${enabled.length} servers; pick one with --server NAME` : 'no server given; pick one with --server NAME';
     if (!explicit || enabled.length !== 1) throw new ConfigError('MCPI_CONFIG_UNKNOWN_SERVER', `${how} (${names.join(', ') || 'none found'})${broken}`);
-    matches = [enabled[0]!];
+    matches = [enabled[0]];
   } else {
     matches = entries.filter((e) => e.name === name);
   }
@@ -287,7 +287,7 @@ export function findServer(name: string | undefined, ctx: ConfigContext, discove
             .join(', ')})`;
     throw new ConfigError('MCPI_CONFIG_UNKNOWN_SERVER', `no server named ${JSON.stringify(name)} in ${where}; ${found}${broken}`);
   }
-  const server = matches.find((e) => !e.disabled) ?? matches[0]!;
+  const server = matches.find((e) => !e.disabled) ?? matches[0];
   if (server.error) throw server.error;
   return {
     server,

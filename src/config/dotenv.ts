@@ -15,13 +15,13 @@ export function parseDotenv(text: string, file: string, shownFile = file): Recor
   const lines = text.replace(/^\ufeff/, '').split(/\r\n|\n|\r/);
   for (let i = 0; i < lines.length; i++) {
     const lineNo = i + 1;
-    let line = lines[i]!.trim();
+    let line = lines[i].trim();
     if (!line || line.startsWith('#')) continue;
     if (line.startsWith('export ')) line = line.slice(7).trimStart();
     const m = /^([A-Za-z_][A-Za-z0-9_.-]*)\s*=\s*(.*)$/s.exec(line);
     if (!m) throw new ConfigError('MCPI_CONFIG_SYNTAX', `${shownFile}:${lineNo}:1: not a KEY=VALUE line`, { file, line: lineNo, column: 1 });
-    const key = m[1]!;
-    let value = m[2]!;
+    const key = m[1];
+    let value = m[2];
     const q = value[0];
     if (q === '"' || q === "'") {
       // A quoted value may continue on the following lines until its closing quote.

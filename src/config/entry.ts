@@ -129,7 +129,7 @@ function readOAuth(raw: unknown, place: EntryPlace): OAuthEntry {
   if (raw.scopes !== undefined && raw.scopes !== null) {
     // A space-separated string is how OAuth writes scopes; accept it besides an array.
     if (typeof raw.scopes === 'string') out.scopes = raw.scopes.split(/\s+/).filter(Boolean);
-    else if (Array.isArray(raw.scopes) && raw.scopes.every((s) => typeof s === 'string')) out.scopes = raw.scopes as string[];
+    else if (Array.isArray(raw.scopes) && raw.scopes.every((s) => typeof s === 'string')) out.scopes = raw.scopes;
     else throw entryError(place, ['oauth', 'scopes'], `must be an array of strings (got ${describe(raw.scopes)})`);
   }
   if (raw.callbackPort !== undefined && raw.callbackPort !== null) {

@@ -69,7 +69,7 @@ export function parseJsonc(text: string, file: string, show: ShowPath = (f) => f
   const errors: ParseError[] = [];
   const tree = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: true });
   if (errors.length) {
-    const first = errors[0]!;
+    const first = errors[0];
     const at = positionAt(text, first.offset);
     const code = printParseErrorCode(first.error);
     const more = errors.length > 1 ? ` (and ${errors.length - 1} more error${errors.length > 2 ? 's' : ''})` : '';
@@ -90,7 +90,7 @@ export function parseJsonc(text: string, file: string, show: ShowPath = (f) => f
       if (!node || node.type !== 'object') return undefined;
       const keys: string[] = [];
       for (const prop of node.children ?? []) {
-        const k = prop.children?.[0]?.value;
+        const k: unknown = prop.children?.[0]?.value;
         // A repeated key counts once, where it was first written (its value is the last one, as JSON.parse does).
         if (typeof k === 'string' && !keys.includes(k)) keys.push(k);
       }
@@ -107,7 +107,7 @@ export function parseToml(text: string, file: string, show: ShowPath = (f) => f)
   } catch (e) {
     if (e instanceof TomlError) {
       // smol-toml's message is "Invalid TOML document: <why>\n\n<code frame>": keep the why.
-      const why = e.message.replace(/^Invalid TOML document:\s*/, '').split('\n')[0]!;
+      const why = e.message.replace(/^Invalid TOML document:\s*/, '').split('\n')[0];
       throw new ConfigError('MCPI_CONFIG_SYNTAX', `${show(file)}:${e.line}:${e.column}: not valid TOML: ${why}`, {
         file,
         line: e.line,

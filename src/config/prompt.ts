@@ -62,7 +62,7 @@ export function ttyPrompt(input: PromptInput, output: PromptOutput): (q: ConfigI
       const onData = (chunk: Buffer | string) => {
         const s = typeof chunk === 'string' ? chunk : chunk.toString('utf8');
         for (let i = 0; i < s.length; i++) {
-          const c = s[i]!;
+          const c = s[i];
           if (c === '\r' || c === '\n') return finish();
           if (c === '\u0003' || (c === '\u0004' && answer === '')) return finish(new InputCancelledError(q.id));
           if (c === '\u007f' || c === '\b') {

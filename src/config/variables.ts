@@ -47,7 +47,7 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 export function inputIdsIn(s: string): string[] {
   const ids: string[] = [];
   for (const m of s.matchAll(VARIABLE)) {
-    const body = m[1]!;
+    const body = m[1];
     if (body.startsWith('input:')) {
       const id = body.slice('input:'.length);
       if (id && !ids.includes(id)) ids.push(id);
@@ -111,8 +111,8 @@ export function substitute(s: string, scope: VariableScope, place: VariablePlace
     }
     const dflt = /^([A-Za-z_][A-Za-z0-9_]*):-(.*)$/s.exec(body);
     if (dflt) {
-      const v = lookupEnv(scope.env, dflt[1]!, scope.platform);
-      return v === undefined || v === '' ? dflt[2]! : v;
+      const v = lookupEnv(scope.env, dflt[1], scope.platform);
+      return v === undefined || v === '' ? dflt[2] : v;
     }
     if (ENV_NAME.test(body)) {
       const v = lookupEnv(scope.env, body, scope.platform);

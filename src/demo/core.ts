@@ -88,7 +88,7 @@ export function classify(msg: unknown): Incoming {
   if (!('method' in msg) && ('result' in msg || 'error' in msg)) return { kind: 'response' };
   if (typeof msg.method !== 'string' || msg.method === '') return invalid('"method" must be a non-empty string', id);
   if (msg.params !== undefined && !isObject(msg.params)) return invalid('"params" must be an object', id);
-  const params = msg.params as JsonObject | undefined;
+  const params = msg.params;
   if (!('id' in msg)) return { kind: 'notification', method: msg.method, params };
   if (!isRequestId(msg.id)) return invalid('"id" must be a string or an integer (never null)');
   return { kind: 'request', req: { jsonrpc: '2.0', id: msg.id, method: msg.method, ...(params ? { params } : {}) } };
@@ -299,7 +299,7 @@ export class DemoCore {
     this.checkCall(params);
     try {
       const result = await callDemoTool(this.catalog, params.name, params.arguments, { signal: scope.signal, progress, log });
-      return this.complete(result as JsonObject);
+      return this.complete(result);
     } catch (e) {
       if (e instanceof ToolCallError) throw new RpcFailure(ERROR_CODE.invalidParams, e.message, 400);
       throw e;

@@ -181,12 +181,12 @@ export class DemoCatalog {
 
   /** A deep copy of the current list (callers may mutate it freely). */
   tools(): Tool[] {
-    return structuredClone(STATES[this.state]! as Tool[]);
+    return structuredClone(STATES[this.state] as Tool[]);
   }
 
   /** The current definition of `name` (a deep copy), or undefined. */
   find(name: string): Tool | undefined {
-    const t = STATES[this.state]!.find((x) => x.name === name);
+    const t = STATES[this.state].find((x) => x.name === name);
     return t ? structuredClone(t) : undefined;
   }
 
@@ -265,7 +265,7 @@ function weather(city: string, region: string, units: string): string {
   const h = hash(city.trim().toLowerCase());
   const celsius = (h % 35) - 5;
   const windKmh = (h >>> 8) % 40;
-  const sky = SKIES[(h >>> 16) % SKIES.length]!;
+  const sky = SKIES[(h >>> 16) % SKIES.length];
   const temp = units === 'imperial' ? `${Math.round((celsius * 9) / 5 + 32)}°F` : `${celsius}°C`;
   const wind = units === 'imperial' ? `${Math.round(windKmh * 0.621)} mph` : `${windKmh} km/h`;
   return `Weather in ${city} (${region}): ${temp}, ${sky}, wind ${wind}.\n(Invented by the mcp-inspect demo server: not a forecast.)`;

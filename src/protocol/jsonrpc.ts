@@ -4,7 +4,7 @@
  * spec: basic#messages
  */
 import { ERROR_CODE } from './constants.js';
-import type { JsonObject, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse, RequestId } from './types.js';
+import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse, RequestId } from './types.js';
 import { isObject } from '../util/json.js';
 
 /** What one received value is. `invalid` keeps the value (when it parsed) for the wire trace and findings. */
@@ -57,6 +57,6 @@ export function idKey(id: RequestId | null | undefined): string {
  * spec: 2025-11-25 basic/utilities/ping
  */
 export function answerServerRequest(req: JsonRpcRequest): JsonRpcResponse {
-  if (req.method === 'ping') return { jsonrpc: '2.0', id: req.id, result: {} as JsonObject };
+  if (req.method === 'ping') return { jsonrpc: '2.0', id: req.id, result: {} };
   return { jsonrpc: '2.0', id: req.id, error: { code: ERROR_CODE.methodNotFound, message: `mcp-inspect does not handle ${req.method}` } };
 }

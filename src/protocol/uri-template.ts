@@ -56,17 +56,17 @@ export function parseUriTemplate(template: string): UriTemplateInfo {
     let expr = template.slice(open + 1, end);
     if (expr.includes('{')) return { ...info, error: `nested "{" at ${open}` };
     let operator: TemplateOperator = '';
-    if (expr && OPERATORS.has(expr[0]!)) {
+    if (expr && OPERATORS.has(expr[0])) {
       operator = expr[0] as TemplateOperator;
       expr = expr.slice(1);
-    } else if (expr && RESERVED_OPERATORS.has(expr[0]!)) {
+    } else if (expr && RESERVED_OPERATORS.has(expr[0])) {
       return { ...info, error: `reserved operator "${expr[0]}" in {${template.slice(open + 1, end)}}` };
     }
     if (expr === '') return { ...info, error: `empty expression at ${open}` };
     for (const spec of expr.split(',')) {
       const m = /^([^:*]*)(?::(\d{1,4})|(\*))?$/.exec(spec);
-      if (!m || !VARNAME.test(m[1]!)) return { ...info, error: `bad variable ${JSON.stringify(spec)} in {${template.slice(open + 1, end)}}` };
-      const name = m[1]!;
+      if (!m || !VARNAME.test(m[1])) return { ...info, error: `bad variable ${JSON.stringify(spec)} in {${template.slice(open + 1, end)}}` };
+      const name = m[1];
       const maxLength = m[2] !== undefined ? Number(m[2]) : undefined;
       if (maxLength !== undefined && (maxLength < 1 || maxLength > 9999)) return { ...info, error: `bad prefix length in ${JSON.stringify(spec)}` };
       if (seen.has(name)) continue;

@@ -105,7 +105,7 @@ function membersOf(root: Schema, schema: unknown, depth = 0): unknown[] | undefi
   if (!s || depth > 16) return undefined;
   if (Object.hasOwn(s, 'const')) return [s.const];
   const en = own(s, 'enum');
-  if (Array.isArray(en)) return en;
+  if (Array.isArray(en)) return en as unknown[];
   for (const kw of ['anyOf', 'oneOf'] as const) {
     const branches = own(s, kw);
     if (!Array.isArray(branches) || branches.length === 0) continue;
@@ -336,7 +336,7 @@ export function coerceArgs(inputSchema: unknown, pairs: string[], readFile: (pat
     if (where.kind === 'unknown') {
       const known = knownNames(doc, top);
       const near = known.find((k) => k.toLowerCase() === key.toLowerCase());
-      const dotted = key.includes('.') && known.includes(key.split('.')[0]!) ? ` (nested keys are not supported: write ${key.split('.')[0]}='{…}')` : '';
+      const dotted = key.includes('.') && known.includes(key.split('.')[0]) ? ` (nested keys are not supported: write ${key.split('.')[0]}='{…}')` : '';
       const hint = near ? ` Did you mean ${q(near)}?` : '';
       const list = known.length ? `known arguments: ${known.map(q).join(', ')}` : 'this tool takes no arguments';
       throw new UsageError(`unknown argument ${q(key)}${dotted}: ${list}.${hint}`);

@@ -187,8 +187,8 @@ function mergeSchemas(a: SchemaObject | undefined, b: SchemaObject): SchemaObjec
   const out: SchemaObject = { ...a };
   for (const [k, v] of Object.entries(b)) {
     if (!(k in out)) out[k] = v;
-    else if (k === 'properties' && isObj(out[k]) && isObj(v)) out[k] = { ...(out[k] as SchemaObject), ...v };
-    else if (k === 'required' && Array.isArray(out[k]) && Array.isArray(v)) out[k] = [...new Set([...(out[k] as unknown[]), ...v])];
+    else if (k === 'properties' && isObj(out[k]) && isObj(v)) out[k] = { ...out[k], ...v };
+    else if (k === 'required' && Array.isArray(out[k]) && Array.isArray(v)) out[k] = [...new Set([...(out[k] as unknown[]), ...(v as unknown[])])];
     else if (ANNOTATION_KEYS.includes(k)) out[k] = v;
     else if (!jsonEqual(out[k], v)) return undefined;
   }
@@ -272,7 +272,7 @@ function buildNode(schema: unknown, key: string, required: boolean, ctx: Ctx): F
   for (const kw of ['oneOf', 'anyOf'] as const) {
     const alts = s[kw];
     if (!Array.isArray(alts)) continue;
-    const resolvedAlts = alts.map((a) => {
+    const resolvedAlts = (alts as unknown[]).map((a) => {
       const ra = resolveSchema(a, inner, []);
       return ra.ok ? ra.schema : a;
     });
@@ -295,11 +295,11 @@ function buildNode(schema: unknown, key: string, required: boolean, ctx: Ctx): F
         options,
       };
     }
-    const nonNull = alts.filter((_a, i) => !isNullSchema(resolvedAlts[i]));
+    const nonNull = (alts as unknown[]).filter((_a, i) => !isNullSchema(resolvedAlts[i]));
     if (nonNull.length === 1 && alts.length === 2) {
       const { [kw]: _drop, ...rest } = s;
       void _drop;
-      const one = nonNull[0];
+      const one: unknown = nonNull[0];
       const merged = isObj(one) ? { ...rest, ...one, ...pickAnnotations(rest) } : one;
       const n = buildNode(merged, key, required, { ...inner, depth: ctx.depth });
       n.nullable = true;
@@ -470,11 +470,11 @@ export function updateAt(v: FormValue, path: readonly PathSeg[], fn: (old: FormV
   if (path.length === 0) return fn(v);
   const [seg, ...rest] = path;
   if (v.kind === 'object' && typeof seg === 'string' && v.fields[seg]) {
-    return { ...v, fields: { ...v.fields, [seg]: updateAt(v.fields[seg]!, rest, fn) } };
+    return { ...v, fields: { ...v.fields, [seg]: updateAt(v.fields[seg], rest, fn) } };
   }
   if (v.kind === 'array' && typeof seg === 'number' && seg >= 0 && seg < v.items.length) {
     const items = v.items.slice();
-    items[seg] = updateAt(items[seg]!, rest, fn);
+    items[seg] = updateAt(items[seg], rest, fn);
     return { ...v, items };
   }
   return v;
@@ -601,7 +601,7 @@ export function toJson(node: FormNode, v: FormValue, path: PathSeg[], inItem: bo
         if (inItem) errors.push({ pointer: toPointer(path), message: 'nothing selected' });
         return undefined;
       }
-      return node.options[v.index]!.value;
+      return node.options[v.index].value;
     case 'object': {
       if (v.kind !== 'object') return undefined;
       const o: { [k: string]: unknown } = {};

@@ -11,7 +11,7 @@ import { TransportError } from '../protocol/errors.js';
 import { METHOD } from '../protocol/constants.js';
 import { subscriptionIdOf } from '../protocol/meta.js';
 import { idKey, parseMessage } from '../protocol/jsonrpc.js';
-import type { JsonObject, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse, RequestId } from '../protocol/types.js';
+import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse, RequestId } from '../protocol/types.js';
 import { lateResponse, notAMessage, unknownId } from '../check/rules/jsonrpc.js';
 import { lineTooLong, nonJsonLine } from '../check/rules/stdio.js';
 import { EVIDENCE_MAX_CHARS } from '../check/evidence.js';
@@ -91,10 +91,10 @@ export class StdioTransport implements Transport {
     });
     this.proc = proc;
     const out = new StringDecoder('utf8');
-    proc.stdout!.on('data', (chunk: Buffer) => this.onStdout(out.write(chunk), chunk.length));
+    proc.stdout.on('data', (chunk: Buffer) => this.onStdout(out.write(chunk), chunk.length));
     const err = new StringDecoder('utf8');
     let errBuf = '';
-    proc.stderr!.on('data', (chunk: Buffer) => {
+    proc.stderr.on('data', (chunk: Buffer) => {
       errBuf += err.write(chunk);
       let nl: number;
       while ((nl = errBuf.indexOf('\n')) >= 0) {
@@ -106,11 +106,11 @@ export class StdioTransport implements Transport {
         errBuf = '';
       }
     });
-    proc.stderr!.on('end', () => {
+    proc.stderr.on('end', () => {
       if (errBuf) this.onStderrLine(errBuf);
       errBuf = '';
     });
-    proc.stdin!.on('error', () => {
+    proc.stdin.on('error', () => {
       /* EPIPE when the server is gone: reported through 'exit' */
     });
     await new Promise<void>((resolve, reject) => {
@@ -206,7 +206,7 @@ export class StdioTransport implements Transport {
 
   /** Routes what names its request by id: listen messages (subscriptionId) and notifications/cancelled (requestId); the rest is the client's to route. */
   private onNotification(n: JsonRpcNotification): void {
-    const params = n.params as JsonObject | undefined;
+    const params = n.params;
     const sub = subscriptionIdOf(params);
     if (sub !== undefined) {
       const p = this.pending.get(idKey(sub));

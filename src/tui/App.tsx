@@ -78,7 +78,7 @@ export function App({ client, targetLabel, pollMs, listenFilter, wire, log, onQu
   const ws = watch.state;
   const now = useNow(1000);
 
-  const [active, setActive] = useState(PANES[0]!.id);
+  const [active, setActive] = useState(PANES[0].id);
   /** Optional panes (Wire) the user has shown. */
   const [shownOptional, setShownOptional] = useState<ReadonlySet<string>>(() => new Set());
   const [help, setHelp] = useState<{ open: boolean; offset: number }>({ open: false, offset: 0 });
@@ -92,7 +92,7 @@ export function App({ client, targetLabel, pollMs, listenFilter, wire, log, onQu
   const ctx: Omit<PaneContext, 'shown'> = { client, watch, wire, log, pollMs, now, width, height: mainH, flash };
   const panes = usePanes(PANES, (def) => ({ ...ctx, shown: isShown(def) }));
   const bar = PANES.filter(isShown);
-  const pane = panes[active]!;
+  const pane = panes[active];
   const contexts: readonly KeyContext[] = [...pane.contexts, 'global', 'always'];
   const typing = pane.contexts.includes('text');
 
@@ -138,7 +138,7 @@ export function App({ client, targetLabel, pollMs, listenFilter, wire, log, onQu
 
   const cyclePane = (delta: number) => {
     const i = bar.findIndex((d) => d.id === active);
-    setActive(bar[(i + delta + bar.length) % bar.length]!.id);
+    setActive(bar[(i + delta + bar.length) % bar.length].id);
   };
 
   /** The global key of a pane (`d`, `w`): show/hide an optional pane, or jump to the pane. */
@@ -151,12 +151,12 @@ export function App({ client, targetLabel, pollMs, listenFilter, wire, log, onQu
         else n.add(def.id);
         return n;
       });
-      if (on && active === def.id) setActive(PANES[0]!.id);
+      if (on && active === def.id) setActive(PANES[0].id);
       flash(on ? `${def.title} pane hidden` : `${def.title} pane shown (Tab to reach it)`);
       return;
     }
     setActive(def.id);
-    panes[def.id]!.onJump?.();
+    panes[def.id].onJump?.();
   };
 
   useKeys((input, key) => {
@@ -200,7 +200,7 @@ export function App({ client, targetLabel, pollMs, listenFilter, wire, log, onQu
       : ws.toolsError && !tools
         ? `error: ${ws.toolsError}`
         : `${sanitizeLine(targetLabel)} · ${tools ? `${tools.length} tools` : 'listing tools…'}${ws.diffCount ? ` · ${ws.diffCount} change${ws.diffCount === 1 ? '' : 's'} seen` : ''}`;
-  const badges = Object.fromEntries(PANES.map((d) => [d.id, panes[d.id]!.badge]));
+  const badges = Object.fromEntries(PANES.map((d) => [d.id, panes[d.id].badge]));
 
   return (
     <Box flexDirection="column" width={width} height={height}>

@@ -494,7 +494,7 @@ export function hintLine(contexts: readonly KeyContext[], typing = contexts.incl
       const live = row.keys.map(binding).filter((b) => (!b.in || b.in.includes(c)) && !(typing && isCharSpec(b.key)));
       if (live.length === 0) continue;
       seen.add(row.command);
-      out.push(`${row.hintKeys ?? keyLabel(live[0]!.key)} ${text}`);
+      out.push(`${row.hintKeys ?? keyLabel(live[0].key)} ${text}`);
     }
   }
   return out.join(' · ');

@@ -5,7 +5,7 @@
  */
 import type { Tool } from '../protocol/types.js';
 import { sanitizeLine } from '../util/sanitize.js';
-import { displayName, toolHints, type ToolHint } from '../protocol/tool.js';
+import { toolHints, type ToolHint } from '../protocol/tool.js';
 
 /** First line (or sentence, when short enough) of the description, sanitized. */
 export function shortDescription(tool: Tool): string {
@@ -39,7 +39,7 @@ export function filterIndices(index: readonly string[], query: string): number[]
   const words = query.toLowerCase().split(/\s+/).filter(Boolean);
   const out: number[] = [];
   for (let i = 0; i < index.length; i++) {
-    const s = index[i]!;
+    const s = index[i];
     let ok = true;
     for (const w of words) {
       if (!s.includes(w)) {

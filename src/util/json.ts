@@ -18,7 +18,7 @@ export function canonicalize(value: unknown): unknown {
   if (Array.isArray(value)) return value.map((v) => (v === undefined ? null : canonicalize(v)));
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};
-    for (const key of Object.keys(value as Record<string, unknown>).sort()) {
+    for (const key of Object.keys(value).sort()) {
       const v = (value as Record<string, unknown>)[key];
       if (v !== undefined) out[key] = canonicalize(v);
     }

@@ -7,14 +7,14 @@
  * never move the cursor, recolor, retitle or clear the user's terminal, nor make a name read
  * backwards. Pure; never throws.
  */
-// eslint-disable-next-line no-control-regex
+
 const ESCAPES =
   /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|\u001b[PX^_][^\u001b]*(?:\u001b\\)?|\u001b[@-Z\\-_]|\u009b[0-?]*[ -/]*[@-~]|\u009d[^\u0007\u009c]*(?:\u0007|\u009c)?/g;
 /** Bidirectional formatting characters (LRM, RLM, ALM, LRE…RLO, LRI…PDI): they can make displayed text read backwards. */
 const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-// eslint-disable-next-line no-control-regex
+
 const CONTROLS_KEEP_NL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
-// eslint-disable-next-line no-control-regex
+
 const CONTROLS_ALL = /[\u0000-\u001f\u007f-\u009f]/g;
 
 /**
@@ -34,7 +34,7 @@ export function sanitizeLine(s: string): string {
 /** Deeply sanitizes every string (keys and values) in a JSON-like value, for display. */
 export function sanitizeDeep<T>(v: T): T {
   if (typeof v === 'string') return sanitize(v) as T;
-  if (Array.isArray(v)) return v.map((x) => sanitizeDeep(x)) as T;
+  if (Array.isArray(v)) return (v as unknown[]).map((x) => sanitizeDeep(x)) as T;
   if (v && typeof v === 'object') {
     const out: Record<string, unknown> = {};
     for (const [k, x] of Object.entries(v as Record<string, unknown>)) out[sanitize(k)] = sanitizeDeep(x);

@@ -108,7 +108,7 @@ function renderField(f: FieldChange, p: Palette, context: number): string[] {
       out.push(`      ${p.dim('…')}`);
       continue;
     }
-    const line = f.lines[idx]!;
+    const line = f.lines[idx];
     const text = sanitizeLine(line.text);
     if (line.kind === 'add') out.push(`      ${p.green('+ ' + text)}`);
     else if (line.kind === 'remove') out.push(`      ${p.red('- ' + text)}`);

@@ -52,7 +52,7 @@ beforeAll(() => {
   npm(['pack', '--pack-destination', out, '--cache', join(dir, 'cache-pack')], src);
   const tgz = readdirSync(out).filter((f) => f.endsWith('.tgz'));
   expect(tgz).toEqual([`mcp-inspect-${version}.tgz`]);
-  tarball = join(out, tgz[0]!);
+  tarball = join(out, tgz[0]);
   // --offline: a runtime dependency would have to come from the registry, and fails here.
   npm(['install', '--prefix', prefix, '--cache', join(dir, 'cache-install'), '--offline', tarball]);
 }, 180_000);
@@ -103,8 +103,8 @@ describe('the packed artifact, installed from its tarball', () => {
           const m = /http:\/\/127\.0\.0\.1:\d+\/mcp/.exec(seen);
           if (m) resolve(m[0]);
         };
-        server.stdout!.on('data', onData);
-        server.stderr!.on('data', onData);
+        server.stdout.on('data', onData);
+        server.stderr.on('data', onData);
         server.once('exit', (code) => reject(new Error(`demo-server exited (${code}) before listening:\n${seen}`)));
       });
       const out = JSON.parse(run(bin, ['tools', '--json', url])) as { tools: Array<{ name: string }> };

@@ -151,14 +151,14 @@ export function runServerScenario(o: {
 export async function listScenarios(kind: 'client' | 'server', o: { specVersion?: string; scored?: boolean } = {}): Promise<string[]> {
   const v = o.specVersion ?? SPEC_VERSION;
   const { output } = await runSuite(['list', `--${kind}`, ...(o.scored ? ['--requirements', v] : ['--spec-version', v])], 30_000);
-  const section = o.scored ? output.split(/Run and reported, but never scored/)[0]! : output;
+  const section = o.scored ? output.split(/Run and reported, but never scored/)[0] : output;
   const header = kind === 'client' ? /Client scenarios[^\n]*\n/ : /Server scenarios[^\n]*\n/;
   const start = section.search(header);
   if (start < 0) return [];
   const names: string[] = [];
   for (const line of section.slice(start).split('\n').slice(1)) {
     const m = /^\s+- (\S+)/.exec(line);
-    if (m) names.push(m[1]!);
+    if (m) names.push(m[1]);
     else if (line.trim() && !line.startsWith(' ')) break;
   }
   return names;

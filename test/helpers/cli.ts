@@ -141,19 +141,19 @@ export function startCli(args: string[], opts: CliOptions = {}): CliProcess {
   const notify = () => {
     for (const l of [...listeners]) l();
   };
-  proc.stdout!.setEncoding('utf8');
-  proc.stderr!.setEncoding('utf8');
-  proc.stdout!.on('data', (d: string) => {
+  proc.stdout.setEncoding('utf8');
+  proc.stderr.setEncoding('utf8');
+  proc.stdout.on('data', (d: string) => {
     stdout += d;
     notify();
   });
-  proc.stderr!.on('data', (d: string) => {
+  proc.stderr.on('data', (d: string) => {
     stderr += d;
     notify();
   });
-  proc.stdin!.on('error', () => undefined);
-  if (opts.input !== undefined) proc.stdin!.end(opts.input);
-  else proc.stdin!.end();
+  proc.stdin.on('error', () => undefined);
+  if (opts.input !== undefined) proc.stdin.end(opts.input);
+  else proc.stdin.end();
 
   const scan = () => {
     if (proc.exitCode !== null || proc.signalCode !== null) return;
@@ -270,7 +270,6 @@ export function stackLines(text: string): string[] {
 
 /** Parses one JSON object per line (blank lines skipped); throws naming the bad line. */
 export function jsonLines(text: string): any[] {
-  // eslint-disable-line @typescript-eslint/no-explicit-any
   return text
     .split('\n')
     .filter((l) => l.trim() !== '')

@@ -4,7 +4,7 @@
 // handy for any test that needs an independent view of the wire.
 import { spawn, type ChildProcess } from 'node:child_process';
 
-export type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+export type Json = any;
 
 export const MODERN_VERSION = '2026-07-28';
 
@@ -172,7 +172,7 @@ export async function openSse(url: string, init: { method?: string; headers: Rec
     let seen = 0;
     for (;;) {
       for (; seen < events.length; seen++) {
-        const m = tryJson(events[seen]!.data);
+        const m = tryJson(events[seen].data);
         if (m !== undefined && pred(m)) return m;
       }
       if (done) throw new Error(`SSE stream ended without a matching message; events: ${JSON.stringify(events)}`);
@@ -248,11 +248,11 @@ export class RawStdio {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const v = cond();
-      if (v !== undefined && v !== null && v !== false) return v as T;
+      if (v !== undefined && v !== null && v !== false) return v;
       const left = deadline - Date.now();
       if (left <= 0 || !this.alive) {
         const v2 = cond();
-        if (v2 !== undefined && v2 !== null && v2 !== false) return v2 as T;
+        if (v2 !== undefined && v2 !== null && v2 !== false) return v2;
         throw new Error(`timed out waiting for ${what}; messages: ${JSON.stringify(this.messages).slice(0, 2000)}; stderr: ${this.stderr.slice(0, 2000)}`);
       }
       await new Promise<void>((r) => {

@@ -54,15 +54,15 @@ export function startHttpFixture(file: string, args: string[] = [], opts: { time
   running.add(proc);
   let stderr = '';
   let stdout = '';
-  proc.stderr!.setEncoding('utf8');
-  proc.stderr!.on('data', (d: string) => {
+  proc.stderr.setEncoding('utf8');
+  proc.stderr.on('data', (d: string) => {
     stderr += d;
   });
   const exited = new Promise<void>((resolve) => {
     if (proc.exitCode !== null || proc.signalCode !== null) resolve();
     else proc.once('exit', () => resolve());
   });
-  exited.then(() => running.delete(proc));
+  void exited.then(() => running.delete(proc));
 
   const stop = async (graceMs = 2000): Promise<void> => {
     if (proc.exitCode === null && proc.signalCode === null) {
@@ -83,18 +83,18 @@ export function startHttpFixture(file: string, args: string[] = [], opts: { time
       reject(new Error(`fixture ${file} ${why}\n--- stderr ---\n${stderr}\n--- stdout ---\n${stdout}`));
     };
     const timer = setTimeout(() => fail(`did not print LISTENING within ${timeoutMs} ms`), timeoutMs);
-    proc.stdout!.setEncoding('utf8');
+    proc.stdout.setEncoding('utf8');
     const onData = (d: string) => {
       stdout += d;
       const m = /^LISTENING (http:\/\/127\.0\.0\.1:(\d+)\/mcp)\s*$/m.exec(stdout);
       if (!m) return;
       clearTimeout(timer);
-      proc.stdout!.off('data', onData);
-      proc.stdout!.resume(); // keep draining anything else
-      const url = m[1]!;
+      proc.stdout.off('data', onData);
+      proc.stdout.resume(); // keep draining anything else
+      const url = m[1];
       resolve({ url, origin: new URL(url).origin, proc, stderr: () => stderr, stop });
     };
-    proc.stdout!.on('data', onData);
+    proc.stdout.on('data', onData);
     proc.once('exit', (code, signal) => fail(`exited early (code ${code}, signal ${signal})`));
     proc.once('error', (e) => fail(`failed to spawn: ${e.message}`));
   });
@@ -120,7 +120,7 @@ function procStat(pid: number): { state: string; ppid: number } | undefined {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // comm (field 2) is parenthesised and may contain spaces or ')'.
     const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return { state: rest[0]!, ppid: Number(rest[1]) };
+    return { state: rest[0], ppid: Number(rest[1]) };
   } catch {
     return undefined;
   }

@@ -11,7 +11,7 @@ import { authStoreDir, loadAuth } from '../../src/auth/store.js';
 import type { WireEvent } from '../../src/client/types.js';
 import { HEADLESS_BROWSER, authedRpc, tempConfigHome } from '../helpers/oauth.js';
 
-type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = any;
 type Fixture = Json;
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -276,8 +276,8 @@ describe('tokens: store, refresh, expiry, migration', () => {
     expect(dir.startsWith(home.dir)).toBe(true);
     expect(statSync(dir).mode & 0o777).toBe(0o700);
     const [file] = readdirSync(dir);
-    expect(statSync(join(dir, file!)).mode & 0o777).toBe(0o600);
-    const stored = JSON.parse(readFileSync(join(dir, file!), 'utf8'));
+    expect(statSync(join(dir, file)).mode & 0o777).toBe(0o600);
+    const stored = JSON.parse(readFileSync(join(dir, file), 'utf8'));
     expect(stored).toMatchObject({ server: f.url, resource: f.url, issuer: f.as.issuer, client: { source: 'dcr' } });
     expect(f.tokens.has(stored.tokens.accessToken)).toBe(true);
 
@@ -377,7 +377,7 @@ describe('tokens: store, refresh, expiry, migration', () => {
     );
     await authedRpc(provider, f.url, 'tools/list');
     const dir = authStoreDir(home.env);
-    expect(readFileSync(join(dir, readdirSync(dir)[0]!), 'utf8')).not.toContain('do-not-store-me');
+    expect(readFileSync(join(dir, readdirSync(dir)[0]), 'utf8')).not.toContain('do-not-store-me');
     f.expireAccessTokens();
     expect((await authedRpc(provider, f.url, 'tools/list')).status).toBe(200);
     expect(events(f, 'token').map((e) => `${e.grantType} ${e.method}`)).toEqual(['authorization_code client_secret_post', 'refresh_token client_secret_post']);
@@ -427,7 +427,7 @@ describe('the flow itself', () => {
       onAuthorizationUrl: (url, opened) => {
         told.push(`${opened} ${url}`);
         // The user opens it by hand.
-        spawn(process.execPath, [HEADLESS_BROWSER.split('" "')[1]!.replace(/"$/, ''), url], { stdio: 'ignore' });
+        spawn(process.execPath, [HEADLESS_BROWSER.split('" "')[1].replace(/"$/, ''), url], { stdio: 'ignore' });
       },
     });
     expect((await authedRpc(p, f.url, 'tools/list')).status).toBe(200);

@@ -266,20 +266,20 @@ describe('demo-server', () => {
       const [, url] = await server.waitFor(/^(http:\/\/127\.0\.0\.1:\d+\/mcp)\n/);
       expect(server.stderr()).toContain(`listening on ${url}`);
 
-      const tools = await runCli(['tools', url!, '--json']);
+      const tools = await runCli(['tools', url, '--json']);
       ok(tools);
       const names: string[] = JSON.parse(tools.stdout).tools.map((t: { name: string }) => t.name);
       for (const n of ['echo', 'add', 'countdown', 'weather']) expect(names).toContain(n);
 
-      const add = await runCli(['call', url!, 'add', 'a=2', 'b=3', '--json']);
+      const add = await runCli(['call', url, 'add', 'a=2', 'b=3', '--json']);
       ok(add);
       expect(JSON.parse(add.stdout)).toMatchObject({ result: { structuredContent: { sum: 5 } }, outputSchemaCheck: { valid: true } });
 
-      const weather = await runCli(['call', url!, 'weather', 'city=Paris', 'region=eu-west']);
+      const weather = await runCli(['call', url, 'weather', 'city=Paris', 'region=eu-west']);
       ok(weather);
       expect(weather.stdout).toMatch(/^Weather in Paris \(eu-west\)/);
 
-      const listen = await runCli(['listen', url!, '--json', '--count', '1']);
+      const listen = await runCli(['listen', url, '--json', '--count', '1']);
       ok(listen);
       const diff = jsonLines(listen.stdout).find((e) => e.type === 'diff');
       expect(diff).toMatchObject({ cause: 'notification' });

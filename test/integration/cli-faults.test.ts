@@ -250,7 +250,7 @@ describe('HTTP fault modes', () => {
   });
 
   it('HTML 500 page: exit 3, the message shows the page title, no HTML dump', async () => {
-    const url = fixtures.html500!.url;
+    const url = fixtures.html500.url;
     const r = await runCli(['tools', url]);
     ok(r, 3);
     expect(r.stderr).toBe(`mcp-inspect: HTTP 500 from ${url}: 500 Internal Server Error\n`);
@@ -262,7 +262,7 @@ describe('HTTP fault modes', () => {
   });
 
   it('SSE garbage: the call works; comments are skipped silently, junk is warned about', async () => {
-    const r = await runCli(['call', fixtures['sse-garbage']!.url, 'echo', 'text=through the noise']);
+    const r = await runCli(['call', fixtures['sse-garbage'].url, 'echo', 'text=through the noise']);
     ok(r);
     expect(r.stdout).toBe('through the noise\n');
     const err = ownStderr(r.stderr);
@@ -270,7 +270,7 @@ describe('HTTP fault modes', () => {
     expect(err).toContain('warning: ignored SSE data that is not JSON: {"jsonrpc":"2.0","id":');
     expect(err).toMatch(/warning: a response with an unexpected id "not-your-id" arrived on the stream of request \d+; ignored/);
     expect(err).not.toMatch(/keep-alive/);
-    const j = await runCli(['tools', fixtures['sse-garbage']!.url, '--json']);
+    const j = await runCli(['tools', fixtures['sse-garbage'].url, '--json']);
     ok(j);
     expect(JSON.parse(j.stdout).tools.map((t: { name: string }) => t.name)).toEqual(['echo']);
   });
@@ -278,7 +278,7 @@ describe('HTTP fault modes', () => {
   // Regression (fixed in 42d462d): a progress notification for a token nobody sent
   // ("nobody-asked") used to be shown as progress of the running call.
   it("SSE garbage: a progress notification for somebody else's token is not shown as this call's progress", async () => {
-    const r = await runCli(['call', fixtures['sse-garbage']!.url, 'echo', 'text=x']);
+    const r = await runCli(['call', fixtures['sse-garbage'].url, 'echo', 'text=x']);
     ok(r);
     expect(ownStderr(r.stderr)).not.toMatch(/^progress /m);
   });
@@ -286,20 +286,20 @@ describe('HTTP fault modes', () => {
   // Regression (fixed in 42d462d): the OAuth-style JSON body {"error":"unauthorized",…} was taken
   // for a JSON-RPC error response (exit 2, "error -32603: JSON-RPC error", no hint).
   it('401 with WWW-Authenticate: exit 3, the message shows the challenge and mentions --bearer', async () => {
-    const r = await runCli(['tools', fixtures.auth401!.url]);
+    const r = await runCli(['tools', fixtures.auth401.url]);
     ok(r, 3);
     expect(r.stdout).toBe('');
     const err = ownStderr(r.stderr);
     expect(err).toMatch(
       /^mcp-inspect: the server requires authorization: HTTP 401 \(WWW-Authenticate: Bearer resource_metadata="http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource"\); pass a token with --bearer TOKEN or MCP_BEARER_TOKEN$/m,
     );
-    const j = await runCli(['discover', fixtures.auth401!.url, '--json']);
+    const j = await runCli(['discover', fixtures.auth401.url, '--json']);
     ok(j, 3);
     expect(JSON.parse(j.stdout)).toMatchObject({ error: { kind: 'transport', code: 'MCPI_AUTH', status: 401, exitCode: 3 } });
   });
 
   it('401 for a wrong token: exit 3 (invalid_token in the challenge), and the token never appears in the output', async () => {
-    const r = await runCli(['tools', fixtures.auth401!.url, '--bearer', 'secret-token-123', '--trace']);
+    const r = await runCli(['tools', fixtures.auth401.url, '--bearer', 'secret-token-123', '--trace']);
     ok(r, 3);
     expect(ownStderr(r.stderr)).toMatch(
       /^mcp-inspect: the server requires authorization: HTTP 401 \(WWW-Authenticate: Bearer error="invalid_token".*--bearer/m,
@@ -310,7 +310,7 @@ describe('HTTP fault modes', () => {
   });
 
   it('--bearer good-token --trace: works, and the Authorization header is redacted on stderr', async () => {
-    const r = await runCli(['tools', fixtures.auth401!.url, '--bearer', 'good-token', '--trace']);
+    const r = await runCli(['tools', fixtures.auth401.url, '--bearer', 'good-token', '--trace']);
     ok(r);
     expect(r.stdout).toMatch(/^echo — Echo the given text back \(requires text\)\n1 tools?\n$/);
     expect(r.stderr).toMatch(/→ POST http:\/\/127\.0\.0\.1:\d+\/mcp .*Authorization: \[redacted\]/i);
@@ -318,36 +318,36 @@ describe('HTTP fault modes', () => {
   });
 
   it('the token also comes from --header "Authorization: Bearer …" and from $MCP_BEARER_TOKEN, redacted either way', async () => {
-    const h = await runCli(['tools', fixtures.auth401!.url, '--header', 'Authorization: Bearer good-token', '--trace', '--json']);
+    const h = await runCli(['tools', fixtures.auth401.url, '--header', 'Authorization: Bearer good-token', '--trace', '--json']);
     ok(h);
     expect(JSON.parse(h.stdout).tools.map((t: { name: string }) => t.name)).toEqual(['echo']);
     expect(h.stderr).not.toContain('good-token');
-    const e = await runCli(['tools', fixtures.auth401!.url, '--trace', '--json'], { env: { MCP_BEARER_TOKEN: 'good-token' } });
+    const e = await runCli(['tools', fixtures.auth401.url, '--trace', '--json'], { env: { MCP_BEARER_TOKEN: 'good-token' } });
     ok(e);
     expect(e.stderr).not.toContain('good-token');
   });
 
   it('a 5 MB message: tools works, the human line is shortened, --json carries all of it', async () => {
-    const r = await runCli(['tools', fixtures.huge!.url]);
+    const r = await runCli(['tools', fixtures.huge.url]);
     ok(r);
     const hugeLine = r.stdout.split('\n').find((l) => l.startsWith('huge '))!;
     expect(hugeLine).toMatch(/^huge — H+…$/);
     expect(hugeLine.length).toBeLessThan(200);
-    const j = await runCli(['tools', fixtures.huge!.url, '--json']);
+    const j = await runCli(['tools', fixtures.huge.url, '--json']);
     ok(j);
     expect(JSON.parse(j.stdout).tools[1].description).toHaveLength(5 * 1024 * 1024);
   });
 
   it('a server that never answers (no status line / headers then silence): --timeout 1000 → exit 3', async () => {
     for (const mode of ['slow', 'slow-body']) {
-      const r = await runCli(['tools', fixtures[mode]!.url, '--timeout', '1000']);
+      const r = await runCli(['tools', fixtures[mode].url, '--timeout', '1000']);
       ok(r, 3);
       expect(r.stderr).toBe('mcp-inspect: no answer to server/discover within 1000 ms\n');
     }
   });
 
   it('version-retry: --protocol-version 2099-01-01 gets -32022, retries with 2026-07-28 (warning) and succeeds', async () => {
-    const r = await runCli(['call', fixtures['version-retry']!.url, 'echo', 'text=retried', '--protocol-version', '2099-01-01', '--trace']);
+    const r = await runCli(['call', fixtures['version-retry'].url, 'echo', 'text=retried', '--protocol-version', '2099-01-01', '--trace']);
     ok(r);
     expect(r.stdout).toBe('retried\n');
     const err = ownStderr(r.stderr);

@@ -200,7 +200,7 @@ describe('watchTools', () => {
       await changer.callTool('change_tools', {});
       const evs = await evsP;
       ctl.abort();
-      expect(evs[0]!.type).toBe('tools');
+      expect(evs[0].type).toBe('tools');
       const ack = evs.find((e) => e.type === 'acknowledged');
       expect(ack).toMatchObject({ granted: { toolsListChanged: true }, refused: {} });
       const diff = evs.find((e) => e.type === 'diff');

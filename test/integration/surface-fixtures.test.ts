@@ -644,10 +644,10 @@ describe('@modelcontextprotocol/server-everything over stdio', () => {
       expect(templates.map((t) => t.uriTemplate)).toEqual(['demo://resource/dynamic/text/{resourceId}', 'demo://resource/dynamic/blob/{resourceId}']);
       expect((await client.readResource({ uri: 'demo://resource/dynamic/text/1' })).contents[0]).toHaveProperty('text');
       expect((await client.readResource({ uri: 'demo://resource/dynamic/blob/1' })).contents[0]).toHaveProperty('blob');
-      expect((await client.readResource({ uri: resources.resources[0]!.uri })).contents[0]).toHaveProperty('text');
+      expect((await client.readResource({ uri: resources.resources[0].uri })).contents[0]).toHaveProperty('text');
       const prompts = (await client.listPrompts()).prompts;
       expect(prompts.map((x) => x.name)).toEqual(['simple-prompt', 'args-prompt', 'completable-prompt', 'resource-prompt']);
-      expect((await client.getPrompt({ name: 'args-prompt', arguments: { city: 'Paris' } })).messages[0]!.content).toMatchObject({ type: 'text' });
+      expect((await client.getPrompt({ name: 'args-prompt', arguments: { city: 'Paris' } })).messages[0].content).toMatchObject({ type: 'text' });
       const dept = await client.complete({ ref: { type: 'ref/prompt', name: 'completable-prompt' }, argument: { name: 'department', value: 'E' } });
       expect(dept.completion.values).toContain('Engineering');
       const names = await client.complete({

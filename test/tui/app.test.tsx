@@ -60,7 +60,7 @@ describe('App flows', () => {
     expect(f).toContain('✓ PASS  matches outputSchema');
     await press(r, 's');
     await waitFor(r, (f) => f.includes('Saved raw result to /tmp/mcp-inspect-result-echo.json'));
-    expect(JSON.parse(services.saved[0]!.json)).toEqual({ content: [{ type: 'text', text: 'echo: hello' }], structuredContent: { echoed: 'hello' } });
+    expect(JSON.parse(services.saved[0].json)).toEqual({ content: [{ type: 'text', text: 'echo: hello' }], structuredContent: { echoed: 'hello' } });
     await press(r, 'r');
     await waitFor(r, () => client.calls.length === 2);
     await press(r, KEY.esc);
@@ -79,7 +79,7 @@ describe('App flows', () => {
     expect(client.calls).toHaveLength(0);
     await press(r, KEY.enter);
     await waitFor(r, () => client.calls.length === 1);
-    expect(client.calls[0]!.args).toEqual({});
+    expect(client.calls[0].args).toEqual({});
   });
 
   it('a no-parameter tool calls with one key', async () => {
@@ -104,11 +104,11 @@ describe('App flows', () => {
     });
     await waitFor(r, (f) => f.includes('ping'));
     await press(r, 'j', KEY.enter, KEY.enter);
-    let f = await waitFor(r, (f) => f.includes('calling ping'));
-    f = await waitFor(r, (f) => f.includes('progress 1/4 (25%)  step one'));
+    await waitFor(r, (f) => f.includes('calling ping'));
+    await waitFor(r, (f) => f.includes('progress 1/4 (25%)  step one'));
     expect(signal?.aborted).toBe(false);
     await press(r, KEY.esc);
-    f = await waitFor(r, (f) => f.includes('cancelled after'));
+    await waitFor(r, (f) => f.includes('cancelled after'));
     expect(signal?.aborted).toBe(true);
   });
 
@@ -240,7 +240,7 @@ describe('App flows', () => {
     f = await waitFor(r, (f) => f.includes('[x] 2 prompts'));
     await press(r, KEY.enter);
     await waitFor(r, () => services.watchCalls.length === 2);
-    expect(services.watchCalls[1]!.filter).toEqual({ toolsListChanged: true, promptsListChanged: true });
+    expect(services.watchCalls[1].filter).toEqual({ toolsListChanged: true, promptsListChanged: true });
   });
 
   it('wire pane: toggled with w, rows with direction, size; Enter opens one', async () => {

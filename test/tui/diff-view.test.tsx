@@ -27,20 +27,20 @@ describe('diffEntryLines', () => {
     const find = (s: string) => lines.find((l) => lineText(l).includes(s))!;
     expect(txt[0]).toContain('after tools/list_changed notification');
     expect(txt[0]).toContain('+1 −1 ~1');
-    expect(find('+ fresh')[0]!.style).toBe('added');
+    expect(find('+ fresh')[0].style).toBe('added');
     expect(lineText(find('+ fresh'))).toContain('Fresh tool — just added');
-    expect(find('- gone')[0]!.style).toBe('removed');
-    expect(find('~ edit')[0]!.style).toBe('changed');
+    expect(find('- gone')[0].style).toBe('removed');
+    expect(find('~ edit')[0].style).toBe('changed');
     expect(lineText(find('~ edit'))).toContain('description, inputSchema');
-    expect(find('- old words')[0]!.style).toBe('removed');
-    expect(find('+ new words')[0]!.style).toBe('added');
+    expect(find('- old words')[0].style).toBe('removed');
+    expect(find('+ new words')[0].style).toBe('added');
     expect(txt.some((t) => t.includes('-       "type": "string"'))).toBe(true);
     expect(txt.some((t) => t.includes('+       "type": "number"'))).toBe(true);
   });
 
   it('labels poll-found changes and cuts long unchanged context', () => {
     const lines = diffEntryLines({ id: 2, time: Date.now(), cause: 'poll', diff: diffTools(before, after) }, 80);
-    expect(lineText(lines[0]!)).toContain('changed without notification');
+    expect(lineText(lines[0])).toContain('changed without notification');
     const ctx = withContext([...Array.from({ length: 10 }, (_, i) => ({ kind: 'same' as const, text: `s${i}` })), { kind: 'add' as const, text: 'x' }], 2);
     expect(ctx[0]).toEqual({ kind: 'cut', count: 8 });
     expect(ctx).toHaveLength(4);

@@ -18,7 +18,7 @@ async function quitCode(error?: unknown): Promise<number> {
   let code: number | undefined;
   const r = renderWith(
     <Root
-      connect={() => (error === undefined ? new Promise(() => undefined) : Promise.reject(error))}
+      connect={() => (error === undefined ? new Promise(() => undefined) : Promise.reject(error as Error))}
       targetLabel="node server.js"
       onExit={(c) => (code = c)}
       size={{ columns: 100, rows: 30 }}

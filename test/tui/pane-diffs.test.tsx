@@ -13,8 +13,8 @@ const change = (i: number) => ({
   type: 'diff' as const,
   time: Date.now(),
   cause: 'notification' as const,
-  diff: diffTools(lists[i - 1]!, lists[i]!),
-  tools: lists[i]!,
+  diff: diffTools(lists[i - 1], lists[i]),
+  tools: lists[i],
 });
 
 describe('Diffs pane (alone)', () => {
@@ -27,7 +27,7 @@ describe('Diffs pane (alone)', () => {
 
   it('follows the newest diff, browses with ←/→, [ ], Home/End, and jumps back to the newest', async () => {
     const h = renderPane(diffsPane);
-    h.feed.push(toolsEvent(lists[0]!));
+    h.feed.push(toolsEvent(lists[0]));
     h.feed.push(change(1));
     h.feed.push(change(2));
     let f = await waitFor(h.r, (f) => f.includes('Diff #2'));

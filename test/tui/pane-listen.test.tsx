@@ -21,7 +21,7 @@ describe('Listen pane (alone)', () => {
     expect(f).toContain('re-subscribe (changed)');
     await press(h.r, KEY.enter);
     await waitFor(h.r, () => h.services.watchCalls.length === 2);
-    expect(h.services.watchCalls[1]!.filter).toEqual({ resourcesListChanged: true });
+    expect(h.services.watchCalls[1].filter).toEqual({ resourcesListChanged: true });
     expect(h.flashes).toContain('Re-subscribing…');
   });
 

@@ -50,7 +50,7 @@ describe('Log pane (alone)', () => {
     const l = logLine({ time: 0, kind: 'finding', text: dup.message, finding: dup });
     expect(l[1]).toEqual({ text: '⚠ ', style: 'warn' });
     expect(lineText(l)).toContain('tools.duplicate-name  the server lists');
-    expect(logLine({ time: 0, kind: 'finding', text: 'm', finding: { ...dup, severity: 'info' } })[1]!.style).toBe('muted');
+    expect(logLine({ time: 0, kind: 'finding', text: 'm', finding: { ...dup, severity: 'info' } })[1].style).toBe('muted');
   });
 
   it('follows the newest lines; scrolling up stops following, G follows again', async () => {

@@ -82,7 +82,7 @@ describe('resultLines', () => {
     const all = lines.map(lineText).join('\n');
     expect(all).toContain('✗ weather  tool error (isError: true)');
     const body = lines.find((l) => lineText(l).includes('city not found'))!;
-    expect(body[0]!.style).toBe('error');
+    expect(body[0].style).toBe('error');
   });
 
   it('JSON-RPC errors show code, name, message and data', () => {

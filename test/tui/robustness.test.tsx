@@ -13,8 +13,8 @@ describe('pasted text is text, not keys', () => {
   it('a multi-line paste becomes one text input with spaces, without Enter', () => {
     const ev = splitChunk('first line\nsecond line s\nthird', plainKey());
     expect(ev).toHaveLength(1);
-    expect(ev[0]!.input).toBe('first line second line s third');
-    expect(ev[0]!.key.return).toBe(false);
+    expect(ev[0].input).toBe('first line second line s third');
+    expect(ev[0].key.return).toBe(false);
   });
   it('typing followed by Enter (tmux send-keys "/ech" Enter Enter) is still keys', () => {
     expect(isMultiLinePaste('/ech\r\r')).toBe(false);

@@ -47,7 +47,7 @@ describe('buildForm', () => {
   it('string format and pattern are kept', () => {
     const [email] = fields({ properties: { email: { type: 'string', format: 'email', pattern: '^a' } } });
     expect(email).toMatchObject({ kind: 'string', format: 'email', pattern: '^a' });
-    expect(typeLabel(email!)).toBe('string (email)');
+    expect(typeLabel(email)).toBe('string (email)');
   });
 
   it('enum, const and oneOf of consts become select lists', () => {
@@ -100,7 +100,7 @@ describe('buildForm', () => {
     expect(addr).toMatchObject({ kind: 'object', fields: [{ key: 'city', required: true, kind: 'string' }] });
     expect(tags).toMatchObject({ kind: 'array', maxItems: 3, item: { kind: 'string' } });
     expect(people).toMatchObject({ kind: 'array', item: { kind: 'object' } });
-    expect(typeLabel(tags!)).toBe('array of string');
+    expect(typeLabel(tags)).toBe('array of string');
   });
 
   it('resolves local $refs (#/$defs and #/definitions) and merges sibling annotations', () => {
@@ -122,7 +122,7 @@ describe('buildForm', () => {
       properties: { tree: { $ref: '#/$defs/Node' }, ok: { type: 'string' } },
     });
     expect(tree).toMatchObject({ kind: 'object' });
-    const child = (tree as ObjectNode).fields[1]!;
+    const child = (tree as ObjectNode).fields[1];
     expect(child).toMatchObject({ kind: 'json' });
     expect((child as { reason: string }).reason).toMatch(/recursive/);
     expect(ok).toMatchObject({ kind: 'string' });

@@ -38,7 +38,7 @@ describe('token store', () => {
     const files = readdirSync(dir);
     expect(files).toHaveLength(1);
     expect(files[0]).toMatch(/^[0-9a-f]{32}\.json$/);
-    expect(statSync(join(dir, files[0]!)).mode & 0o777).toBe(0o600);
+    expect(statSync(join(dir, files[0])).mode & 0o777).toBe(0o600);
     await saveAuth(entry('https://m.example.com/mcp', { updatedAt: 2 }), { env: h.env });
     expect(readdirSync(dir)).toHaveLength(1);
   });
@@ -79,7 +79,7 @@ describe('token store', () => {
     const h = home();
     await saveAuth(entry('https://a.example.com/mcp'), { env: h.env });
     const dir = authStoreDir(h.env);
-    const f = join(dir, readdirSync(dir)[0]!);
+    const f = join(dir, readdirSync(dir)[0]);
     expect(readFileSync(f, 'utf8')).toContain('access-token-1');
     const { writeFileSync } = await import('node:fs');
     writeFileSync(f, '{not json');

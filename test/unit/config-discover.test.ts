@@ -279,7 +279,7 @@ describe('a broken file is reported, not fatal for the others', () => {
     expect(d.entries.map((e) => e.name)).toEqual(['fine']);
     expect(d.errors).toHaveLength(1);
     expect(d.errors[0]).toMatchObject({ code: 'MCPI_CONFIG_SYNTAX', file: join(h, '.cursor', 'mcp.json'), line: 4, column: 5 });
-    expect(d.errors[0]!.message).toBe('~/.cursor/mcp.json:4:5: not valid JSON: a comma was expected');
+    expect(d.errors[0].message).toBe('~/.cursor/mcp.json:4:5: not valid JSON: a comma was expected');
     const found = findServer('fine', c);
     expect(found.errors.map((e) => e.code)).toEqual(['MCPI_CONFIG_SYNTAX']); // for a warning
     expect(() => findServer('a', c)).toThrow(
@@ -296,7 +296,7 @@ describe('a broken file is reported, not fatal for the others', () => {
       ['bad', true],
       ['good', false],
     ]);
-    expect(d.errors[0]!.message).toBe('~/.cursor/mcp.json:3:38: server "bad": "args" must be an array of strings (got the text "--flag")');
+    expect(d.errors[0].message).toBe('~/.cursor/mcp.json:3:38: server "bad": "args" must be an array of strings (got the text "--flag")');
     expect(findServer('good', c).server.entry!.command).toBe('y');
     expect(() => findServer('bad', c)).toThrow(/"args" must be an array of strings/);
   });
@@ -305,7 +305,7 @@ describe('a broken file is reported, not fatal for the others', () => {
     const h = join(root, 'shape-home');
     write(join(h, '.cursor', 'mcp.json'), '{ "mcpServers": [] }');
     const d = discoverServers(ctx({ home: h, cwd: h }));
-    expect(d.errors[0]!.message).toBe('~/.cursor/mcp.json:1:17: "mcpServers" must be an object of servers (got an array)');
+    expect(d.errors[0].message).toBe('~/.cursor/mcp.json:1:17: "mcpServers" must be an object of servers (got an array)');
   });
 
   it('an unreadable file (a folder) is a read error', () => {
@@ -313,7 +313,7 @@ describe('a broken file is reported, not fatal for the others', () => {
     mkdirSync(join(h, '.cursor', 'mcp.json'), { recursive: true });
     const d = discoverServers(ctx({ home: h, cwd: h }));
     expect(d.errors[0]).toMatchObject({ code: 'MCPI_CONFIG_READ' });
-    expect(d.errors[0]!.message).toBe('cannot read ~/.cursor/mcp.json: it is a folder');
+    expect(d.errors[0].message).toBe('cannot read ~/.cursor/mcp.json: it is a folder');
   });
 
   it('an empty or comment-only discovered file holds no servers and is no error', () => {
@@ -334,7 +334,7 @@ describe('an explicit file replaces discovery', () => {
     const d = discoverServers(c);
     expect(d.explicit).toEqual({ file: join(project, 'conf', 'one.json'), via: '--config' });
     expect(rows(d)).toEqual(['only file/project']);
-    expect(d.entries[0]!.source.workspaceFolder).toBe(join(project, 'conf'));
+    expect(d.entries[0].source.workspaceFolder).toBe(join(project, 'conf'));
     expect(findServer(undefined, c).server.name).toBe('only');
   });
 
@@ -351,7 +351,7 @@ describe('an explicit file replaces discovery', () => {
   it('a file inside .vscode has the project folder as its workspace folder', async () => {
     const c = ctx({ configFile: join(project, '.vscode', 'mcp.json') });
     const d = discoverServers(c);
-    expect(d.entries[0]!.source).toMatchObject({ client: 'vscode', scope: 'project', workspaceFolder: project });
+    expect(d.entries[0].source).toMatchObject({ client: 'vscode', scope: 'project', workspaceFolder: project });
     write(join(root, 'elsewhere', '.vscode', 'mcp.json'), '{ "servers": { "w": { "command": "${workspaceFolder}/bin/w" } } }');
     const other = ctx({ configFile: join(root, 'elsewhere', '.vscode', 'mcp.json') });
     const w = await resolveEntry(findServer('w', other).server, other);

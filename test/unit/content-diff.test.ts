@@ -15,7 +15,7 @@ describe('diffContents', () => {
       [text('surface://counter', 'count: 0\nupdated by touch_resource\n')],
       [text('surface://counter', 'count: 1\nupdated by touch_resource\n')],
     );
-    const e = d.entries[0]!;
+    const e = d.entries[0];
     expect(e.change).toBe('text');
     if (e.change !== 'text') return;
     expect([e.added, e.removed]).toEqual([1, 1]);
@@ -34,16 +34,16 @@ describe('diffContents', () => {
   it('a mime type change alone is a change', () => {
     const d = diffContents([text('a://x', 'x')], [text('a://x', 'x', 'text/markdown')]);
     expect(d.unchanged).toBe(false);
-    expect(contentDiffLines(d)[0]!.text).toBe('a://x: +0 −0 lines, mimeType text/plain → text/markdown');
+    expect(contentDiffLines(d)[0].text).toBe('a://x: +0 −0 lines, mimeType text/plain → text/markdown');
   });
   it('blobs: size and hash', () => {
     const d = diffContents([blob('b://1', [1, 2, 3])], [blob('b://1', [1, 2, 3, 4])]);
-    const e = d.entries[0]!;
+    const e = d.entries[0];
     expect(e.change).toBe('binary');
     if (e.change !== 'binary') return;
     expect([e.before.bytes, e.after.bytes]).toEqual([3, 4]);
     expect(e.before.sha256).toBe('039058c6f2c0cb492c533b0a4d14ef77cc0f78abccced5287d84a1a2011cfb81');
-    expect(contentDiffLines(d)[0]!.text).toMatch(
+    expect(contentDiffLines(d)[0].text).toMatch(
       /^b:\/\/1: blob application\/octet-stream, 3 bytes, sha256 039058c6f2c0 → blob application\/octet-stream, 4 bytes, sha256 /,
     );
   });
@@ -57,12 +57,12 @@ describe('diffContents', () => {
   });
   it('very large text is compared by hash only', () => {
     const big = 'x'.repeat(MAX_TEXT_DIFF_BYTES + 1);
-    const e = diffContents([text('u://b', big)], [text('u://b', big + 'y')]).entries[0]!;
+    const e = diffContents([text('u://b', big)], [text('u://b', big + 'y')]).entries[0];
     expect(e.change === 'text' && e.tooLarge).toBe(true);
-    expect(contentDiffLines(diffContents([text('u://b', big)], [text('u://b', big + 'y')]))[0]!.text).toMatch(/too large to diff/);
+    expect(contentDiffLines(diffContents([text('u://b', big)], [text('u://b', big + 'y')]))[0].text).toMatch(/too large to diff/);
   });
   it('flags non-canonical base64', () => {
-    const e = diffContents([], [{ uri: 'u://z', blob: 'AA E=' }]).entries[0]!;
+    const e = diffContents([], [{ uri: 'u://z', blob: 'AA E=' }]).entries[0];
     expect(e.change === 'added' && e.after.validBase64).toBe(false);
   });
 });

@@ -67,11 +67,11 @@ describe('diffTools', () => {
     const after = { ...echo, description: 'Line one.\nLine 2.\nLine three.' };
     const d = diffTools([before], [after]);
     expect(d.changed).toHaveLength(1);
-    const [f] = d.changed[0]!.fields;
-    expect(f!.field).toBe('description');
-    expect(f!.before).toBe(before.description);
-    expect(f!.after).toBe(after.description);
-    expect(f!.lines).toEqual([
+    const [f] = d.changed[0].fields;
+    expect(f.field).toBe('description');
+    expect(f.before).toBe(before.description);
+    expect(f.after).toBe(after.description);
+    expect(f.lines).toEqual([
       { kind: 'same', text: 'Line one.' },
       { kind: 'remove', text: 'Line two.' },
       { kind: 'add', text: 'Line 2.' },
@@ -89,9 +89,9 @@ describe('diffTools', () => {
       },
     };
     const d = diffTools([echo], [after]);
-    const fields = d.changed[0]!.fields;
+    const fields = d.changed[0].fields;
     expect(fields.map((f) => f.field)).toEqual(['inputSchema']);
-    const lines = fields[0]!.lines;
+    const lines = fields[0].lines;
     const added = lines.filter((l) => l.kind === 'add').map((l) => l.text);
     expect(added.join('\n')).toContain('"loud"');
     expect(lines.filter((l) => l.kind === 'remove')).toEqual([]);
@@ -120,7 +120,7 @@ describe('diffTools', () => {
       ['add', ['annotations']],
       ['echo', ['annotations']],
     ]);
-    const appeared = d.changed[1]!.fields[0]!;
+    const appeared = d.changed[1].fields[0];
     expect(appeared.before).toBeUndefined();
     expect('before' in appeared).toBe(false);
     expect(appeared.lines.every((l) => l.kind === 'add')).toBe(true);
@@ -130,12 +130,12 @@ describe('diffTools', () => {
     const before: Tool = { ...echo, icons: [{ src: 'a.png' }], _meta: { x: 1 }, zeta: 1, alpha: 1 };
     const after: Tool = { ...echo, title: 'Echo!', icons: [{ src: 'b.png' }], _meta: { x: 2 }, zeta: 2, alpha: 2, description: 'new' };
     const d = diffTools([before], [after]);
-    expect(d.changed[0]!.fields.map((f) => f.field)).toEqual(['title', 'description', 'icons', '_meta', 'alpha', 'zeta']);
+    expect(d.changed[0].fields.map((f) => f.field)).toEqual(['title', 'description', 'icons', '_meta', 'alpha', 'zeta']);
   });
 
   it('treats a removed field as a change with only removed lines', () => {
     const d = diffTools([echo], [{ ...echo, title: undefined }]);
-    const f = d.changed[0]!.fields[0]!;
+    const f = d.changed[0].fields[0];
     expect(f.field).toBe('title');
     expect(f.lines).toEqual([{ kind: 'remove', text: 'Echo' }]);
   });

@@ -115,7 +115,7 @@ describe('buildModernHeaders', () => {
   it('encodes a non-ASCII tool name', () => {
     const h = buildModernHeaders({ method: 'tools/call', params: { name: 'météo' }, protocolVersion: '2026-07-28' });
     expect(h['Mcp-Name']).toBe('=?base64?bcOpdMOpbw==?=');
-    expect(decodeHeaderValue(h['Mcp-Name']!)).toBe('météo');
+    expect(decodeHeaderValue(h['Mcp-Name'])).toBe('météo');
   });
 
   it('leaves Mcp-Name out when the source param is missing or not a string', () => {

@@ -67,7 +67,7 @@ describe('parseInputRequired', () => {
       ['github_login', 'elicitation-form'],
       ['capital_of_france', 'sampling'],
     ]);
-    const form = r.requests[0]!;
+    const form = r.requests[0];
     expect(form.kind === 'elicitation-form' && form.message).toBe('Please provide your GitHub username');
     expect(r.rawInputRequests).toBeDefined();
   });

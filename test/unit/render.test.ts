@@ -4,7 +4,6 @@ import { diffTools } from '../../src/watch/diff.js';
 import { createPalette, renderToolDiff } from '../../src/watch/render.js';
 import type { Tool } from '../../src/protocol/types.js';
 
-// eslint-disable-next-line no-control-regex
 const ANY_ESC = /[\u001b\u009b]/;
 
 const base: Tool[] = [
@@ -65,7 +64,7 @@ describe('renderToolDiff', () => {
     expect(lines.some((l) => /^ {8}/.test(l))).toBe(true);
     const full = renderToolDiff(d, { color: false, context: 1000 });
     expect(full).not.toContain('…');
-    expect(full.split('\n').length).toBe(2 + d.changed[0]!.fields[0]!.lines.length);
+    expect(full.split('\n').length).toBe(2 + d.changed[0].fields[0].lines.length);
     const none = renderToolDiff(d, { color: false, context: 0 });
     expect(none.split('\n').filter((l) => /^ {8}\S/.test(l))).toEqual([]);
   });
@@ -106,7 +105,7 @@ describe('renderToolDiff', () => {
     expect(out).toContain('      + now bold');
     // with color on, the only escapes are our own SGR codes
     const colored = renderToolDiff(diffTools([changedBefore], [evil, changedAfter]), { color: true });
-    // eslint-disable-next-line no-control-regex
+
     const foreign = colored.replace(/\u001b\[(?:2|22|31|32|33|39|1)m/g, '');
     expect(ANY_ESC.test(foreign)).toBe(false);
   });

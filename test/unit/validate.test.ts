@@ -253,8 +253,8 @@ describe('validateValue: messages', () => {
 
   it('takes other nouns for output validation', () => {
     const r = validateValue({ type: 'object', required: ['temperature'] }, {}, { noun: 'field', rootLabel: 'structuredContent' });
-    expect(r.errors[0]!.message).toBe("missing required field 'temperature'");
-    expect(validateValue({ type: 'object' }, 3, { rootLabel: 'structuredContent' }).errors[0]!.message).toBe('structuredContent must be object');
+    expect(r.errors[0].message).toBe("missing required field 'temperature'");
+    expect(validateValue({ type: 'object' }, 3, { rootLabel: 'structuredContent' }).errors[0].message).toBe('structuredContent must be object');
   });
 
   it('escapes odd property names and keeps messages on one line', () => {
@@ -262,8 +262,8 @@ describe('validateValue: messages', () => {
     const r = validateValue(s, { 'a/b': 1, 'x\ny': 1, '\u001b[31m': 1 });
     expect(r.errors.map((e) => e.path)).toEqual(['', '/a~1b', '/x\ny', '/\u001b[31m']);
     expect(r.errors.map((e) => e.argument)).toEqual(["it's", 'a/b', 'x\ny', '\u001b[31m']);
-    expect(r.errors[0]!.message).toBe('missing required argument "it\'s"');
-    expect(r.errors[1]!.message).toBe('["a/b"] must be string');
+    expect(r.errors[0].message).toBe('missing required argument "it\'s"');
+    expect(r.errors[1].message).toBe('["a/b"] must be string');
     for (const e of r.errors) expect(e.message).not.toMatch(/[\u0000-\u001f\u007f]/);
   });
 

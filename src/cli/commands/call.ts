@@ -76,11 +76,11 @@ export function buildArguments(tool: Tool, pairs: string[], flags: CallFlags): J
   if (flags.args !== undefined) {
     if (pairs.length) throw new UsageError('give either --args or key=value pairs, not both');
     const a = flags.args;
-    if (a === '-') return parseArgsJson(readArgFile('-'), 'standard input') as JsonObject;
-    if (a.startsWith('@')) return parseArgsJson(readArgFile(a.slice(1)), a.slice(1)) as JsonObject;
-    return parseArgsJson(a, '--args') as JsonObject;
+    if (a === '-') return parseArgsJson(readArgFile('-'), 'standard input');
+    if (a.startsWith('@')) return parseArgsJson(readArgFile(a.slice(1)), a.slice(1));
+    return parseArgsJson(a, '--args');
   }
-  if (flags.validate !== false) return coerceArgs(tool.inputSchema, pairs, readArgFile) as JsonObject;
+  if (flags.validate !== false) return coerceArgs(tool.inputSchema, pairs, readArgFile);
   // --no-validate: type each pair by the schema where it fits, and send the rest as written
   // (JSON when it parses, else the text) so the server decides.
   const args: JsonObject = {};
@@ -118,7 +118,7 @@ export function renderBlock(b: ContentBlock, out: Out): string[] {
       const raw = (b as { text?: unknown }).text;
       const text = sanitize(typeof raw === 'string' ? raw : (JSON.stringify(raw) ?? ''));
       try {
-        const parsed = JSON.parse(text);
+        const parsed: unknown = JSON.parse(text);
         if (parsed && typeof parsed === 'object') return JSON.stringify(parsed, null, 2).split('\n');
       } catch {
         /* plain text */
@@ -253,7 +253,7 @@ export async function callTool(s: Session, toolName: string, pairs: string[], fl
         const keys = Object.keys(r.inputRequests ?? {});
         o.line(
           o.c.yellow(
-            `${toolName} needs more input (resultType "input_required"): ${keys.length ? keys.map((k) => `${sanitizeLine(k)} (${sanitizeLine(String(r.inputRequests![k]!.method))})`).join(', ') : 'no input requests'}${r.requestState ? ', with requestState' : ''}.`,
+            `${toolName} needs more input (resultType "input_required"): ${keys.length ? keys.map((k) => `${sanitizeLine(k)} (${sanitizeLine(String(r.inputRequests![k].method))})`).join(', ') : 'no input requests'}${r.requestState ? ', with requestState' : ''}.`,
           ),
         );
         o.line(o.c.dim('mcp-inspect does not answer input requests yet (multi round-trip requests); the call did not complete.'));

@@ -79,7 +79,7 @@ export function renderDescription(d: ServerDescription, out: Out, where: string)
   }
   lines.push('');
   lines.push(out.c.bold('capabilities'));
-  lines.push(...capabilityTree(d.capabilities as JsonObject, out));
+  lines.push(...capabilityTree(d.capabilities, out));
   if (d.instructions) {
     lines.push('');
     lines.push(out.c.bold('instructions'));

@@ -27,7 +27,7 @@ export function editorText(row: FormRow): string {
   if (n.kind === 'boolean') return v.kind === 'boolean' ? (v.value === undefined ? '[-] unset' : v.value ? '[x] true' : '[ ] false') : '';
   if (n.kind === 'enum') {
     if (v.kind !== 'enum' || v.index < 0 || v.index >= n.options.length) return `‹ (unset) ›  ${n.options.length} choices`;
-    return `‹ ${sanitizeLine(n.options[v.index]!.label)} ›  ${v.index + 1}/${n.options.length}`;
+    return `‹ ${sanitizeLine(n.options[v.index].label)} ›  ${v.index + 1}/${n.options.length}`;
   }
   return v.kind === 'text' ? sanitizeLine(v.text) : '';
 }
@@ -81,7 +81,7 @@ export function FormView({ rows, focus, cursor, errors, width, height }: FormVie
           editor = <Text {...theme.style(r.value.isNull ? 'accent' : r.role === 'field' ? 'plain' : 'muted')}>{truncate(editorText(r), editorW + 10)}</Text>;
         }
         const after = errs?.length
-          ? { text: `  ✗ ${sanitizeLine(errs[0]!)}`, style: 'error' as const }
+          ? { text: `  ✗ ${sanitizeLine(errs[0])}`, style: 'error' as const }
           : r.node.kind === 'json' && r.role === 'field'
             ? { text: '  JSON', style: 'muted' as const }
             : r.node.description && r.itemIndex === undefined

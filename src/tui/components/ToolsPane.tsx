@@ -90,10 +90,10 @@ export function ToolsPane({ tools, filtered, pos, offset, query, filtering, mark
   } else {
     const visible = filtered.slice(offset, offset + listH);
     // Column widths from the visible rows only: cheap and stable enough while scrolling.
-    const names = visible.map((i) => rowName(tools[i]!));
+    const names = visible.map((i) => rowName(tools[i]));
     const nameW = Math.min(Math.max(12, ...names.map(textWidth)), Math.floor(width * 0.42));
     visible.forEach((ti, k) => {
-      const t = tools[ti]!;
+      const t = tools[ti];
       const selected = offset + k === pos;
       const mark = marks[t.name];
       const b = badges(t)
@@ -108,7 +108,7 @@ export function ToolsPane({ tools, filtered, pos, offset, query, filtering, mark
           </Text>
           <Text> </Text>
           <Text {...theme.style(selected ? 'selected' : 'plain')} bold={selected}>
-            {fit(names[k]!, nameW)}
+            {fit(names[k], nameW)}
           </Text>
           <Text>{'  '}</Text>
           <Text {...theme.style('muted')}>{fit(shortDescription(t), descW)}</Text>

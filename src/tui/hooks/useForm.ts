@@ -128,5 +128,5 @@ export function useForm(tool: Tool): UseForm {
 
   const clearRebuilt = useCallback(() => setBuilt((b) => (b.rebuilt ? { ...b, rebuilt: false } : b)), []);
 
-  return { model, state, rows, args: args as JsonObject, problems, onKey, rebuilt: current.rebuilt, clearRebuilt };
+  return { model, state, rows, args: args, problems, onKey, rebuilt: current.rebuilt, clearRebuilt };
 }

@@ -33,7 +33,7 @@ function indexOfSorted(arr: readonly number[], value: number): number {
   let hi = arr.length - 1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
-    const v = arr[mid]!;
+    const v = arr[mid];
     if (v === value) return mid;
     if (v < value) lo = mid + 1;
     else hi = mid - 1;
@@ -63,11 +63,11 @@ export function useToolList(tools: readonly Tool[] | undefined): UseToolList {
   }
   if (pos < 0) pos = Math.min(sel.pos, filtered.length - 1);
   pos = Math.max(0, pos);
-  const selected = filtered.length ? list[filtered[pos]!] : undefined;
+  const selected = filtered.length ? list[filtered[pos]] : undefined;
 
   const select = (p: number) => {
     const q = Math.max(0, Math.min(filtered.length - 1, p));
-    setSel({ name: filtered.length ? list[filtered[q]!]!.name : undefined, pos: q });
+    setSel({ name: filtered.length ? list[filtered[q]].name : undefined, pos: q });
   };
 
   const offsetFor = (height: number) => {

@@ -50,7 +50,7 @@ function useDiffsPane({ watch, width, height }: PaneContext): PaneInstance {
       if (n === 0) return;
       const go = (i: number) => {
         const j = Math.max(0, Math.min(n - 1, i));
-        setSt((s) => ({ ...s, sel: j === n - 1 ? undefined : diffs[j]!.id, offset: 0 }));
+        setSt((s) => ({ ...s, sel: j === n - 1 ? undefined : diffs[j].id, offset: 0 }));
       };
       const m = matchKey(input, key, CONTEXTS);
       if (m?.command === 'diffs.step') return go(index + m.arg);
