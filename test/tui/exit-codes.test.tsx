@@ -16,9 +16,12 @@ afterEach(() => cleanup());
 /** Renders Root with a connect that fails with `error` (or never settles), quits with q, resolves to the exit code. */
 async function quitCode(error?: unknown): Promise<number> {
   let code: number | undefined;
+  // The value under test may be anything a connect can throw, not only an Error.
+  // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
+  const fail = () => Promise.reject(error);
   const r = renderWith(
     <Root
-      connect={() => (error === undefined ? new Promise(() => undefined) : Promise.reject(error as Error))}
+      connect={() => (error === undefined ? new Promise(() => undefined) : fail())}
       targetLabel="node server.js"
       onExit={(c) => (code = c)}
       size={{ columns: 100, rows: 30 }}
