@@ -60,6 +60,12 @@ export interface ClientOptions {
    * (duplicate tool names, a non-JSON stdout line, malformed SSE…). Rule ids: src/check/rules.ts.
    */
   onFinding?: (finding: Finding) => void;
+  /** Answers input rounds (MRTR, legacy server→client requests); without it an input round stays an `input_required` outcome. */
+  input?: InputHandler;
+  /** Client capabilities to declare (default: elicitation form+url, roots, sampling when `input` is given). */
+  features?: import('../protocol/client-capabilities.js').ClientFeatures;
+  /** Most input rounds answered per request (default 10). */
+  maxRounds?: number;
 }
 
 /** What the client learned when it connected (from `server/discover` or legacy `initialize`). */
@@ -166,6 +172,20 @@ export interface InspectorClient {
   listResources(opts?: { signal?: AbortSignal }): Promise<PagedList<Resource>>;
   /** Fetches every page of `resources/templates/list`. Throws McpError / TransportError. spec: server/resources#resource-templates */
   listResourceTemplates(opts?: { signal?: AbortSignal }): Promise<PagedList<ResourceTemplate>>;
+  /**
+   * `prompts/get` (MRTR rounds answered through ClientOptions.input). Throws McpError / TransportError.
+   * Optional until implemented. spec: server/prompts#getting-a-prompt
+   */
+  getPrompt?(name: string, args: Record<string, string>, opts?: RequestOptions): Promise<import('../protocol/prompt.js').GetPromptResult>;
+  /** `resources/read` (MRTR rounds answered through ClientOptions.input). Optional until implemented. spec: server/resources#reading-resources */
+  readResource?(uri: string, opts?: RequestOptions): Promise<import('../protocol/resource.js').ReadResourceResult>;
+  /** `completion/complete`. Optional until implemented. spec: server/utilities/completion */
+  complete?(
+    ref: CompletionRef,
+    argument: { name: string; value: string },
+    context?: { arguments?: Record<string, string> },
+    opts?: RequestOptions,
+  ): Promise<CompletionResult>;
   /** `tools/call`. Rejects with McpError (JSON-RPC error), TransportError, or an AbortError-like TransportError('MCPI_CANCELLED') on abort. */
   callTool(name: string, args: JsonObject, opts?: CallOptions): Promise<CallOutcome>;
   /**
@@ -211,3 +231,53 @@ export type WatchEvent =
    * `fatal`: the watch ends with this event (the server is gone for good: `cannot reconnect`).
    */
   | { type: 'error'; time: number; error: string; cause?: unknown; fatal?: boolean };
+
+// ---- Multi round-trip requests, prompts, resources, completions (issue 7 contract) ----
+// The client implements these (src/client/); the CLI and the TUI consume them. Until the
+// client implements a method, McpClient may throw UsageError('not implemented yet').
+
+/**
+ * One round of input a server asked for: a modern `input_required` result of `tools/call`,
+ * `prompts/get` or `resources/read`, or a legacy server→client request (`elicitation/create`,
+ * `roots/list`, `sampling/createMessage`) presented as a round of one request.
+ * spec: basic/patterns/multi-round-trip (2026-07-28); client/elicitation, client/roots, client/sampling
+ */
+export interface InputRound {
+  /** The request that needs the input (`tools/call`…); for a legacy request outside any call, that request's own method. */
+  method: string;
+  /** The original request's params (tool name and arguments, prompt name, resource URI). */
+  params: import('../protocol/types.js').JsonObject;
+  /** 1 for the first round of this request. */
+  round: number;
+  /** What the server asks for, keyed (`key`) as the server keyed it (legacy: the JSON-RPC id as a string). */
+  requests: import('../protocol/mrtr.js').InputRequest[];
+  /** The opaque state to echo byte for byte (modern only). */
+  requestState?: string;
+  era: Era;
+}
+
+/**
+ * Answers input rounds: the TUI shows forms, the CLI uses `--elicit` answers or asks on a
+ * terminal. Resolves with one response per request key it answers; rejects to stop the
+ * request (the client rethrows that rejection: an `InspectError` of kind `input-required`
+ * means exit 5; an abort means cancelled).
+ */
+export interface InputHandler {
+  answer(round: InputRound, signal?: AbortSignal): Promise<import('../protocol/mrtr.js').InputResponses>;
+}
+
+/** Options of `prompts/get`, `resources/read` and `completion/complete`. */
+export interface RequestOptions {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
+
+/** A completion reference: a prompt argument or a resource-template variable. spec: server/utilities/completion */
+export type CompletionRef = { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string };
+
+/** What `completion/complete` answered. */
+export interface CompletionResult {
+  values: string[];
+  total?: number;
+  hasMore?: boolean;
+}
