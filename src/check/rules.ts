@@ -91,6 +91,55 @@ const REGISTRY = {
     'initialize answered with a protocol version mcp-inspect does not know',
   ),
   'logging.set-level-failed': rule('warning', '2025-11-25/server/utilities/logging', 'a server that declares logging refused logging/setLevel'),
+  // conformance checks of `mcp-inspect check` (builders: discover.ts, schema.ts, pagination.ts, listen.ts, errors.ts)
+  'discover.shape': rule('error', 'server/discover', 'the server/discover result breaks its schema (supportedVersions, capabilities, instructions)'),
+  'meta.server-info-missing': rule(
+    'warning',
+    'basic#meta',
+    'a result without _meta["io.modelcontextprotocol/serverInfo"] (servers SHOULD include it on every response)',
+  ),
+  'meta.server-info-invalid': rule('error', 'basic#meta', 'a _meta serverInfo that is not an Implementation with string name and version'),
+  'result.type-missing': rule('error', 'basic#responses', 'a modern result without resultType'),
+  'cache.ttl-invalid': rule('error', 'basic/patterns/caching', 'a cacheable result whose ttlMs is missing or not a non-negative integer (milliseconds)'),
+  'cache.scope-invalid': rule('error', 'basic/patterns/caching', 'a cacheable result whose cacheScope is missing or not "public" / "private"'),
+  'tools.input-schema-invalid': rule(
+    'error',
+    'server/tools#tool',
+    'a tool’s inputSchema is not a valid JSON Schema in its dialect, or its root type is not "object"',
+  ),
+  'tools.output-schema-invalid': rule('error', 'server/tools#output-schema', 'a tool’s outputSchema is not a valid JSON Schema object in its dialect'),
+  'tools.name-invalid': rule('warning', 'server/tools#tool-names', 'a tool name outside 1–128 characters of A-Z a-z 0-9 _ - .'),
+  'tools.order-unstable': rule('warning', 'server/tools#listing-tools', 'two identical tools/list calls listed the tools in different orders'),
+  'list.next-cursor-invalid': rule('error', 'server/utilities/pagination', 'a nextCursor that is not a string'),
+  'list.invalid-cursor-accepted': rule('warning', 'server/utilities/pagination', 'a list request with an unknown cursor was not answered with error -32602'),
+  'subscriptions.not-acknowledged': rule(
+    'error',
+    'basic/patterns/subscriptions',
+    'subscriptions/listen for a declared listChanged got no notifications/subscriptions/acknowledged first',
+  ),
+  'subscriptions.declared-refused': rule(
+    'warning',
+    'basic/patterns/subscriptions',
+    'a listChanged the server declares was left out of the listen acknowledgement',
+  ),
+  'errors.parse-error': rule('error', 'basic#error-codes', 'malformed JSON was answered with another error code than -32700 (Parse error)'),
+  'errors.parse-error-unanswered': rule('warning', 'basic#error-codes', 'malformed JSON got no error response at all'),
+  'errors.method-not-found': rule('error', 'basic#error-codes', 'an unknown method was not answered with error -32601 (Method not found)'),
+  'errors.unsupported-version': rule(
+    'error',
+    'basic/versioning',
+    'a request with an unsupported protocol version was not answered with -32022 and data.supported',
+  ),
+  'errors.header-mismatch': rule(
+    'error',
+    'basic/transports/streamable-http#standard-request-headers',
+    'a request whose Mcp-Method header contradicts its body was not rejected with -32020',
+  ),
+  'http.error-status': rule(
+    'warning',
+    'basic/transports/streamable-http#status-codes',
+    'an error answered with another HTTP status than the spec’s (404 unknown method, 400 version / header errors)',
+  ),
 } as const satisfies Record<string, Omit<RuleInfo, 'id'>>;
 
 /** Every rule id mcp-inspect knows. */

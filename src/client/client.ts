@@ -38,7 +38,7 @@ import { foreignProgressToken, untaggedNotification } from '../check/rules/subsc
 import { setLevelFailed, unknownNegotiatedVersion } from '../check/rules/lifecycle.js';
 import { getStreamFailed, requestOnResponseStream } from '../check/rules/http.js';
 import { StdioTransport } from '../transport/stdio.js';
-import type { ServerRequestChannel, Transport } from '../transport/types.js';
+import type { RawReply, ServerRequestChannel, Transport } from '../transport/types.js';
 import { isObject } from '../util/json.js';
 import { looksSecret } from '../util/redact.js';
 import { sanitizeLine } from '../util/sanitize.js';
@@ -685,6 +685,17 @@ export class McpClient implements InspectorClient {
     signal?.addEventListener('abort', cleanup, { once: true });
     if (signal?.aborted) cleanup();
     return q;
+  }
+
+  /** See InspectorClient.raw: the conformance checks' escape hatch (no `_meta`, no retry, no result checks). */
+  async raw(message: JsonObject | string, opts: { headers?: Record<string, string>; timeoutMs?: number } = {}): Promise<RawReply> {
+    const timeoutMs = opts.timeoutMs ?? this.timeoutMs;
+    if (typeof message === 'object' && (typeof message.id === 'string' || typeof message.id === 'number') && typeof message.method === 'string') {
+      const res = await this.transport.request(message as unknown as JsonRpcRequest, { headers: opts.headers, timeoutMs });
+      return { message: res.message, httpStatus: res.httpStatus };
+    }
+    if (!this.transport.sendRaw) throw new UsageError('this transport cannot send raw messages');
+    return this.transport.sendRaw(typeof message === 'string' ? message : JSON.stringify(message), { headers: opts.headers, timeoutMs });
   }
 
   /** Closes streams, DELETEs a legacy HTTP session, stops a spawned server (stdin close → SIGTERM → SIGKILL). */

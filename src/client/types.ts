@@ -20,9 +20,9 @@ import type {
 } from '../protocol/types.js';
 import type { LogLevel } from '../protocol/constants.js';
 import type { Finding } from '../check/types.js';
-import type { WireEvent } from '../transport/types.js';
+import type { RawReply, WireEvent } from '../transport/types.js';
 
-export type { WireEvent };
+export type { RawReply, WireEvent };
 
 /** Where the server is. */
 export type Target =
@@ -186,6 +186,17 @@ export interface InspectorClient {
     context?: { arguments?: Record<string, string> },
     opts?: RequestOptions,
   ): Promise<CompletionResult>;
+  /**
+   * Escape hatch for conformance checks (`mcp-inspect check`), never for ordinary use: sends
+   * `message` exactly as given, without the client's `_meta`, headers, retries or result
+   * checks, and resolves with what came back. An object with an `id` goes as a request (its
+   * JSON-RPC error is resolved, not thrown); a string (possibly malformed JSON) or an object
+   * without an id is sent raw and answered by the first response without a usable id
+   * (HTTP: the POST's answer). `headers` (HTTP only) are added to the base headers and win
+   * over them. `httpStatus` is set over HTTP. Rejects with TransportError when the pipe fails;
+   * resolves `{}` when nothing answered within `timeoutMs` (default: the client's timeout).
+   */
+  raw?(message: JsonObject | string, opts?: { headers?: Record<string, string>; timeoutMs?: number }): Promise<RawReply>;
   /** `tools/call`. Rejects with McpError (JSON-RPC error), TransportError, or an AbortError-like TransportError('MCPI_CANCELLED') on abort. */
   callTool(name: string, args: JsonObject, opts?: CallOptions): Promise<CallOutcome>;
   /**

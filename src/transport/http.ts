@@ -15,7 +15,15 @@ import { notAMessage, unexpectedIdOnStream } from '../check/rules/jsonrpc.js';
 import { notificationRejected, sseMalformed, sseNonJsonData } from '../check/rules/http.js';
 import { sanitizeLine } from '../util/sanitize.js';
 import { redactHeaders, redactUrl } from '../util/redact.js';
-import { MAX_MESSAGE_BYTES, type RequestOptions, type Transport, type TransportCapabilities, type TransportHooks, type TransportResponse } from './types.js';
+import {
+  MAX_MESSAGE_BYTES,
+  type RawReply,
+  type RequestOptions,
+  type Transport,
+  type TransportCapabilities,
+  type TransportHooks,
+  type TransportResponse,
+} from './types.js';
 
 export interface HttpOptions {
   url: string;
@@ -351,6 +359,44 @@ export class HttpTransport implements Transport {
       }
     })();
     return true;
+  }
+
+  /**
+   * See Transport.sendRaw: POSTs `text` as the body with the base headers and `opts.headers`
+   * (which win), and resolves with the status and the body (JSON or the first SSE `data:` that parses as a response).
+   */
+  async sendRaw(text: string, opts: { headers?: Record<string, string>; timeoutMs: number }): Promise<RawReply> {
+    if (this.closed) throw new TransportError('MCPI_CLOSED', 'the connection was closed');
+    const headers = this.baseHeaders(opts.headers);
+    this.wireHttp('out', { method: 'POST', url: this.opts.url, headers });
+    this.hooks.onWire?.({ time: Date.now(), direction: 'out', raw: text.slice(0, 4096), bytes: Buffer.byteLength(text) });
+    try {
+      const res = await undiciRequest(this.opts.url, {
+        method: 'POST',
+        headers,
+        body: text,
+        dispatcher: this.agent,
+        signal: AbortSignal.timeout(opts.timeoutMs),
+      });
+      this.wireHttp('in', { status: res.statusCode, headers: headerRecord(res.headers) });
+      const body = await this.readText(res.body);
+      if (body) this.hooks.onWire?.({ time: Date.now(), direction: 'in', raw: body.slice(0, 4096), bytes: Buffer.byteLength(body) });
+      const candidates = [
+        body,
+        ...body
+          .split(/\r?\n/)
+          .filter((l) => l.startsWith('data:'))
+          .map((l) => l.slice(5).trim()),
+      ];
+      for (const c of candidates) {
+        const parsed = c.trim() ? parseMessage(c) : undefined;
+        if (parsed?.kind === 'response') return { message: parsed.message, httpStatus: res.statusCode, text: body };
+      }
+      return { httpStatus: res.statusCode, text: body };
+    } catch (e) {
+      if (['TimeoutError', 'AbortError'].includes(String((e as { name?: string }).name))) return {};
+      throw connectError(this.opts.url, e);
+    }
   }
 
   /** Answers a server's request (legacy, 2025-11-25) by POST; the body of the POST's answer is not read. */

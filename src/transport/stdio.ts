@@ -16,7 +16,15 @@ import { lateResponse, notAMessage, unknownId } from '../check/rules/jsonrpc.js'
 import { lineTooLong, nonJsonLine } from '../check/rules/stdio.js';
 import { EVIDENCE_MAX_CHARS } from '../check/evidence.js';
 import { sanitizeLine } from '../util/sanitize.js';
-import { MAX_MESSAGE_BYTES, type RequestOptions, type Transport, type TransportCapabilities, type TransportHooks, type TransportResponse } from './types.js';
+import {
+  MAX_MESSAGE_BYTES,
+  type RawReply,
+  type RequestOptions,
+  type Transport,
+  type TransportCapabilities,
+  type TransportHooks,
+  type TransportResponse,
+} from './types.js';
 
 export interface StdioOptions {
   command: string;
@@ -196,6 +204,10 @@ export class StdioTransport implements Transport {
       if (gone.timedOut) this.hooks.onFinding?.(lateResponse(res.id!, gone.method));
       return;
     }
+    if (!p && !known && this.rawWaiter) {
+      this.rawWaiter(res);
+      return;
+    }
     if (!p) {
       this.hooks.onFinding?.(unknownId(res));
       return;
@@ -221,6 +233,26 @@ export class StdioTransport implements Transport {
 
   async respond(res: JsonRpcResponse): Promise<void> {
     this.write(res);
+  }
+
+  /** Set while a {@link sendRaw} waits: receives the next response without an id. */
+  private rawWaiter: ((res: JsonRpcResponse) => void) | undefined;
+
+  /** See Transport.sendRaw: writes `text` as one line and waits for the next response whose id is null. */
+  async sendRaw(text: string, opts: { timeoutMs: number }): Promise<RawReply> {
+    if (!this.proc || this.exited || !this.proc.stdin!.writable) throw new TransportError('MCPI_CLOSED', this.exited ?? 'the server is not running');
+    const line = text.replace(/\r?\n/g, ' ');
+    return new Promise<RawReply>((resolve) => {
+      const timer = setTimeout(() => finish({}), opts.timeoutMs);
+      const finish = (r: RawReply) => {
+        clearTimeout(timer);
+        this.rawWaiter = undefined;
+        resolve(r);
+      };
+      this.rawWaiter = (message) => finish({ message });
+      this.hooks.onWire?.({ time: Date.now(), direction: 'out', raw: line, bytes: Buffer.byteLength(line) + 1 });
+      this.proc!.stdin!.write(line + '\n');
+    });
   }
 
   private write(m: JsonRpcMessage): void {

@@ -116,8 +116,22 @@ export interface Transport {
    * server cannot be reached. Its messages go to `onUnsolicited` / `onServerRequest`; its end to `onServerStreamEnd`.
    */
   openServerStream?(): Promise<boolean>;
+  /**
+   * Escape hatch for conformance checks (`mcp-inspect check`): sends `text` as is (it may be
+   * malformed JSON) and resolves with the first answer that has `id: null` or no usable id
+   * (stdio: the next such response line; HTTP: the POST's answer, whatever its status).
+   * Resolves `{}` when nothing answers within `timeoutMs`. Never used by ordinary requests.
+   */
+  sendRaw?(text: string, opts: { headers?: Record<string, string>; timeoutMs: number }): Promise<RawReply>;
   /** Closes the transport. stdio: close stdin, then SIGTERM, then SIGKILL. HTTP: abort streams, DELETE a legacy session. Idempotent. */
   close(): Promise<void>;
+}
+
+/** What {@link Transport.sendRaw} saw: the response (when one parsed), the HTTP status, the raw body text (clipped by the caller). */
+export interface RawReply {
+  message?: JsonRpcResponse;
+  httpStatus?: number;
+  text?: string;
 }
 
 /** Upper bound of one message in bytes (64 MiB); larger ones are rejected with MCPI_TOO_LARGE. */

@@ -9,6 +9,9 @@ export const COMMANDS: readonly CommandSpec<never>[] = [
   (await import('./tools.js')).tools,
   (await import('./call.js')).call,
   (await import('./listen.js')).listen,
+  (await import('./snapshot.js')).snapshot,
+  (await import('./diff.js')).diff,
+  (await import('./check.js')).check,
   (await import('./demo.js')).demo,
   (await import('./demo.js')).demoServer,
 ];

@@ -1,0 +1,143 @@
+/**
+ * `mcp-inspect diff A B`: compares two surfaces, each a snapshot file (from `mcp-inspect
+ * snapshot`) or a live server (a URL, or the command after `--` for the side not given), and
+ * classifies every change for a caller: breaking, needs review, compatible, informational.
+ * `--fail-on` decides the exit code (6 on failure). spec: server/tools, server/prompts, server/resources
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { Option } from 'commander';
+import { UsageError } from '../../protocol/errors.js';
+import { sanitizeLine } from '../../util/sanitize.js';
+import { addCommonOptions, type CommonFlags } from '../options.js';
+import type { CommandSpec, Invocation } from '../command.js';
+import { isUrl } from '../target.js';
+import { OUTCOME_EXIT, EXIT, exitCodesHelp } from '../exit.js';
+import type { Snapshot } from '../../contract/snapshot.js';
+import type { FailOn } from '../../contract/classify.js';
+
+export interface DiffFlags extends CommonFlags {
+  failOn?: FailOn;
+  junit?: string;
+  markdown?: boolean;
+}
+
+/** One side of a diff: a snapshot file, or a live target (URL, or the command after `--`). */
+export type DiffSide = { kind: 'file'; path: string } | { kind: 'live'; url?: string; label: string };
+
+/**
+ * The two sides from the operands: two words (files or URLs), or one word and the command
+ * after `--` (the live side is B), or one word and `--config` (B too). Throws UsageError.
+ */
+export function diffSides(words: string[], command: string[], flags: CommonFlags): [DiffSide, DiffSide] {
+  const side = (w: string): DiffSide => (isUrl(w) ? { kind: 'live', url: w, label: w } : { kind: 'file', path: w });
+  if (words.length === 2 && !command.length) return [side(words[0]), side(words[1])];
+  if (words.length === 1 && (command.length || flags.config))
+    return [side(words[0]), { kind: 'live', label: command.length ? command.join(' ') : `--config ${flags.config}` }];
+  throw new UsageError(
+    'diff compares two sides: two snapshot files or URLs (mcp-inspect diff a.json b.json), or a snapshot and the server after -- (mcp-inspect diff mcp-snapshot.json -- node server.js)',
+  );
+}
+
+/** `mcp-inspect diff A B [--fail-on breaking|any|none] [--junit FILE] [--markdown]`. */
+export const diff: CommandSpec<DiffFlags> = {
+  name: 'diff',
+  description: 'compare two surfaces (snapshot files or live servers) and classify every change: breaking, compatible, informational',
+  configure: (cmd) =>
+    addCommonOptions(cmd)
+      .argument('[sides...]', 'snapshot files or URLs (the command after -- is a live side)')
+      .addOption(
+        new Option('--fail-on <level>', 'exit 6 on: a breaking (or needs-review) change, any change, or never')
+          .choices(['breaking', 'any', 'none'])
+          .default('breaking'),
+      )
+      .option('--junit <file>', 'also write the changes as JUnit XML to this file')
+      .option('--markdown', 'print a Markdown summary (for a pull-request comment) instead of the text diff')
+      .addHelpText(
+        'after',
+        `
+Each side is a snapshot file (mcp-inspect snapshot -o FILE) or a live server: a URL, or the
+command after -- (it is side B). Every change is classified:
+  breaking       removed/renamed tool, prompt, template; parameter removed, made required or
+                 added as required; type narrowed or changed; enum value removed;
+                 additionalProperties closed; constraint tightened; output field removed or
+                 made optional
+  needs review   a change that cannot be classified safely (anyOf/oneOf/allOf, $ref…)
+  compatible     something added and optional; a constraint loosened
+  informational  descriptions, titles, annotations, ordering, versions
+--fail-on breaking (default) exits 6 on a breaking or needs-review change; --fail-on any on
+any change; --fail-on none never. Errors keep their own codes.
+
+Examples:
+  mcp-inspect diff mcp-snapshot.json -- node dist/server.js
+  mcp-inspect diff before.json after.json --fail-on any --junit diff.xml
+  mcp-inspect diff mcp-snapshot.json http://127.0.0.1:3000/mcp --markdown
+
+${exitCodesHelp()}`,
+      ),
+  run: (inv, words, flags) => runDiff(inv, words, flags),
+};
+
+function readSnapshotFile(path: string, parse: (v: unknown) => Snapshot): Snapshot {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new UsageError(`cannot read ${sanitizeLine(path)}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
+  }
+  try {
+    return parse(JSON.parse(text));
+  } catch (e) {
+    throw new UsageError(`${sanitizeLine(path)} is not a snapshot: ${(e as Error).message}`);
+  }
+}
+
+async function runDiff(inv: Invocation, words: string[], flags: DiffFlags): Promise<number> {
+  const sides = diffSides(words, inv.command, flags);
+  const [{ parseSnapshot, takeSnapshot }, { classifySnapshots, failsOn }, report, { withSession }, { makeOut, present, printJson }] = await Promise.all([
+    import('../../contract/snapshot.js'),
+    import('../../contract/classify.js'),
+    import('../../contract/report.js'),
+    import('../session.js'),
+    import('../output.js'),
+  ]);
+  const failOn: FailOn = flags.failOn ?? 'breaking';
+  const load = async (side: DiffSide): Promise<Snapshot> =>
+    side.kind === 'file'
+      ? readSnapshotFile(side.path, parseSnapshot)
+      : withSession(inv, side.url, side.url ? [] : inv.command, flags, (s) => {
+          const stop = s.out.wait(`reading the surface of ${side.label}`);
+          return takeSnapshot(s.client, s.signal).finally(stop);
+        });
+  const a = await load(sides[0]);
+  const b = await load(sides[1]);
+  const c = classifySnapshots(a, b);
+  const failed = failsOn(c, failOn);
+  const out = makeOut({ json: flags.json, quiet: flags.quiet, color: flags.color });
+  if (flags.junit) {
+    const fails = (ch: { class: string }) => failOn === 'any' || (failOn === 'breaking' && (ch.class === 'breaking' || ch.class === 'review'));
+    try {
+      writeFileSync(flags.junit, report.renderDiffJunit(c, fails));
+    } catch (e) {
+      throw new UsageError(`cannot write ${sanitizeLine(flags.junit)}: ${(e as Error).message}`);
+    }
+  }
+  const exitCode = failed ? OUTCOME_EXIT['diff-changed'] : EXIT.ok;
+  if (flags.markdown && !flags.json) {
+    out.line(report.renderDiffMarkdown(c, failed).trimEnd());
+    return exitCode;
+  }
+  if (flags.json) {
+    printJson({ verdict: failed ? 'fail' : 'pass', failOn, counts: c.counts, changes: c.changes, findings: inv.findings.list });
+    return exitCode;
+  }
+  return present(
+    {
+      exitCode,
+      text: (o) => {
+        for (const l of report.renderDiffText(a, b, c, { color: o.c.enabled }).split('\n')) o.line(l);
+      },
+    },
+    out,
+    inv.findings,
+  );
+}

@@ -1,0 +1,180 @@
+/**
+ * The reports of `diff` and `check` for people and CI: colored text (the tool diff is the
+ * `listen` renderer's), Markdown for a pull-request comment, JUnit XML for CI test views.
+ * Pure: values in, strings out. Every server string is sanitized (text, Markdown) or
+ * XML-escaped (JUnit) here.
+ */
+import { diffTools } from '../watch/diff.js';
+import { createPalette, renderToolDiff, type Palette } from '../watch/render.js';
+import { sanitizeLine } from '../util/sanitize.js';
+import { atLeast, type Finding, type Severity } from '../check/types.js';
+import { CHANGE_CLASSES, type Change, type ChangeClass, type Classification } from './classify.js';
+import type { Snapshot } from './snapshot.js';
+
+const CLASS_LABEL: Record<ChangeClass, string> = { breaking: 'breaking', review: 'needs review', compatible: 'compatible', informational: 'informational' };
+
+/** `+ added` / `- removed` lines for one keyed list (prompts, resources, templates). */
+function listDiffLines(noun: string, a: string[], b: string[], p: Palette): string[] {
+  const sa = new Set(a);
+  const sb = new Set(b);
+  const out: string[] = [];
+  for (const k of b) if (!sa.has(k)) out.push(p.green(`+ ${noun} ${sanitizeLine(k)}`));
+  for (const k of a) if (!sb.has(k)) out.push(p.red(`- ${noun} ${sanitizeLine(k)}`));
+  return out;
+}
+
+function paintClass(c: ChangeClass, p: Palette): (s: string) => string {
+  return c === 'breaking' ? p.red : c === 'review' ? p.yellow : c === 'compatible' ? p.green : p.dim;
+}
+
+/** One change as a line: `breaking      search.limit: now required`. */
+export function changeLine(c: Change, p: Palette): string {
+  return `${paintClass(c.class, p)(CLASS_LABEL[c.class].padEnd(13))} ${sanitizeLine(c.path)}: ${sanitizeLine(c.message)}`;
+}
+
+/** A one-line count: `2 breaking, 1 compatible` (or `no changes`). */
+export function summarizeClassification(c: Classification): string {
+  const parts = CHANGE_CLASSES.filter((k) => c.counts[k]).map((k) => `${c.counts[k]} ${CLASS_LABEL[k]}`);
+  return parts.length ? parts.join(', ') : 'no changes';
+}
+
+/**
+ * The text report of a diff: the field-level tool diff (as `listen` prints it), the added /
+ * removed prompts, resources and templates, then every classified change, strongest first.
+ */
+export function renderDiffText(a: Snapshot, b: Snapshot, c: Classification, opts: { color: boolean }): string {
+  const p = createPalette(opts.color);
+  const out: string[] = [];
+  const tools = renderToolDiff(diffTools(a.tools, b.tools), { color: opts.color });
+  if (tools) out.push(tools);
+  out.push(...listDiffLines('prompt', a.order.prompts, b.order.prompts, p));
+  out.push(...listDiffLines('resource', a.order.resources, b.order.resources, p));
+  out.push(...listDiffLines('resource template', a.order.resourceTemplates, b.order.resourceTemplates, p));
+  if (out.length) out.push('');
+  const sorted = [...c.changes].sort((x, y) => CHANGE_CLASSES.indexOf(x.class) - CHANGE_CLASSES.indexOf(y.class));
+  for (const ch of sorted) out.push(changeLine(ch, p));
+  out.push(p.bold(summarizeClassification(c)));
+  return out.join('\n');
+}
+
+const mdCell = (s: string) =>
+  sanitizeLine(s)
+    .replace(/\|/g, '\\|')
+    .replace(/[<>]/g, (m) => (m === '<' ? '&lt;' : '&gt;'));
+
+/** The Markdown summary of a diff for a pull-request comment: a verdict line and a table of changes. */
+export function renderDiffMarkdown(c: Classification, failed: boolean): string {
+  const head = `### MCP surface diff: ${failed ? '❌' : '✅'} ${summarizeClassification(c)}`;
+  if (!c.changes.length) return `${head}\n`;
+  const rows = [...c.changes]
+    .sort((x, y) => CHANGE_CLASSES.indexOf(x.class) - CHANGE_CLASSES.indexOf(y.class))
+    .map((ch) => `| ${CLASS_LABEL[ch.class]} | \`${mdCell(ch.path)}\` | ${mdCell(ch.message)} |`);
+  return `${head}\n\n| class | where | change |\n|---|---|---|\n${rows.join('\n')}\n`;
+}
+
+/** Escapes text for XML attribute and element content (and drops characters XML 1.0 forbids). */
+export function xmlEscape(s: string): string {
+  return (
+    s
+      // eslint-disable-next-line no-control-regex
+      .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '')
+      .replace(/&/g, '&amp;')
+      .replace(/</g, '&lt;')
+      .replace(/>/g, '&gt;')
+      .replace(/"/g, '&quot;')
+      .replace(/'/g, '&apos;')
+  );
+}
+
+interface JunitCase {
+  classname: string;
+  name: string;
+  failure?: { type: string; message: string; body?: string };
+}
+
+function junit(suite: string, cases: JunitCase[]): string {
+  const failures = cases.filter((c) => c.failure).length;
+  const lines = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="${xmlEscape(suite)}" tests="${cases.length}" failures="${failures}">`,
+    `  <testsuite name="${xmlEscape(suite)}" tests="${cases.length}" failures="${failures}" errors="0" skipped="0">`,
+  ];
+  for (const c of cases) {
+    const open = `    <testcase classname="${xmlEscape(c.classname)}" name="${xmlEscape(c.name)}"`;
+    if (!c.failure) lines.push(`${open}/>`);
+    else {
+      lines.push(`${open}>`);
+      lines.push(
+        `      <failure type="${xmlEscape(c.failure.type)}" message="${xmlEscape(c.failure.message)}">${xmlEscape(c.failure.body ?? c.failure.message)}</failure>`,
+      );
+      lines.push('    </testcase>');
+    }
+  }
+  lines.push('  </testsuite>', '</testsuites>', '');
+  return lines.join('\n');
+}
+
+/**
+ * JUnit XML of a diff: one test case per change (a failure when it fails under `fails`), or
+ * one passing case when nothing changed.
+ */
+export function renderDiffJunit(c: Classification, fails: (ch: Change) => boolean): string {
+  const cases: JunitCase[] = c.changes.map((ch) => ({
+    classname: `mcp-inspect.diff.${ch.entity}`,
+    name: `${ch.path}: ${ch.message}`,
+    failure: fails(ch)
+      ? { type: ch.class, message: `${CLASS_LABEL[ch.class]}: ${ch.path}: ${ch.message}`, body: `${ch.kind}\n${ch.path}: ${ch.message}` }
+      : undefined,
+  }));
+  if (!cases.length) cases.push({ classname: 'mcp-inspect.diff', name: 'no changes' });
+  return junit('mcp-inspect diff', cases);
+}
+
+/**
+ * JUnit XML of a check: one test case per rule exercised (`rules`), failing with its findings
+ * at or above `min`; findings of rules outside `rules` (the client's own) get a case each too.
+ */
+export function renderCheckJunit(rules: readonly string[], findings: readonly Finding[], min: Severity): string {
+  const ids = [...new Set([...rules, ...findings.map((f) => f.rule)])];
+  const cases = ids.map((id): JunitCase => {
+    const fs = findings.filter((f) => f.rule === id && atLeast(f.severity, min));
+    if (!fs.length) return { classname: 'mcp-inspect.check', name: id };
+    return {
+      classname: 'mcp-inspect.check',
+      name: id,
+      failure: {
+        type: fs[0].severity,
+        message: fs.map((f) => f.message).join('; '),
+        body: fs
+          .map((f) => `${f.severity} ${f.rule} (spec: ${f.spec})\n${f.message}${f.evidence ? `\nevidence: ${JSON.stringify(f.evidence)}` : ''}`)
+          .join('\n\n'),
+      },
+    };
+  });
+  return junit('mcp-inspect check', cases);
+}
+
+const SEVERITY_MARK: Record<Severity, string> = { error: '✗ error  ', warning: '! warning', info: 'i info   ' };
+
+/** The text report of a check: each finding with its rule, spec section and evidence, then a count. */
+export function renderCheckText(findings: readonly Finding[], opts: { color: boolean; min: Severity; rules: number }): string {
+  const p = createPalette(opts.color);
+  const out: string[] = [];
+  const order: Severity[] = ['error', 'warning', 'info'];
+  const sorted = [...findings].sort((a, b) => order.indexOf(a.severity) - order.indexOf(b.severity));
+  for (const f of sorted) {
+    const paint = f.severity === 'error' ? p.red : f.severity === 'warning' ? p.yellow : p.dim;
+    out.push(`${paint(SEVERITY_MARK[f.severity])} ${p.bold(f.rule)} ${sanitizeLine(f.message)}`);
+    out.push(p.dim(`            spec: ${f.spec}`));
+    if (f.evidence?.request) out.push(p.dim(`            request: ${sanitizeLine(JSON.stringify(f.evidence.request)).slice(0, 300)}`));
+    if (f.evidence?.response !== undefined) out.push(p.dim(`            response: ${sanitizeLine(JSON.stringify(f.evidence.response)).slice(0, 300)}`));
+  }
+  const n = (s: Severity) => findings.filter((f) => f.severity === s).length;
+  const failing = findings.filter((f) => atLeast(f.severity, opts.min)).length;
+  out.push(
+    p.bold(
+      `${opts.rules} rules checked: ${n('error')} error${n('error') === 1 ? '' : 's'}, ${n('warning')} warning${n('warning') === 1 ? '' : 's'}, ${n('info')} info; ${failing ? `${failing} at or above ${opts.min}: FAIL` : `none at or above ${opts.min}: pass`}`,
+    ),
+  );
+  return out.join('\n');
+}
