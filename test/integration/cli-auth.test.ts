@@ -35,7 +35,7 @@ async function world(config: Json = {}) {
     const dir = authStoreDir(env);
     const files = readdirSync(dir).filter((n) => n.endsWith('.json'));
     const file = join(dir, files[0]);
-    return { files, file, entry: JSON.parse(readFileSync(file, 'utf8')) as Json };
+    return { files, file, entry: JSON.parse(readFileSync(file, 'utf8')) };
   };
   return { f, env, cli, stored, events: (type: string): Json[] => f.as.events.filter((e: Json) => e.type === type) };
 }

@@ -83,7 +83,7 @@ async function runAuth(inv: Invocation, words: string[], flags: AuthFlags): Prom
   if (action === 'logout') {
     if (flags.all && url) throw new UsageError('auth logout: give a URL or --all, not both');
     if (!flags.all && !url) throw new UsageError('auth logout: give the server URL, or --all to forget every server');
-    const n = await store.deleteTokens(flags.all ? 'all' : url!);
+    const n = await store.deleteTokens(flags.all ? 'all' : url);
     return present(
       {
         json: { forgotten: n },
