@@ -5,6 +5,7 @@
  * Messages are one clear sentence, carry no secret and only sanitized server strings.
  * spec: basic/authorization (2026-07-28)
  */
+import { InspectError } from '../protocol/errors.js';
 
 /** Stable codes for {@link AuthError}. */
 export type AuthErrorCode =
@@ -27,8 +28,12 @@ export type AuthErrorCode =
   | 'MCPI_AUTH_BROWSER' // the --browser command could not run or failed
   | 'MCPI_AUTH_CANCELLED'; // the caller aborted the flow
 
-/** A failure to obtain authorization. `detail` is an extra sanitized excerpt (an AS error description). */
-export class AuthError extends Error {
+/**
+ * A failure to obtain authorization: an {@link InspectError} of kind `auth` (exit 4), or
+ * `cancelled` for MCPI_AUTH_CANCELLED. `detail` is an extra sanitized excerpt (an AS error
+ * description).
+ */
+export class AuthError extends InspectError {
   readonly code: AuthErrorCode;
   readonly detail: string | undefined;
   constructor(code: AuthErrorCode, message: string, opts: { detail?: string; cause?: unknown } = {}) {
@@ -36,6 +41,9 @@ export class AuthError extends Error {
     this.name = 'AuthError';
     this.code = code;
     this.detail = opts.detail;
+  }
+  get kind(): 'auth' | 'cancelled' {
+    return this.code === 'MCPI_AUTH_CANCELLED' ? 'cancelled' : 'auth';
   }
 }
 

@@ -226,6 +226,10 @@ class Provider implements OAuthProvider {
       // A 401 without a Bearer challenge still means "authorize"; discovery then uses the well-known locations.
       if (!ch && c.wwwAuthenticate && !/^\s*bearer\b/i.test(c.wwwAuthenticate)) return 'give-up';
       await this.load(true);
+      // Nothing to refresh and nobody to ask: say so at once (no discovery traffic for nothing).
+      if (!this.o.interactive && (this.o.grant ?? 'authorization_code') === 'authorization_code' && !this.entry?.tokens?.refreshToken) {
+        throw new AuthRequiredError(this.o.serverUrl, 'the server requires authorization and this session cannot open a browser');
+      }
       await this.authorize(ch ?? {}, { interactive: this.o.interactive, allowRefresh: true });
       return 'retry';
     }

@@ -70,7 +70,7 @@ export const EXIT_TABLE: readonly ExitRow[] = [
   { code: EXIT.toolError, meaning: 'the tool returned isError: true (for now also a call left at resultType input_required: see 5)' },
   { code: EXIT.rpc, meaning: 'the server answered with a JSON-RPC error' },
   { code: EXIT.transport, meaning: 'transport failure: cannot spawn or connect, timeout, stream broke, invalid response' },
-  { code: EXIT.auth, meaning: 'authorization required and not obtained', reserved: true },
+  { code: EXIT.auth, meaning: 'authorization required and not obtained (the message names the `mcp-inspect auth login` command to run)' },
   {
     code: EXIT.inputRequired,
     meaning: 'the server asked for input that was not given (input_required); until mcp-inspect answers input requests, such a call exits 1',

@@ -17,13 +17,25 @@ export interface CommonFlags extends TargetFlags {
   json?: boolean;
   trace?: boolean;
   color?: boolean;
+  /** OAuth (HTTP targets): a pre-registered client id (`--client-id`). */
+  clientId?: string;
+  /** Its secret (`--client-secret`; default $MCP_CLIENT_SECRET). */
+  clientSecret?: string;
+  /** A Client ID Metadata Document URL (`--client-metadata-url`). */
+  clientMetadataUrl?: string;
+  /** `--scope`, repeatable; each value may hold several space-separated scopes. */
+  scope?: string[];
+  /** `--browser CMD` (a string), `--no-browser` (false), or neither (undefined: $BROWSER, else the system's). */
+  browser?: string | false;
+  /** `--client-credentials`: the machine-to-machine grant (needs --client-id and --client-secret). */
+  clientCredentials?: boolean;
 }
 
 const collect = (v: string, prev: string[] = []) => [...prev, v];
 
 /** Adds the target, connection and output options every server command takes. */
 export function addCommonOptions(cmd: Command): Command {
-  return cmd
+  cmd
     .option('--header <header>', "HTTP header 'Name: value' sent on every request (repeatable)", collect)
     .option('--bearer <token>', 'send Authorization: Bearer TOKEN (default: $MCP_BEARER_TOKEN)')
     .option('--env <K=V>', 'environment variable for the spawned server (repeatable)', collect)
@@ -38,6 +50,31 @@ export function addCommonOptions(cmd: Command): Command {
     .option('--json', 'machine-readable JSON on stdout')
     .option('--trace', 'write every message on the wire to stderr (secrets redacted)')
     .option('--no-color', 'no colors (NO_COLOR is honored too)');
+  return addAuthOptions(cmd);
+}
+
+/**
+ * Adds the OAuth options (HTTP targets; see README "Authorization (OAuth)"): client identity,
+ * scopes, how the authorization URL is opened, the client credentials grant.
+ */
+export function addAuthOptions(cmd: Command): Command {
+  return cmd
+    .option('--client-id <id>', 'OAuth: a client id registered at the authorization server (else CIMD or dynamic registration)')
+    .option('--client-secret <secret>', "OAuth: that client's secret (default: $MCP_CLIENT_SECRET)")
+    .option('--client-metadata-url <url>', 'OAuth: an https URL of a Client ID Metadata Document to use as the client id')
+    .option('--scope <scopes>', 'OAuth: scopes to ask for when the server names none (repeatable, or space-separated)', collect)
+    .option(
+      '--browser <cmd>',
+      'OAuth: run CMD with the authorization URL (default: $BROWSER, else the system browser); also allows logging in without a terminal',
+    )
+    .option('--no-browser', 'OAuth: do not open a browser; print the authorization URL')
+    .option('--client-credentials', 'OAuth: use the client credentials grant (machine to machine; needs --client-id and --client-secret)');
+}
+
+/** The `--scope` values as one list (split on whitespace, de-duplicated), or undefined when none. */
+export function scopesOf(flags: Pick<CommonFlags, 'scope'>): string[] | undefined {
+  const list = [...new Set((flags.scope ?? []).flatMap((s) => s.split(/\s+/)).filter(Boolean))];
+  return list.length ? list : undefined;
 }
 
 /** Parses --timeout. */

@@ -171,7 +171,7 @@ export function findingLine(f: Finding, time: number): object {
 /**
  * The `--json` document of a failure: `{"error": {kind, message, exitCode, code, …}, "findings": […]}`.
  * A JSON-RPC error adds its numeric `code` and `data`; a transport error its `MCPI_*` `code`
- * and HTTP `status`; a run ended by a signal has kind `cancelled`, code `MCPI_CANCELLED` and `signal`.
+ * and HTTP `status`; an AuthRequiredError its `loginCommand`; a run ended by a signal has kind `cancelled`, code `MCPI_CANCELLED` and `signal`.
  */
 export function errorDocument(e: unknown, findings: readonly Finding[], signal?: EndingSignal): { error: Record<string, unknown>; findings: Finding[] } {
   const f = explainFailure(e, signal);
@@ -185,6 +185,9 @@ export function errorDocument(e: unknown, findings: readonly Finding[], signal?:
   else if (e instanceof TransportError) Object.assign(error, { code: e.code, status: e.status ?? null });
   else if (e instanceof InspectError) error.code = e.code;
   else if (f.kind === 'internal') error.code = 'MCPI_INTERNAL';
+  // AuthRequiredError (src/auth/errors.ts; not imported: this module stays light): the command that logs in.
+  const login = (e as { loginCommand?: unknown } | undefined)?.loginCommand;
+  if (!signal && e instanceof InspectError && typeof login === 'string') error.loginCommand = login;
   return { error, findings: [...findings] };
 }
 

@@ -9,6 +9,8 @@ import { makeOut, onStdoutClosed, type Out } from './output.js';
 import { resolveTarget, targetLabel } from './target.js';
 import type { CommonFlags } from './options.js';
 import { connectOptions } from './connect-options.js';
+import { authorizationUrlLines, authProviderFor } from './auth-provider.js';
+import { sanitizeLine } from '../util/sanitize.js';
 import type { Invocation } from './command.js';
 import type { FindingLog } from './findings.js';
 import type { EndingSignal } from './exit.js';
@@ -29,7 +31,8 @@ const SIGNALS: readonly EndingSignal[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
  * Resolves the target (a URL, or `command`: a stdio server's command line), connects (with a progress indicator), runs `fn`, and always closes
  * the client (stopping a spawned server), also on Ctrl-C. The first signal is recorded in
  * `inv.signal` (the run then exits with that signal's code unless `fn` returns normally).
- * Findings are printed on stderr as warnings and collected in `inv.findings`.
+ * Findings are printed on stderr as warnings and collected in `inv.findings`. An HTTP target
+ * gets OAuth (src/cli/auth-provider.ts): a login on demand when interactive, else AuthError.
  * Throws UsageError (bad target or flags), McpError, TransportError.
  */
 export async function withSession<T>(
@@ -62,6 +65,17 @@ export async function withSession<T>(
       onWarning: (w) => out.warn(w),
       onFinding: (f) => {
         if (inv.findings.add(f)) out.finding(f);
+      },
+    });
+    // OAuth for an HTTP target (unless the user gave Authorization): a stored token goes out
+    // from the first request; a challenge logs in when a person (or --browser) is there.
+    opts.auth = await authProviderFor(target, flags, {
+      signal: ctl.signal,
+      onWire: opts.onWire,
+      onInfo: opts.onInfo,
+      onWarning: (w) => out.warn(w),
+      onAuthorizationUrl: (u, opened) => {
+        for (const l of authorizationUrlLines(sanitizeLine(u), opened)) out.info(l);
       },
     });
     const stop = out.wait(`connecting to ${targetLabel(target)}`);

@@ -81,7 +81,7 @@ interface RpcOptions {
  * Throws TransportError (cannot spawn/connect, timeout), McpError (the server refused), UsageError (bad forced version).
  */
 export async function connect(target: Target, opts: ClientOptions = {}): Promise<McpClient> {
-  const transport = await makeTransport(target);
+  const transport = await makeTransport(target, opts.auth);
   transport.setHooks({ onWire: opts.onWire, onStderr: opts.onStderr });
   const client = new McpClient(transport, opts);
   const onAbort = () => void transport.close();
@@ -102,7 +102,7 @@ export async function connect(target: Target, opts: ClientOptions = {}): Promise
 }
 
 /** Builds the transport; undici is loaded only for HTTP targets (it costs ~50 ms of start-up). */
-async function makeTransport(target: Target): Promise<Transport> {
+async function makeTransport(target: Target, auth: ClientOptions['auth']): Promise<Transport> {
   if (target.kind === 'stdio') return new StdioTransport({ command: target.command, args: target.args, env: target.env, cwd: target.cwd });
   const secret = new Set(
     Object.entries(target.headers)
@@ -110,7 +110,7 @@ async function makeTransport(target: Target): Promise<Transport> {
       .map(([k]) => k.toLowerCase()),
   );
   const { HttpTransport } = await import('../transport/http.js');
-  return new HttpTransport({ url: target.url, headers: target.headers, secretHeaderNames: secret });
+  return new HttpTransport({ url: target.url, headers: target.headers, secretHeaderNames: secret, auth });
 }
 
 export class McpClient implements InspectorClient {

@@ -24,9 +24,23 @@ import type { RawReply, WireEvent } from '../transport/types.js';
 
 export type { RawReply, WireEvent };
 
-/** Where the server is. */
+/**
+ * OAuth client settings of an HTTP target (the config entry's `oauth` object, flags on top):
+ * a pre-registered client, a Client ID Metadata Document URL, the scopes to ask for when a
+ * challenge names none. spec: basic/authorization/client-registration
+ */
+export interface TargetOAuth {
+  clientId?: string;
+  clientSecret?: string;
+  clientMetadataUrl?: string;
+  scopes?: string[];
+  /** A fixed port for the loopback redirect listener (a pre-registered redirect URI). */
+  callbackPort?: number;
+}
+
+/** Where the server is. An HTTP target's `oauth` feeds the OAuth provider the face builds (src/cli/auth-provider.ts). */
 export type Target =
-  | { kind: 'http'; url: string; headers: Record<string, string> }
+  | { kind: 'http'; url: string; headers: Record<string, string>; oauth?: TargetOAuth }
   | { kind: 'stdio'; command: string; args: string[]; env: Record<string, string>; cwd?: string };
 
 export interface ClientOptions {
@@ -66,6 +80,12 @@ export interface ClientOptions {
   features?: import('../protocol/client-capabilities.js').ClientFeatures;
   /** Most input rounds answered per request (default 10). */
   maxRounds?: number;
+  /**
+   * OAuth for an HTTP target (src/auth's AuthProvider contract): asked for the Authorization
+   * header of every request and told every 401/403 challenge. Not used when the target's
+   * headers carry Authorization (`--bearer`, `--header`: they win). Ignored for stdio.
+   */
+  auth?: import('../auth/types.js').AuthProvider;
 }
 
 /** What the client learned when it connected (from `server/discover` or legacy `initialize`). */

@@ -15,9 +15,9 @@ import { ERROR_CODE } from './constants.js';
 import { sanitizeLine } from '../util/sanitize.js';
 
 /**
- * The families of failure. `auth` (authorization required and not obtained) and
- * `input-required` (the server asked for input that was not given) are reserved for the
- * OAuth and protocol-surface work: nothing produces them yet.
+ * The families of failure. `auth`: authorization required and not obtained (src/auth's
+ * AuthError, a TransportError MCPI_AUTH). `input-required` (the server asked for input that
+ * was not given) is reserved for the protocol-surface work.
  */
 export type ErrorKind = 'usage' | 'rpc' | 'transport' | 'auth' | 'input-required' | 'cancelled' | 'internal';
 
@@ -68,10 +68,14 @@ export type TransportErrorCode =
   | 'MCPI_HTTP_STATUS' // an HTTP error status without a JSON-RPC body
   | 'MCPI_BAD_RESPONSE' // a response that is not valid JSON-RPC / unexpected content type
   | 'MCPI_TOO_LARGE' // a message over the size limit
-  | 'MCPI_AUTH' // 401/403 with WWW-Authenticate (kind `transport` until OAuth is supported)
+  | 'MCPI_AUTH' // 401/403 with WWW-Authenticate that could not be answered (kind `auth`: exit 4)
   | 'MCPI_CANCELLED'; // the user cancelled
 
-/** A failure of the transport, not an answer from the server. `MCPI_CANCELLED` is kind `cancelled`. */
+/**
+ * A failure of the transport, not an answer from the server. `MCPI_CANCELLED` is kind
+ * `cancelled`; `MCPI_AUTH` (a challenge nothing could answer: a refused `--bearer`, a scheme
+ * other than Bearer) is kind `auth`.
+ */
 export class TransportError extends InspectError {
   readonly code: TransportErrorCode;
   /** HTTP status, when relevant. */
@@ -85,8 +89,8 @@ export class TransportError extends InspectError {
     this.status = opts.status;
     this.detail = opts.detail;
   }
-  get kind(): 'transport' | 'cancelled' {
-    return this.code === 'MCPI_CANCELLED' ? 'cancelled' : 'transport';
+  get kind(): 'transport' | 'cancelled' | 'auth' {
+    return this.code === 'MCPI_CANCELLED' ? 'cancelled' : this.code === 'MCPI_AUTH' ? 'auth' : 'transport';
   }
 }
 

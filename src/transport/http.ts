@@ -7,7 +7,7 @@
  */
 import { Agent, interceptors, request as undiciRequest, type Dispatcher } from 'undici';
 import { createParser } from 'eventsource-parser';
-import { TransportError } from '../protocol/errors.js';
+import { InspectError, TransportError } from '../protocol/errors.js';
 import { HEADER } from '../protocol/constants.js';
 import { idKey, parseMessage, type ParsedMessage } from '../protocol/jsonrpc.js';
 import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../protocol/types.js';
@@ -15,6 +15,8 @@ import { notAMessage, unexpectedIdOnStream } from '../check/rules/jsonrpc.js';
 import { notificationRejected, sseMalformed, sseNonJsonData } from '../check/rules/http.js';
 import { sanitizeLine } from '../util/sanitize.js';
 import { redactHeaders, redactUrl } from '../util/redact.js';
+import { sendAuthorized } from '../auth/send.js';
+import type { AuthChallenge, AuthProvider } from '../auth/types.js';
 import {
   MAX_MESSAGE_BYTES,
   type RawReply,
@@ -33,6 +35,25 @@ export interface HttpOptions {
   secretHeaderNames?: ReadonlySet<string>;
   /** Max bytes of one message (default MAX_MESSAGE_BYTES). */
   maxMessageBytes?: number;
+  /**
+   * OAuth (the {@link AuthProvider} contract): the header of every request (POST, GET
+   * stream, DELETE) and the handling of each 401/403 challenge. Unused when `headers` carry
+   * Authorization: the user's own `--bearer`/`--header` wins.
+   */
+  auth?: AuthProvider;
+}
+
+/** One HTTP exchange as {@link HttpTransport} sees it after OAuth had its say. */
+interface Exchange {
+  res: Dispatcher.ResponseData;
+  resHeaders: Record<string, string>;
+  /** The body of a challenged answer (401, or 403 with WWW-Authenticate), already read. */
+  challengeText?: string;
+}
+
+/** True for an answer that asks for authorization (src/auth/types.ts). */
+function isChallenge(status: number, resHeaders: Record<string, string>): boolean {
+  return status === 401 || (status === 403 && !!resHeaders['www-authenticate']);
 }
 
 type Body = Dispatcher.ResponseData['body'];
@@ -108,6 +129,95 @@ export class HttpTransport implements Transport {
     this.legacyProtocolVersion = protocolVersion;
   }
 
+  /** The provider, unless the user's headers carry Authorization (then theirs wins). */
+  private get auth(): AuthProvider | undefined {
+    if (!this.opts.auth) return undefined;
+    return Object.keys(this.opts.headers ?? {}).some((k) => k.toLowerCase() === 'authorization') ? undefined : this.opts.auth;
+  }
+
+  /**
+   * Sends one HTTP request, through OAuth when a provider is in use (sendAuthorized: the
+   * header first, the provider on a challenge, then once more). Each attempt shows on the
+   * wire. `onChallenge`/`afterChallenge` bracket the provider's work (a login can take
+   * minutes: the caller stops its request timer meanwhile). A challenged answer's body is
+   * read and returned as `challengeText`; any other body is the caller's to read. Rejects
+   * with undici's errors, and with AuthError from the provider.
+   */
+  private async exchange(
+    method: 'POST' | 'GET' | 'DELETE',
+    headers: Record<string, string>,
+    o: {
+      body?: string;
+      signal?: AbortSignal;
+      headersTimeout?: number;
+      bodyTimeout?: number;
+      beforeChallenge?: () => void;
+      afterChallenge?: () => void;
+    } = {},
+  ): Promise<Exchange> {
+    const once = (authorization: string | undefined) =>
+      this.exchangeOnce(method, authorization ? mergeHeaders(headers, { Authorization: authorization }) : headers, o);
+    const auth = this.auth;
+    if (!auth) return once(undefined);
+    const bracketed: AuthProvider = {
+      authorizationHeader: () => auth.authorizationHeader(),
+      onAuthorized: () => auth.onAuthorized(),
+      onChallenge: async (c: AuthChallenge) => {
+        o.beforeChallenge?.();
+        try {
+          return await auth.onChallenge(c);
+        } finally {
+          o.afterChallenge?.();
+        }
+      },
+    };
+    const a = await sendAuthorized(bracketed, this.opts.url, async (authorization) => {
+      const x = await once(authorization);
+      return { status: x.res.statusCode, wwwAuthenticate: x.resHeaders['www-authenticate'], value: x };
+    });
+    return a.value;
+  }
+
+  /** One HTTP request as it is, shown on the wire; a challenged answer's body is read into `challengeText`. */
+  private async exchangeOnce(
+    method: 'POST' | 'GET' | 'DELETE',
+    headers: Record<string, string>,
+    o: { body?: string; signal?: AbortSignal; headersTimeout?: number; bodyTimeout?: number },
+  ): Promise<Exchange> {
+    this.wireHttp('out', { method, url: this.opts.url, headers });
+    const res = await undiciRequest(this.opts.url, {
+      method,
+      headers,
+      body: o.body,
+      signal: o.signal,
+      dispatcher: this.agent,
+      headersTimeout: o.headersTimeout,
+      bodyTimeout: o.bodyTimeout,
+    });
+    const resHeaders = headerRecord(res.headers);
+    this.wireHttp('in', { status: res.statusCode, headers: resHeaders });
+    if (!isChallenge(res.statusCode, resHeaders)) return { res, resHeaders };
+    const challengeText = await this.readText(res.body).catch(() => '');
+    if (challengeText) this.hooks.onWire?.({ time: Date.now(), direction: 'in', raw: challengeText.slice(0, 4096), bytes: Buffer.byteLength(challengeText) });
+    return { res, resHeaders, challengeText };
+  }
+
+  /** The error for a challenge nothing answered (kind `auth`, exit 4). */
+  private challengeError(status: number, resHeaders: Record<string, string>, text: string): TransportError {
+    const www = resHeaders['www-authenticate'];
+    const how = www ? ` (WWW-Authenticate: ${sanitizeLine(www).slice(0, 300)})` : '';
+    const ownHeader = Object.keys(this.opts.headers ?? {}).some((k) => k.toLowerCase() === 'authorization');
+    const hint = ownHeader
+      ? 'the Authorization header given (--bearer, --header or MCP_BEARER_TOKEN) was not accepted'
+      : this.opts.auth
+        ? 'mcp-inspect cannot answer this challenge; pass a token with --bearer TOKEN or --header'
+        : 'pass a token with --bearer TOKEN or MCP_BEARER_TOKEN';
+    return new TransportError('MCPI_AUTH', `the server requires authorization: HTTP ${status}${how}; ${hint}`, {
+      status,
+      detail: describeBody(text, (resHeaders['content-type'] ?? '').toLowerCase()),
+    });
+  }
+
   private baseHeaders(extra?: Record<string, string>): Record<string, string> {
     const legacy: Record<string, string> = {};
     if (this.legacyProtocolVersion) legacy[HEADER.protocolVersion] = this.legacyProtocolVersion;
@@ -139,20 +249,26 @@ export class HttpTransport implements Transport {
     };
     if (opts.signal?.aborted) throw new TransportError('MCPI_CANCELLED', `${req.method} cancelled`);
     opts.signal?.addEventListener('abort', onAbort, { once: true });
-    const timer =
-      opts.timeoutMs && opts.timeoutMs > 0
-        ? setTimeout(() => {
-            timedOut = true;
-            ctl.abort();
-          }, opts.timeoutMs)
-        : undefined;
+    let timer: NodeJS.Timeout | undefined;
+    const arm = () => {
+      if (opts.timeoutMs && opts.timeoutMs > 0)
+        timer = setTimeout(() => {
+          timedOut = true;
+          ctl.abort();
+        }, opts.timeoutMs);
+    };
+    const disarm = () => {
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+    };
+    arm();
     const done = () => {
       if (timer) clearTimeout(timer);
       opts.signal?.removeEventListener('abort', onAbort);
       this.controllers.delete(ctl);
     };
     const failure = (e: unknown): Error => {
-      if (e instanceof TransportError) return e;
+      if (e instanceof InspectError) return e; // TransportError, and AuthError from the provider
       if (userAborted) return new TransportError('MCPI_CANCELLED', `${req.method} cancelled`);
       if (timedOut) return new TransportError('MCPI_TIMEOUT', `no answer to ${req.method} within ${opts.timeoutMs} ms`);
       if (this.closed) return new TransportError('MCPI_CLOSED', 'the connection was closed');
@@ -163,26 +279,23 @@ export class HttpTransport implements Transport {
       return connectError(this.opts.url, e);
     };
 
-    this.wireHttp('out', { method: 'POST', url: this.opts.url, headers });
     this.hooks.onWire?.({ time: Date.now(), direction: 'out', message: req, bytes: Buffer.byteLength(body) });
-    let res: Dispatcher.ResponseData;
+    let x: Exchange;
     try {
-      // Our own timer bounds the wait; undici's body timeout would cut quiet listen streams.
-      res = await undiciRequest(this.opts.url, {
-        method: 'POST',
-        headers,
+      // Our own timer bounds the wait (not while the provider logs in); undici's body timeout would cut quiet listen streams.
+      x = await this.exchange('POST', headers, {
         body,
         signal: ctl.signal,
-        dispatcher: this.agent,
         headersTimeout: 0,
         bodyTimeout: 0,
+        beforeChallenge: disarm,
+        afterChallenge: arm,
       });
     } catch (e) {
       done();
       throw failure(e);
     }
-    const resHeaders = headerRecord(res.headers);
-    this.wireHttp('in', { status: res.statusCode, headers: resHeaders });
+    const { res, resHeaders } = x;
     const sid = resHeaders[HEADER.sessionId.toLowerCase()];
     if (sid && req.method === 'initialize') this.sessionId = sid;
     const ctype = (resHeaders['content-type'] ?? '').toLowerCase();
@@ -192,7 +305,7 @@ export class HttpTransport implements Transport {
         const message = await this.readSse(res.body, req, opts, ctl);
         return { message, httpStatus: res.statusCode, httpHeaders: resHeaders };
       }
-      const text = await this.readText(res.body);
+      const text = x.challengeText ?? (await this.readText(res.body));
       const parsed = text.trim() ? parseMessage(text) : undefined;
       if (parsed?.kind === 'response') {
         const message = parsed.message;
@@ -202,15 +315,9 @@ export class HttpTransport implements Transport {
         }
         return { message, httpStatus: res.statusCode, httpHeaders: resHeaders };
       }
-      if (text) this.hooks.onWire?.({ time: Date.now(), direction: 'in', raw: text.slice(0, 4096), bytes: Buffer.byteLength(text) });
-      if (res.statusCode === 401 || (res.statusCode === 403 && resHeaders['www-authenticate'])) {
-        const how = resHeaders['www-authenticate'] ? ` (WWW-Authenticate: ${sanitizeLine(resHeaders['www-authenticate']).slice(0, 300)})` : '';
-        throw new TransportError(
-          'MCPI_AUTH',
-          `the server requires authorization: HTTP ${res.statusCode}${how}; pass a token with --bearer TOKEN or MCP_BEARER_TOKEN`,
-          { status: res.statusCode, detail: describeBody(text, ctype) },
-        );
-      }
+      if (text && x.challengeText === undefined)
+        this.hooks.onWire?.({ time: Date.now(), direction: 'in', raw: text.slice(0, 4096), bytes: Buffer.byteLength(text) });
+      if (isChallenge(res.statusCode, resHeaders)) throw this.challengeError(res.statusCode, resHeaders, text);
       if (res.statusCode >= 400) {
         throw new TransportError('MCPI_HTTP_STATUS', `HTTP ${res.statusCode} from ${redactUrl(this.opts.url)}: ${describeBody(text, ctype)}`, {
           status: res.statusCode,
@@ -304,11 +411,11 @@ export class HttpTransport implements Transport {
     const h = this.baseHeaders(headers);
     this.hooks.onWire?.({ time: Date.now(), direction: 'out', message: n, bytes: Buffer.byteLength(body) });
     try {
-      const res = await undiciRequest(this.opts.url, { method: 'POST', headers: h, body, dispatcher: this.agent, headersTimeout: 10_000, bodyTimeout: 10_000 });
-      this.wireHttp('in', { status: res.statusCode, headers: headerRecord(res.headers) });
+      const { res } = await this.exchange('POST', h, { body, headersTimeout: 10_000, bodyTimeout: 10_000 });
       await res.body.dump();
       if (res.statusCode >= 400) this.hooks.onFinding?.(notificationRejected(n.method, res.statusCode));
     } catch (e) {
+      if (e instanceof InspectError) throw e;
       throw connectError(this.opts.url, e);
     }
   }
@@ -324,16 +431,15 @@ export class HttpTransport implements Transport {
     this.controllers.add(ctl);
     const headers = this.baseHeaders({ Accept: 'text/event-stream' });
     delete headers['Content-Type'];
-    this.wireHttp('out', { method: 'GET', url: this.opts.url, headers });
     let res: Dispatcher.ResponseData;
+    let resHeaders: Record<string, string>;
     try {
-      res = await undiciRequest(this.opts.url, { method: 'GET', headers, signal: ctl.signal, dispatcher: this.agent, bodyTimeout: 0 });
+      ({ res, resHeaders } = await this.exchange('GET', headers, { signal: ctl.signal, bodyTimeout: 0 }));
     } catch (e) {
       this.controllers.delete(ctl);
+      if (e instanceof InspectError) throw e;
       throw connectError(this.opts.url, e);
     }
-    const resHeaders = headerRecord(res.headers);
-    this.wireHttp('in', { status: res.statusCode, headers: resHeaders });
     if (res.statusCode !== 200 || !(resHeaders['content-type'] ?? '').includes('text/event-stream')) {
       await res.body.dump().catch(() => undefined);
       this.controllers.delete(ctl);
@@ -407,7 +513,7 @@ export class HttpTransport implements Transport {
   private async postRaw(m: JsonRpcMessage): Promise<void> {
     const body = JSON.stringify(m);
     this.hooks.onWire?.({ time: Date.now(), direction: 'out', message: m, bytes: Buffer.byteLength(body) });
-    const res = await undiciRequest(this.opts.url, { method: 'POST', headers: this.baseHeaders(), body, dispatcher: this.agent });
+    const { res } = await this.exchange('POST', this.baseHeaders(), { body });
     await res.body.dump();
   }
 
@@ -420,17 +526,14 @@ export class HttpTransport implements Transport {
     if (this.sessionId) {
       const headers = this.baseHeaders();
       delete headers['Content-Type'];
-      this.wireHttp('out', { method: 'DELETE', url: this.opts.url, headers });
       try {
-        const res = await undiciRequest(this.opts.url, {
-          method: 'DELETE',
-          headers,
-          dispatcher: this.agent,
+        // The stored token goes along; a challenge here is not worth a login (the provider is not asked).
+        const authorization = await this.auth?.authorizationHeader();
+        const { res } = await this.exchangeOnce('DELETE', authorization ? mergeHeaders(headers, { Authorization: authorization }) : headers, {
           headersTimeout: 2_000,
           bodyTimeout: 2_000,
           signal: AbortSignal.timeout(2_000),
         });
-        this.wireHttp('in', { status: res.statusCode, headers: headerRecord(res.headers) });
         await res.body.dump();
       } catch {
         /* best effort */

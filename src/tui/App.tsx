@@ -22,6 +22,7 @@ import { Header, type ConnectionState } from './components/Header.js';
 import { PaneTabs } from './components/PaneTabs.js';
 import { StatusBar } from './components/StatusBar.js';
 import { HelpOverlay, helpLines } from './components/HelpOverlay.js';
+import type { AuthView } from './authView.js';
 
 export interface AppProps {
   client: InspectorClient;
@@ -38,6 +39,8 @@ export interface AppProps {
   closing?: boolean;
   /** Fixed terminal size (tests, benchmarks); default: the real terminal, following resizes. */
   size?: Partial<TermSize>;
+  /** The authorization state for the header (HTTP targets). */
+  auth?: AuthView;
 }
 
 /** Rows used by the header (3), the pane bar (1) and the status line (1). */
@@ -65,7 +68,7 @@ export function logFlash(e: LogEntry): { text: string; style: StyleKey } | undef
  * from the shell (wire and log rings). All keys go through one handler: the global rows of
  * the key table first, then the active pane, so that exactly one view acts on each key.
  */
-export function App({ client, targetLabel, pollMs, listenFilter, wire, log, onQuit, closing, size }: AppProps) {
+export function App({ client, targetLabel, pollMs, listenFilter, wire, log, onQuit, closing, size, auth }: AppProps) {
   const services = useServices();
   const term = useTerminalSize(size);
   const width = Math.max(40, term.columns);
@@ -204,7 +207,7 @@ export function App({ client, targetLabel, pollMs, listenFilter, wire, log, onQu
 
   return (
     <Box flexDirection="column" width={width} height={height}>
-      <Header description={client.description} targetLabel={targetLabel} connection={connection} watch={ws} now={now} hints={hints} width={width} />
+      <Header description={client.description} targetLabel={targetLabel} connection={connection} watch={ws} now={now} hints={hints} width={width} auth={auth} />
       <PaneTabs panes={bar} active={active} width={width} badges={badges} />
       <Box height={mainH} flexDirection="column" overflow="hidden">
         {help.open ? <HelpOverlay offset={help.offset} width={width} height={mainH} /> : pane.view()}

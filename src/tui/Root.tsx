@@ -18,6 +18,7 @@ import { describeError } from './errors.js';
 import { LOG_BUFFER, WIRE_BUFFER, type LogEntry } from './logEntry.js';
 import { formatClock } from './text.js';
 import { clipText } from './lines.js';
+import type { AuthView } from './authView.js';
 
 /**
  * The hooks the client reports through while it connects and afterwards; each adds to the
@@ -35,6 +36,8 @@ export interface ConnectHooks {
   onInfo: (msg: string) => void;
   /** Aborted when the user quits while the connection is still being made: give up at once. */
   signal?: AbortSignal;
+  /** The authorization state changed (OAuth: a login started, a token was stored, a step-up): shown in the header and on the connect screen. */
+  onAuth?: (auth: AuthView) => void;
 }
 
 export interface RootProps {
@@ -76,6 +79,7 @@ export function Root({ connect, targetLabel, pollMs, listenFilter, size, closeCl
   const [wire, pushWire] = useBatchedReducer<Ring<WireEvent>, WireEvent>(ringReducer(WIRE_BUFFER), EMPTY_RING);
   const [log, pushLog] = useBatchedReducer<Ring<LogEntry>, LogEntry>(ringReducer(LOG_BUFFER), EMPTY_RING);
   const [conn, setConn] = useState<Conn>({ phase: 'connecting' });
+  const [auth, setAuth] = useState<AuthView | undefined>(undefined);
   const [attempt, setAttempt] = useState(0);
   const [startedAt, setStartedAt] = useState(services.now);
   const lastCtrlC = useRef(0);
@@ -100,6 +104,7 @@ export function Root({ connect, targetLabel, pollMs, listenFilter, size, closeCl
       onWarning: (text) => pushLog({ time: services.now(), kind: 'warning', text }),
       onFinding: (finding) => pushLog({ time: services.now(), kind: 'finding', text: finding.message, finding }),
       onInfo: (text) => pushLog({ time: services.now(), kind: 'info', text }),
+      onAuth: setAuth,
     }).then(
       (client) => {
         if (stale || quitting.current) {
@@ -172,6 +177,7 @@ export function Root({ connect, targetLabel, pollMs, listenFilter, size, closeCl
         onQuit={quit}
         closing={conn.phase === 'closing'}
         size={size}
+        auth={auth}
       />
     );
   }
@@ -187,9 +193,19 @@ export function Root({ connect, targetLabel, pollMs, listenFilter, size, closeCl
         now={services.now()}
         hints={hintLine(keyContexts)}
         width={width}
+        auth={auth}
       />
       <Text> </Text>
       {conn.phase === 'connecting' ? <Spinner startedAt={startedAt} label={`Connecting to ${sanitizeLine(targetLabel)}…`} /> : null}
+      {conn.phase === 'connecting' && auth?.pending ? (
+        <Box flexDirection="column" marginTop={1}>
+          <Text {...theme.style('warn')}>The server requires authorization (OAuth).</Text>
+          <Text wrap="wrap">
+            {auth.pending.opened ? 'A browser was opened to log in; finish there. If nothing opened, visit:' : 'Open this URL in a browser to log in:'}
+          </Text>
+          <Text wrap="wrap" {...theme.style('accent')}>{`  ${sanitizeLine(auth.pending.url)}`}</Text>
+        </Box>
+      ) : null}
       {conn.phase === 'closing' ? <Text {...theme.style('muted')}>Closing…</Text> : null}
       {conn.phase === 'failed' || (conn.phase === 'closing' && conn.error !== undefined) ? (
         <Box flexDirection="column">

@@ -94,6 +94,7 @@ export function connectEarly(connect: (hooks: ConnectHooks) => Promise<Inspector
     onWarning: (m) => relay((h) => h.onWarning(m)),
     onFinding: (f) => relay((h) => h.onFinding(f)),
     onInfo: (m) => relay((h) => h.onInfo(m)),
+    onAuth: (a) => relay((h) => h.onAuth?.(a)),
     signal: abort.signal,
   });
   early.catch(() => undefined); // observed by the first caller

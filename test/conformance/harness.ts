@@ -4,7 +4,7 @@
 // its status plus the suite's own verdict. On Node 20 the suite is loaded with
 // test/conformance/node20-shim.mjs, which supplies fs.globSync.
 //
-//   const r = await runClientScenario({ scenario: 'auth/metadata-default', command: `node ${AUTH_CLIENT}` });
+//   const r = await runClientScenario({ scenario: 'auth/metadata-default', command: `node ${CLI_CLIENT}` });
 //   r.passed            // the suite's OVERALL verdict
 //   r.failures          // checks that are FAILURE or WARNING (the suite counts both against you)
 import { spawn } from 'node:child_process';

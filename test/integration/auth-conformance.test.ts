@@ -1,11 +1,12 @@
 // The official conformance suite's scored authorization scenarios for 2026-07-28, driven
-// through mcp-inspect's OAuth module (test/conformance/auth-client.mjs imports dist/auth:
-// build first). Each scenario must get the suite's OVERALL: PASSED.
+// through mcp-inspect's own CLI (test/conformance/cli-client.mjs runs bin/mcp-inspect.js
+// `tools` then `call` with a headless --browser command: build first). Each scenario must
+// get the suite's OVERALL: PASSED.
 import { describe, expect, test } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import { listAuthClientScenarios, runClientScenario } from '../conformance/harness.js';
 
-const AUTH_CLIENT = fileURLToPath(new URL('../conformance/auth-client.mjs', import.meta.url));
+const CLI_CLIENT = fileURLToPath(new URL('../conformance/cli-client.mjs', import.meta.url));
 
 /** The 25 scored auth/* client scenarios of 2026-07-28 (checked against the suite's own list below). */
 const SCENARIOS = [
@@ -43,7 +44,7 @@ describe('conformance: auth/* client scenarios (2026-07-28)', () => {
 
   for (const scenario of SCENARIOS) {
     test(scenario, async () => {
-      const r = await runClientScenario({ scenario, command: `${JSON.stringify(process.execPath)} ${JSON.stringify(AUTH_CLIENT)}` });
+      const r = await runClientScenario({ scenario, command: `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI_CLIENT)}` });
       const why = r.failures.map((c) => `${c.status} ${c.id}: ${c.description}`).join('\n');
       expect(r.passed, `${why}\n${r.clientStderr}\n${r.output.slice(-1500)}`).toBe(true);
     });

@@ -285,24 +285,26 @@ describe('HTTP fault modes', () => {
 
   // Regression (fixed in 42d462d): the OAuth-style JSON body {"error":"unauthorized",…} was taken
   // for a JSON-RPC error response (exit 2, "error -32603: JSON-RPC error", no hint).
-  it('401 with WWW-Authenticate: exit 3, the message shows the challenge and mentions --bearer', async () => {
+  // Issue 8 changed this on purpose: a 401 is "authorization required" (exit 4, kind auth), no
+  // longer a transport failure (3), and a session that cannot log in names the login command.
+  it('401 with WWW-Authenticate: exit 4, the message names the auth login command', async () => {
     const r = await runCli(['tools', fixtures.auth401.url]);
-    ok(r, 3);
+    ok(r, 4);
     expect(r.stdout).toBe('');
     const err = ownStderr(r.stderr);
     expect(err).toMatch(
-      /^mcp-inspect: the server requires authorization: HTTP 401 \(WWW-Authenticate: Bearer resource_metadata="http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource"\); pass a token with --bearer TOKEN or MCP_BEARER_TOKEN$/m,
+      /^mcp-inspect: the server requires authorization and this session cannot open a browser; log in first with: mcp-inspect auth login http:\/\/127\.0\.0\.1:\d+\/mcp$/m,
     );
     const j = await runCli(['discover', fixtures.auth401.url, '--json']);
-    ok(j, 3);
-    expect(JSON.parse(j.stdout)).toMatchObject({ error: { kind: 'transport', code: 'MCPI_AUTH', status: 401, exitCode: 3 } });
+    ok(j, 4);
+    expect(JSON.parse(j.stdout)).toMatchObject({ error: { kind: 'auth', code: 'MCPI_AUTH_REQUIRED', exitCode: 4 } });
   });
 
-  it('401 for a wrong token: exit 3 (invalid_token in the challenge), and the token never appears in the output', async () => {
+  it('401 for a wrong token: exit 4 (invalid_token in the challenge), the token was not accepted, and it never appears in the output', async () => {
     const r = await runCli(['tools', fixtures.auth401.url, '--bearer', 'secret-token-123', '--trace']);
-    ok(r, 3);
+    ok(r, 4);
     expect(ownStderr(r.stderr)).toMatch(
-      /^mcp-inspect: the server requires authorization: HTTP 401 \(WWW-Authenticate: Bearer error="invalid_token".*--bearer/m,
+      /^mcp-inspect: the server requires authorization: HTTP 401 \(WWW-Authenticate: Bearer error="invalid_token".*the Authorization header given \(--bearer, --header or MCP_BEARER_TOKEN\) was not accepted$/m,
     );
     expect(r.stderr).not.toContain('secret-token-123');
     expect(r.stdout).not.toContain('secret-token-123');

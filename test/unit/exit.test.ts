@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { AuthError, AuthRequiredError } from '../../src/auth/errors.js';
 import { EXIT, EXIT_TABLE, KIND_EXIT, exitCodeFor, exitCodeOf, exitCodesHelp, explainFailure } from '../../src/cli/exit.js';
 import { McpError, TransportError, UsageError, describeError, errorKind } from '../../src/protocol/errors.js';
 import { errorDocument } from '../../src/cli/output.js';
@@ -38,7 +39,11 @@ describe('error kinds and codes', () => {
     expect(exitCodeFor(new UsageError('x'))).toBe(64);
     expect(exitCodeFor(rpc)).toBe(2);
     expect(exitCodeFor(timeout)).toBe(3);
-    expect(exitCodeFor(new TransportError('MCPI_AUTH', 'auth'))).toBe(3); // 4 is reserved for OAuth
+    // A challenge nothing could answer, and every OAuth failure: authorization required (4).
+    expect(exitCodeFor(new TransportError('MCPI_AUTH', 'auth'))).toBe(4);
+    expect(exitCodeFor(new AuthRequiredError('https://mcp.example.com/mcp'))).toBe(4);
+    expect(exitCodeFor(new AuthError('MCPI_AUTH_ISS_MISMATCH', 'wrong iss'))).toBe(4);
+    expect(exitCodeFor(new AuthError('MCPI_AUTH_CANCELLED', 'cancelled'))).toBe(130);
     expect(exitCodeFor(cancelled)).toBe(130);
     expect(exitCodeFor(abort)).toBe(130);
     expect(exitCodeFor(new TypeError('oops'))).toBe(70);

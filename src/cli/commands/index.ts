@@ -8,6 +8,7 @@ export const COMMANDS: readonly CommandSpec<never>[] = [
   (await import('./discover.js')).discover,
   (await import('./tools.js')).tools,
   (await import('./call.js')).call,
+  (await import('./auth.js')).auth,
   (await import('./listen.js')).listen,
   (await import('./snapshot.js')).snapshot,
   (await import('./diff.js')).diff,

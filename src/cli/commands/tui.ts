@@ -52,26 +52,29 @@ export async function runTuiCommand(url: string | undefined, command: string[], 
   }
   try {
     const target = resolveTarget(url, command, flags);
-    const [{ connect }, { connectOptions }, { colorEnabled }, { runTui }] = await Promise.all([
+    const [{ connect }, { connectOptions }, { colorEnabled }, { runTui }, { connectWithAuth }] = await Promise.all([
       import('../../client/client.js'),
       import('../connect-options.js'),
       import('../output.js'),
       import('../../tui/run.js'),
+      import('../tui-auth.js'),
     ]);
     return await runTui({
       targetLabel: demo ? `demo server ${targetLabel(target)}` : targetLabel(target),
       pollMs: pollSec ? pollSec * 1000 : undefined,
       color: colorEnabled(process.stdout, flags.color),
       connect: (hooks) =>
-        connect(
-          target,
-          connectOptions(flags, {
-            signal: hooks.signal,
-            onWire: hooks.onWire,
-            onStderr: hooks.onStderr,
-            onInfo: hooks.onInfo,
-            onWarning: hooks.onWarning,
-            onFinding: hooks.onFinding,
+        connectWithAuth(target, flags, hooks, (auth) =>
+          connect(target, {
+            ...connectOptions(flags, {
+              signal: hooks.signal,
+              onWire: hooks.onWire,
+              onStderr: hooks.onStderr,
+              onInfo: hooks.onInfo,
+              onWarning: hooks.onWarning,
+              onFinding: hooks.onFinding,
+            }),
+            auth,
           }),
         ),
     });

@@ -5,6 +5,7 @@ import { useTheme, type StyleKey } from '../theme.js';
 import type { WatchState } from '../watchState.js';
 import { filterLabel } from '../../watch/filter.js';
 import { formatAge } from '../text.js';
+import { authLabel, type AuthView } from '../authView.js';
 
 export type ConnectionState = 'connecting' | 'connected' | 'reconnecting' | 'disconnected' | 'closing' | 'failed';
 
@@ -19,6 +20,8 @@ export interface HeaderProps {
   /** The key hint line. */
   hints: string;
   width: number;
+  /** The authorization state (HTTP targets); absent: nothing shown. */
+  auth?: AuthView;
 }
 
 const CONN_STYLE: Record<ConnectionState, StyleKey> = {
@@ -32,10 +35,10 @@ const CONN_STYLE: Record<ConnectionState, StyleKey> = {
 
 /**
  * Three-line header: server identity (name, version, era, protocol version, transport,
- * connection state); listen state (acknowledged filter and refusals, events received, age of
+ * authorization state, connection state); listen state (acknowledged filter and refusals, events received, age of
  * the last event); the key hint line for the current view.
  */
-export function Header({ description: d, targetLabel, connection, watch, now, hints, width }: HeaderProps) {
+export function Header({ description: d, targetLabel, connection, watch, now, hints, width, auth }: HeaderProps) {
   const theme = useTheme();
   const info = d?.serverInfo;
   const name = info ? sanitizeLine(`${info.title ?? info.name}${info.version ? ` ${info.version}` : ''}`) : sanitizeLine(targetLabel);
@@ -88,6 +91,7 @@ export function Header({ description: d, targetLabel, connection, watch, now, hi
         break;
     }
   }
+  const authText = authLabel(auth, now);
   const events = watch ? `${watch.received} event${watch.received === 1 ? '' : 's'}` : '';
   const last = watch?.lastEventAt !== undefined ? `last ${formatAge(Math.max(0, now - watch.lastEventAt))}` : 'none yet';
   return (
@@ -103,6 +107,12 @@ export function Header({ description: d, targetLabel, connection, watch, now, hi
             <Text> {sanitizeLine(d.protocolVersion)}</Text>
             <Text {...theme.style('muted')}> · </Text>
             <Text>{d.transport}</Text>
+          </>
+        ) : null}
+        {authText ? (
+          <>
+            <Text {...theme.style('muted')}> · </Text>
+            <Text {...theme.style(auth?.pending ? 'warn' : authText === 'no auth' ? 'muted' : 'ok')}>{authText}</Text>
           </>
         ) : null}
         <Text {...theme.style('muted')}> · mcp-inspect</Text>

@@ -1,0 +1,62 @@
+/**
+ * OAuth for the interactive inspector: the provider of the session (src/cli/auth-provider.ts,
+ * always interactive: a person is at the terminal), with every change of the authorization
+ * state reported to the TUI (ConnectHooks.onAuth: the header, the connect screen) and each
+ * challenge noted in the Log (a login on connect, a step-up mid-session).
+ */
+import type { AuthProvider } from '../auth/types.js';
+import type { InspectorClient, Target } from '../client/types.js';
+import type { ConnectHooks } from '../tui/Root.js';
+import { sanitizeLine } from '../util/sanitize.js';
+import { authProviderFor, hasOwnAuthorization } from './auth-provider.js';
+import type { CommonFlags } from './options.js';
+
+/**
+ * Builds the provider for `target` (none for stdio or the user's own Authorization), tells
+ * `hooks.onAuth` the state before and after connecting and around each challenge, and
+ * connects through `connectWith(auth)`. Rejects with what connecting rejects with
+ * (AuthError when the login failed).
+ */
+export async function connectWithAuth(
+  target: Target,
+  flags: CommonFlags,
+  hooks: ConnectHooks,
+  connectWith: (auth: AuthProvider | undefined) => Promise<InspectorClient>,
+): Promise<InspectorClient> {
+  if (target.kind === 'http' && hasOwnAuthorization(target)) hooks.onAuth?.({ mode: 'header' });
+  const provider = await authProviderFor(
+    target,
+    flags,
+    {
+      signal: hooks.signal,
+      onWire: hooks.onWire,
+      onInfo: hooks.onInfo,
+      onWarning: hooks.onWarning,
+      onAuthorizationUrl: (url, opened) => {
+        hooks.onInfo(opened ? `opened a browser to authorize mcp-inspect: ${sanitizeLine(url)}` : `to authorize mcp-inspect, open: ${sanitizeLine(url)}`);
+        hooks.onAuth?.({ mode: 'oauth', pending: { url, opened } });
+      },
+    },
+    { interactive: true },
+  );
+  if (!provider) return connectWith(undefined);
+  const publish = async () => hooks.onAuth?.({ mode: 'oauth', status: await provider.status().catch(() => undefined) });
+  await publish();
+  const seen: AuthProvider = {
+    authorizationHeader: () => provider.authorizationHeader(),
+    onAuthorized: () => provider.onAuthorized(),
+    onChallenge: async (c) => {
+      const why =
+        c.status === 403 && /insufficient_scope/.test(c.wwwAuthenticate)
+          ? 'asked for more scopes (HTTP 403 insufficient_scope)'
+          : `requires authorization (HTTP ${c.status})`;
+      hooks.onInfo(`the server ${why}: authorizing…`);
+      try {
+        return await provider.onChallenge(c);
+      } finally {
+        await publish();
+      }
+    },
+  };
+  return connectWith(seen);
+}

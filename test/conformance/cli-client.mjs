@@ -1,0 +1,56 @@
+#!/usr/bin/env node
+// Conformance client for the `auth/*` scenarios: mcp-inspect's own CLI does all the OAuth
+// work. This wrapper only maps the suite's inputs to CLI flags and runs two commands, as a
+// user would: `tools <url>` (connect → 401 → login through the headless --browser → retry),
+// then `call <url> <first tool>` (with the token stored by the first run, and a step-up
+// when the server asks for more scopes).
+//
+//   conformance client --command "node test/conformance/cli-client.mjs" --scenario auth/metadata-default --spec-version 2026-07-28
+//
+// Reads MCP_CONFORMANCE_SCENARIO and MCP_CONFORMANCE_CONTEXT (pre-registration: client_id,
+// client_secret → --client-id/--client-secret). The CIMD URL the suite expects is always
+// offered (--client-metadata-url; used only where the AS advertises support). Tokens go to a
+// temporary config home. Exits with the CLI's exit code (0 when both commands succeeded).
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const CLI = fileURLToPath(new URL('../../bin/mcp-inspect.js', import.meta.url));
+const HEADLESS = fileURLToPath(new URL('../fixtures/oauth/headless-browser.mjs', import.meta.url));
+/** The CIMD URL the suite's CIMD scenario expects (it is never fetched). */
+const CIMD_URL = 'https://conformance-test.local/client-metadata.json';
+
+const serverUrl = process.argv.at(-1);
+const context = process.env.MCP_CONFORMANCE_CONTEXT ? JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT) : {};
+const home = mkdtempSync(join(tmpdir(), 'mcpi-conformance-cli-'));
+const env = { ...process.env, XDG_CONFIG_HOME: home, HOME: home, BROWSER: '', NO_COLOR: '1' };
+
+const flags = ['--browser', `"${process.execPath}" "${HEADLESS}"`, '--client-metadata-url', CIMD_URL, '--timeout', '20000'];
+if (context.client_id) flags.push('--client-id', String(context.client_id));
+if (context.client_secret) flags.push('--client-secret', String(context.client_secret));
+// The (unscored) client-credentials extension scenario: machine to machine, no browser.
+if (process.env.MCP_CONFORMANCE_SCENARIO === 'auth/client-credentials-basic') flags.push('--client-credentials');
+
+/** Runs the CLI; its stderr is passed through (the suite keeps it); resolves with exit code and stdout. */
+function cli(args) {
+  process.stderr.write(`[cli-client] mcp-inspect ${args.join(' ')}\n`);
+  const r = spawnSync(process.execPath, [CLI, ...args, ...flags], { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 });
+  process.stderr.write(r.stderr ?? '');
+  process.stdout.write(r.stdout ?? '');
+  return { code: r.status ?? 1, stdout: r.stdout ?? '' };
+}
+
+let code = 0;
+try {
+  const list = cli(['tools', serverUrl, '--json']);
+  code = list.code;
+  if (code === 0) {
+    const first = JSON.parse(list.stdout).tools?.[0]?.name;
+    if (first) code = cli(['call', serverUrl, first]).code;
+  }
+} finally {
+  rmSync(home, { recursive: true, force: true });
+}
+process.exit(code);
