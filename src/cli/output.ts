@@ -17,7 +17,7 @@ import { explainFailure, type EndingSignal } from './exit.js';
 import type { FindingLog } from './findings.js';
 
 export { installStdoutGuard, isStdoutClosed, onStdoutClosed, writeOut } from './stdout.js';
-import { writeOut } from './stdout.js';
+import { bufferedOut, flushOut, writeOut } from './stdout.js';
 
 /** Colors on stdout only on a TTY, never with NO_COLOR (any non-empty value) or --no-color. */
 export function colorEnabled(stream: NodeJS.WriteStream, flag: boolean | undefined): boolean {
@@ -60,6 +60,7 @@ export function makeOut(opts: { json?: boolean; quiet?: boolean; color?: boolean
   let waiting: (() => void) | undefined;
   const err = (s: string) => {
     waiting?.();
+    flushOut();
     process.stderr.write(s + '\n');
   };
   return {
@@ -76,7 +77,10 @@ export function makeOut(opts: { json?: boolean; quiet?: boolean; color?: boolean
     },
     item: (json, text) => {
       if (opts.json) writeOut(safeJson(json) + '\n');
-      else for (const l of text()) writeOut(l + '\n');
+      else {
+        const lines = text();
+        if (lines.length) writeOut(lines.join('\n') + '\n');
+      }
     },
     serverStderr: (s) => {
       if (!opts.quiet) err(e.dim(`server: ${sanitizeLine(s)}`));
@@ -159,7 +163,10 @@ export function present(r: CommandResult, out: Out, findings: FindingLog): numbe
   for (const f of r.findings ?? []) findings.add(f);
   if (out.json) {
     if (r.json) printJson({ ...r.json, findings: findings.list });
-  } else r.text?.(out);
+  } else {
+    const text = r.text;
+    if (text) bufferedOut(() => text(out));
+  }
   return r.exitCode;
 }
 
