@@ -1,7 +1,7 @@
 /**
  * A server slow to start (bench/slow-start-server.mjs: the legacy fixture, reading stdin only
  * after a delay, like `npx -y some-server` on its first run): on a terminal the CLI shows
- * `starting server …… N s` while it waits and erases it when the first answer arrives; with
+ * `starting server <command>… N s` while it waits and erases it when the first answer arrives; with
  * stderr not a terminal, nothing of it. The terminal is tmux (skipped without it).
  */
 import { afterAll, describe, expect, it } from 'vitest';
