@@ -6,7 +6,7 @@
  * starts fetches at least the interval apart, all within the server's lifetime so far).
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,7 +25,8 @@ interface StormReport {
 
 describe('list_changed storm', () => {
   it('listen --min-refetch-interval 250: 1,000 notifications cost a few re-fetches, and the final list is fetched', async () => {
-    const report = join(mkdtempSync(join(tmpdir(), 'mcpi-storm-')), 'report.json');
+    const dir = mkdtempSync(join(tmpdir(), 'mcpi-storm-'));
+    const report = join(dir, 'report.json');
     const interval = 250;
     const r = await runCli(
       [
@@ -53,6 +54,7 @@ describe('list_changed storm', () => {
     );
     expect(r.code, describeResult(r)).toBe(0);
     const stats = JSON.parse(readFileSync(report, 'utf8')) as StormReport;
+    rmSync(dir, { recursive: true, force: true });
     expect(stats.notifications).toBe(1000);
     expect(stats.finalGeneration).toBe(1000);
     // The final state reached: the server answered a list of the last generation, and the last diff shows it.
