@@ -4,8 +4,10 @@
 // batches every 10 ms) for STORM_MS (default 2,000), each one after a change of the list (one tool's
 // description carries the generation number). It counts the tools/list requests it answers
 // and, when its stdin ends (or on SIGTERM), writes a JSON report to REPORT:
-//   { notifications, lists, listsDuringStorm, stormMs, finalGeneration, listedFinal }
-// listedFinal: a tools/list was answered with the final generation (the final state was seen).
+//   { notifications, lists, listsDuringStorm, stormMs, finalGeneration, listedFinal, lastListMs }
+// listedFinal: a tools/list was answered with the final generation (the final state was seen);
+// lastListMs: when the last tools/list arrived, in ms since this process started (every
+// request the client sent was sent within that span: a bound on how many it could send).
 // Usage: node bench/storm-server.mjs REPORT [--tools N] [--rate R] [--storm-ms MS]
 import { writeFileSync } from 'node:fs';
 import { args, answerModern, listenAck, readStdinLines, result, toolsListChanged, writeLine } from '../test/fixtures/faults/lib.mjs';
@@ -23,7 +25,7 @@ const tools = () =>
     description: i === 0 ? `generation ${generation}` : `Tool ${i}, unchanged.`,
     inputSchema: { type: 'object', properties: { q: { type: 'string' } } },
   }));
-const stats = { notifications: 0, lists: 0, listsDuringStorm: 0, stormMs: STORM_MS, finalGeneration: 0, listedFinal: false };
+const stats = { notifications: 0, lists: 0, listsDuringStorm: 0, stormMs: STORM_MS, finalGeneration: 0, listedFinal: false, lastListMs: 0 };
 let storming = false;
 let done = false;
 
@@ -61,6 +63,7 @@ readStdinLines(
     }
     if (msg.method === 'tools/list') {
       stats.lists++;
+      stats.lastListMs = performance.now();
       if (storming) stats.listsDuringStorm++;
       if (!storming && generation > 0) stats.listedFinal = true;
       writeLine(result(msg.id, { tools: tools(), ttlMs: 0, cacheScope: 'private' }, serverInfo));

@@ -96,3 +96,18 @@ export function positiveNumber(v: string | undefined, name: string, unit: string
   if (n > max) throw new UsageError(`${name} is at most ${max} ${unit} (got ${v})`);
   return n;
 }
+
+/** Help of `--min-refetch-interval <ms>` (listen and the interactive inspector). */
+export const MIN_REFETCH_HELP = 'least time in ms between two re-fetches of the tool list (default 50, 0: none): a storm of list_changed is coalesced';
+
+/**
+ * Parses `--min-refetch-interval`: a whole number of ms, 0 or more (WatchOptions.minRefetchIntervalMs
+ * in src/client/watch.ts). undefined stays undefined (the watch's default, 50 ms). Throws UsageError.
+ */
+export function minRefetchIntervalOf(v: string | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (v.trim() === '' || !Number.isInteger(n) || n < 0 || n > MAX_TIMER_MS)
+    throw new UsageError(`--min-refetch-interval must be a whole number of ms, 0 or more (got ${JSON.stringify(v)})`);
+  return n;
+}

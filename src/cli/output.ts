@@ -17,7 +17,7 @@ import { explainFailure, type EndingSignal } from './exit.js';
 import type { FindingLog } from './findings.js';
 
 export { installStdoutGuard, isStdoutClosed, onStdoutClosed, writeOut } from './stdout.js';
-import { writeOut } from './stdout.js';
+import { bufferedOut, flushOut, writeOut } from './stdout.js';
 
 /** Colors on stdout only on a TTY, never with NO_COLOR (any non-empty value) or --no-color. */
 export function colorEnabled(stream: NodeJS.WriteStream, flag: boolean | undefined): boolean {
@@ -50,16 +50,24 @@ export interface Out {
   serverStderr(s: string): void;
   /** `--trace` output. */
   trace(e: WireEvent): void;
-  /** Starts a progress indicator on stderr (TTY only); returns stop(). */
-  wait(label: string): () => void;
+  /**
+   * Starts a progress indicator on stderr (TTY only, not under --json): `⠋ <label>… 3 s`,
+   * cut to the terminal's width. Returns stop(), which erases it. A stderr line printed
+   * meanwhile erases it first; it then ends, or, when `persistent`, is drawn again below the
+   * line (for waits that print messages along the way, like a slow server's start).
+   */
+  wait(label: string, opts?: { persistent?: boolean }): () => void;
 }
 
 export function makeOut(opts: { json?: boolean; quiet?: boolean; color?: boolean; trace?: boolean }): Out {
   const c = createPalette(!opts.json && colorEnabled(process.stdout, opts.color));
   const e = createPalette(colorEnabled(process.stderr, opts.color));
-  let waiting: (() => void) | undefined;
+  /** The indicator on screen: `clear` erases its line before a stderr line, `stop` ends it. */
+  let waiting: { clear(): void; stop(): void; persistent: boolean } | undefined;
   const err = (s: string) => {
-    waiting?.();
+    if (waiting?.persistent) waiting.clear();
+    else waiting?.stop();
+    flushOut();
     process.stderr.write(s + '\n');
   };
   return {
@@ -76,7 +84,10 @@ export function makeOut(opts: { json?: boolean; quiet?: boolean; color?: boolean
     },
     item: (json, text) => {
       if (opts.json) writeOut(safeJson(json) + '\n');
-      else for (const l of text()) writeOut(l + '\n');
+      else {
+        const lines = text();
+        if (lines.length) writeOut(lines.join('\n') + '\n');
+      }
     },
     serverStderr: (s) => {
       if (!opts.quiet) err(e.dim(`server: ${sanitizeLine(s)}`));
@@ -85,26 +96,36 @@ export function makeOut(opts: { json?: boolean; quiet?: boolean; color?: boolean
       if (!opts.trace) return;
       err(formatTrace(w, e));
     },
-    wait: (label) => {
+    wait: (label, w) => {
       if (!process.stderr.isTTY || opts.json) return () => undefined;
       const start = Date.now();
       const frames = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
       let i = 0;
       let shown = false;
       const timer = setInterval(() => {
-        const secs = ((Date.now() - start) / 1000).toFixed(1);
-        process.stderr.write(`\r\x1b[2K${e.dim(`${frames[i++ % frames.length]} ${label} ${secs}s`)}`);
+        const secs = ` ${Math.floor((Date.now() - start) / 1000)} s`;
+        // One row at most: \r and erase-line cannot clear a line the terminal wrapped.
+        const room = Math.max(8, (process.stderr.columns || 80) - 3 - secs.length - 1);
+        const text = label.length > room ? `${label.slice(0, room - 1)}…` : `${label}…`;
+        process.stderr.write(`\r\x1b[2K${e.dim(`${frames[i++ % frames.length]} ${text}${secs}`)}`);
         shown = true;
       }, 120);
       timer.unref();
-      const stop = () => {
-        clearInterval(timer);
+      const clear = () => {
         if (shown) process.stderr.write('\r\x1b[2K');
         shown = false;
-        if (waiting === stop) waiting = undefined;
       };
-      waiting = stop;
-      return stop;
+      const spinner = {
+        clear,
+        persistent: !!w?.persistent,
+        stop: () => {
+          clearInterval(timer);
+          clear();
+          if (waiting === spinner) waiting = undefined;
+        },
+      };
+      waiting = spinner;
+      return spinner.stop;
     },
   };
 }
@@ -159,7 +180,10 @@ export function present(r: CommandResult, out: Out, findings: FindingLog): numbe
   for (const f of r.findings ?? []) findings.add(f);
   if (out.json) {
     if (r.json) printJson({ ...r.json, findings: findings.list });
-  } else r.text?.(out);
+  } else {
+    const text = r.text;
+    if (text) bufferedOut(() => text(out));
+  }
   return r.exitCode;
 }
 

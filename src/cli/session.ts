@@ -56,10 +56,16 @@ export async function withSession<T>(
   };
   for (const s of SIGNALS) process.on(s, onSignal);
   const offStdout = onStdoutClosed(() => ctl.abort());
+  /** Ends the progress line of the start (set while connecting). */
+  let starting: (() => void) | undefined;
   try {
     const opts = connectOptions(flags, {
       signal: ctl.signal,
-      onWire: flags.trace ? (w) => out.trace(w) : undefined,
+      onWire: (w) => {
+        // The server's first answer ends "starting server…" (what follows is quick).
+        if (w.direction === 'in') starting?.();
+        if (flags.trace) out.trace(w);
+      },
       onStderr: (l) => out.serverStderr(l),
       onInfo: (m) => out.info(m),
       onWarning: (w) => out.warn(w),
@@ -78,12 +84,16 @@ export async function withSession<T>(
         for (const l of authorizationUrlLines(sanitizeLine(u), opened)) out.info(l);
       },
     });
-    const stop = out.wait(`connecting to ${targetLabel(target)}`);
+    // A stdio server may take seconds to start (`npx -y` downloads it first): say so, also
+    // through the messages of era detection and the server's own stderr lines.
+    const label = target.kind === 'stdio' ? `starting server ${targetLabel(target)}` : `connecting to ${targetLabel(target)}`;
+    starting = out.wait(label, { persistent: true });
     let client: InspectorClient;
     try {
       client = await connect(target, opts);
     } finally {
-      stop();
+      starting();
+      starting = undefined;
     }
     try {
       return await fn({ client, out, target, signal: ctl.signal, findings: inv.findings });

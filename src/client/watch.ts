@@ -29,7 +29,17 @@ export interface WatchOptions {
   healthyAfterMs?: number;
   /** Randomness source for jitter (tests). */
   random?: () => number;
+  /**
+   * Least time in ms between the starts of two `tools/list` fetches (default
+   * {@link DEFAULT_MIN_REFETCH_INTERVAL_MS}; 0: none). Triggers that come sooner join the
+   * waiting re-fetch, so a storm of list_changed costs the server at most 1000 ÷ this re-fetches a
+   * second, and the last change is still fetched (a trigger after a fetch started makes one more).
+   */
+  minRefetchIntervalMs?: number;
 }
+
+/** Default of {@link WatchOptions.minRefetchIntervalMs}: at most 20 re-fetches a second. */
+export const DEFAULT_MIN_REFETCH_INTERVAL_MS = 50;
 
 /** The default listen filter for a server: each list whose capability says `listChanged`. */
 export function defaultFilter(client: InspectorClient): ListenFilter {
@@ -76,10 +86,14 @@ export function watchTools(client: InspectorClient, opts: WatchOptions = {}): As
   /** A re-fetch that is queued but has not started: later triggers join it instead of queueing more. */
   let queued: { cause: 'notification' | 'poll' | 'resync'; notifications: number; done: Promise<void> } | undefined;
   const rank = { poll: 0, resync: 1, notification: 2 } as const;
+  const minInterval = opts.minRefetchIntervalMs ?? DEFAULT_MIN_REFETCH_INTERVAL_MS;
+  /** performance.now() when the last tools/list fetch started (the first list's included). */
+  let lastFetchAt = -Infinity;
 
   /**
    * Serialized re-fetch + diff, so a burst of notifications and a poll never interleave, and
-   * coalesced: while one re-fetch runs, any number of triggers make at most one more.
+   * coalesced: while one re-fetch runs or waits out the minimum interval, any number of
+   * triggers make at most one more.
    */
   const refetch = (cause: 'notification' | 'poll' | 'resync'): Promise<void> => {
     const n = cause === 'notification' ? 1 : 0;
@@ -91,8 +105,12 @@ export function watchTools(client: InspectorClient, opts: WatchOptions = {}): As
     const entry = { cause, notifications: n, done: Promise.resolve() };
     queued = entry;
     entry.done = fetching = fetching.then(async () => {
+      // Still `queued` while it waits: the triggers of a storm join this one fetch.
+      const wait = lastFetchAt + minInterval - performance.now();
+      if (wait > 0) await sleep(wait, signal);
       queued = undefined;
       if (signal.aborted) return;
+      lastFetchAt = performance.now();
       try {
         const list = await client.listTools({ signal });
         const diff = diffTools(current, list.tools);
@@ -182,6 +200,7 @@ export function watchTools(client: InspectorClient, opts: WatchOptions = {}): As
 
   void (async () => {
     try {
+      lastFetchAt = performance.now();
       const list = await client.listTools({ signal });
       current = list.tools;
       q.push({ type: 'tools', time: Date.now(), tools: list.tools, dropped: list.dropped });

@@ -63,7 +63,7 @@ export async function startTui(opts: RunTuiOptions): Promise<number> {
   stdout.write(ENTER_ALT);
   process.once('exit', restore);
 
-  const services = opts.services ?? defaultServices();
+  const services = opts.services ?? defaultServices(undefined, { minRefetchIntervalMs: opts.minRefetchIntervalMs });
   const instance = render(
     <ThemeContext.Provider value={makeTheme(opts.color)}>
       <ServicesContext.Provider value={services}>

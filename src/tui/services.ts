@@ -44,10 +44,13 @@ export function resultFileName(toolName: string, time: number): string {
   return `mcp-inspect-result-${fileSlug(toolName)}-${stamp}.json`;
 }
 
-/** The real services. `cwd` is where result files are written (default: process.cwd()). */
-export function defaultServices(cwd: string = process.cwd()): TuiServices {
+/**
+ * The real services. `cwd` is where result files are written (default: process.cwd());
+ * `watch.minRefetchIntervalMs` is passed to every watch (see WatchOptions in src/client/watch.ts).
+ */
+export function defaultServices(cwd: string = process.cwd(), watch: { minRefetchIntervalMs?: number } = {}): TuiServices {
   return {
-    watchTools: (client, opts) => watchTools(client, opts),
+    watchTools: (client, opts) => watchTools(client, { ...opts, minRefetchIntervalMs: watch.minRefetchIntervalMs }),
     diffTools,
     validate: validateValue,
     async saveResult(toolName, json, time) {

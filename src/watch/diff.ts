@@ -114,7 +114,9 @@ export function diffTools(before: Tool[], after: Tool[]): ToolDiff {
       added.push(tool);
       continue;
     }
-    const fields = diffTool(old, tool);
+    // Most tools of a re-fetch are unchanged: one equality walk settles them, field by field
+    // only for the few that differ.
+    const fields = jsonEqual(old, tool) ? [] : diffTool(old, tool);
     if (fields.length > 0) changed.push({ name, before: old, after: tool, fields });
     else unchanged++;
   }

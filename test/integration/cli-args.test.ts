@@ -1,7 +1,7 @@
 // Command-line surface of the real binary: usage errors (exit 64, one clear line, no stack),
 // --help/--version, --config files in both shapes, the built-in demo server (HTTP and stdio)
 // and the scripted demo tour.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -141,6 +141,15 @@ describe('--help and --version', () => {
     const r = await runCli(['--version']);
     ok(r);
     expect(r.stdout).toMatch(/^\d+\.\d+\.\d+\S*\n$/);
+  });
+
+  it('-V and --version answered early agree with the version commander prints (--version among other options)', async () => {
+    const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+    for (const args of [['--version'], ['-V'], ['--no-color', '--version']]) {
+      const r = await runCli(args);
+      ok(r);
+      expect(r.stdout, args.join(' ')).toBe(`${version}\n`);
+    }
   });
 
   it('--help documents the commands, targets and every exit code', async () => {

@@ -117,8 +117,22 @@ describe('lazy loading', () => {
     return { files, sources: files.filter((f) => f.startsWith(dist)).flatMap(sourcesOf) };
   };
 
-  it("--version, --help and a command's --help load neither the client, undici, Ajv nor Ink/React", () => {
-    for (const args of [['--version'], ['--help'], ['call', '--help'], ['listen', '--help']]) {
+  it('--version (and -V) alone is answered before the bundle loads: no dist/ file, so no commander', () => {
+    for (const args of [['--version'], ['-V']]) {
+      const { files } = loaded(args);
+      expect(
+        files.some((m) => m.endsWith('/bin/mcp-inspect.js')),
+        'the trace works',
+      ).toBe(true);
+      expect(
+        files.filter((f) => f.startsWith(dist)),
+        args.join(' '),
+      ).toEqual([]);
+    }
+  });
+
+  it("--help and a command's --help load neither the client, undici, Ajv nor Ink/React", () => {
+    for (const args of [['--help'], ['call', '--help'], ['listen', '--help']]) {
       const { files, sources } = loaded(args);
       expect(files.some((m) => m.endsWith('/dist/cli/main.js')) && sources.includes('src/cli/main.ts'), 'the trace works').toBe(true);
       expect(

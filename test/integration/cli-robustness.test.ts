@@ -8,6 +8,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { BIN, killAllClis, runCli, stackLines, startCli, waitAllGone, descendantsNow } from '../helpers/cli.js';
 import { fixturePath, pidAlive, startHttpFixture, stopAllFixtures } from '../helpers/servers.js';
 
@@ -40,6 +41,27 @@ describe('pipes and signals', () => {
     expect(code).toBe(0);
     expect(stackLines(stderr)).toEqual([]);
     expect(await waitAllGone(new Set(seen))).toEqual([]);
+  });
+
+  it('tools against 5,000 tools | head -1 (stdout written in large chunks): exits quietly, no stack', async () => {
+    const server = ['--', node, fileURLToPath(new URL('../../bench/many-tools-server.mjs', import.meta.url)), '5000'];
+    const cli = spawn(node, [BIN, 'tools', '--quiet', ...server], { env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    let first = '';
+    cli.stderr.on('data', (d) => (stderr += d));
+    await new Promise<void>((resolve) => {
+      cli.stdout.on('data', (d: Buffer) => {
+        first += d.toString();
+        if (first.includes('\n')) {
+          cli.stdout.destroy(); // the reader goes away, like `head -1`
+          resolve();
+        }
+      });
+    });
+    const code = await new Promise<number | null>((r) => cli.once('exit', (c) => r(c)));
+    expect(first).toMatch(/^tool_00000 /);
+    expect(code).toBe(0);
+    expect(stackLines(stderr)).toEqual([]);
   });
 
   it('two Ctrl-C in a row while a server ignores EOF and SIGTERM: the server is still killed', async () => {

@@ -28,6 +28,28 @@ describe('canonical JSON', () => {
     expect(jsonEqual(undefined, null)).toBe(false);
     expect(jsonEqual(undefined, undefined)).toBe(true);
   });
+  it('jsonEqual agrees with the canonical text on nested values, extra keys and undefined members', () => {
+    const cases: [unknown, unknown][] = [
+      [{ a: { x: [1, { p: 1, q: 2 }], y: null } }, { a: { y: null, x: [1, { q: 2, p: 1 }] } }],
+      [{ a: 1 }, { a: 1, b: 2 }],
+      [{ a: 1, b: 2 }, { a: 1 }],
+      [{ a: 1, b: undefined }, { a: 1 }],
+      [{ a: undefined }, { b: undefined }],
+      [{ a: [] }, { a: {} }],
+      [[], {}],
+      [{ a: null }, { a: undefined }],
+      [{ a: '1' }, { a: 1 }],
+      [{ a: [1, 2, 3] }, { a: [1, 2] }],
+      [0, false],
+      ['x', 'x'],
+      [null, {}],
+    ];
+    for (const [a, b] of cases) {
+      const canonical = a !== undefined && b !== undefined && stableStringify(a) === stableStringify(b);
+      expect(jsonEqual(a, b), JSON.stringify([a, b])).toBe(canonical);
+      expect(jsonEqual(b, a), JSON.stringify([b, a])).toBe(canonical);
+    }
+  });
 });
 
 describe('diffTools', () => {

@@ -6,7 +6,7 @@
  * spec: basic/patterns/subscriptions
  */
 import { TransportError, UsageError } from '../../protocol/errors.js';
-import { MAX_TIMER_MS, addCommonOptions, positiveNumber, type CommonFlags } from '../options.js';
+import { MAX_TIMER_MS, MIN_REFETCH_HELP, addCommonOptions, minRefetchIntervalOf, positiveNumber, type CommonFlags } from '../options.js';
 import type { ListenFilter } from '../../protocol/types.js';
 import { filterLabel } from '../../watch/filter.js';
 import type { CommandResult } from '../output.js';
@@ -22,6 +22,7 @@ export interface ListenFlags {
   poll?: string;
   count?: string;
   duration?: string;
+  minRefetchInterval?: string;
 }
 
 const collect = (v: string, prev: string[] = []) => [...prev, v];
@@ -40,6 +41,7 @@ export const listen: CommandSpec<CommonFlags & ListenFlags> = {
       .option('--poll <seconds>', 'also re-fetch the tool list on this interval (with jitter) and flag changes that came without a notification')
       .option('--count <n>', 'stop after n notifications')
       .option('--duration <seconds>', 'stop after this many seconds')
+      .option('--min-refetch-interval <ms>', MIN_REFETCH_HELP)
       .addHelpText(
         'after',
         `
@@ -69,11 +71,16 @@ ${exitCodesHelp()}`,
 };
 
 /** Parses and checks the listen flags (before anything is spawned). */
-export function parseListenFlags(f: ListenFlags): { pollSec?: number; count?: number; durationSec?: number } {
+export function parseListenFlags(f: ListenFlags): { pollSec?: number; count?: number; durationSec?: number; minRefetchIntervalMs?: number } {
   const maxSec = Math.floor(MAX_TIMER_MS / 1000);
   const count = positiveNumber(f.count, '--count', 'notifications', Number.MAX_SAFE_INTEGER);
   if (count !== undefined && !Number.isInteger(count)) throw new UsageError(`--count must be a whole number (got ${f.count})`);
-  return { pollSec: positiveNumber(f.poll, '--poll', 'seconds', maxSec), count, durationSec: positiveNumber(f.duration, '--duration', 'seconds', maxSec) };
+  return {
+    pollSec: positiveNumber(f.poll, '--poll', 'seconds', maxSec),
+    count,
+    durationSec: positiveNumber(f.duration, '--duration', 'seconds', maxSec),
+    minRefetchIntervalMs: minRefetchIntervalOf(f.minRefetchInterval),
+  };
 }
 
 /** The filter from the flags; undefined means "the default for this server". */
@@ -100,7 +107,7 @@ export async function runListen(s: Session, flags: ListenFlags): Promise<Command
     import('../output.js'),
   ]);
   const { client, out } = s;
-  const { pollSec, count, durationSec } = parseListenFlags(flags);
+  const { pollSec, count, durationSec, minRefetchIntervalMs } = parseListenFlags(flags);
   const filter = filterFromFlags(flags) ?? defaultFilter(client);
   const ctl = new AbortController();
   const stopAll = () => ctl.abort();
@@ -121,7 +128,7 @@ export async function runListen(s: Session, flags: ListenFlags): Promise<Command
   let failure: { error: string; cause?: unknown } | undefined;
   let stopped = false;
   try {
-    for await (const ev of watchTools(client, { filter, pollMs: pollSec ? pollSec * 1000 : undefined, signal: ctl.signal })) {
+    for await (const ev of watchTools(client, { filter, pollMs: pollSec ? pollSec * 1000 : undefined, minRefetchIntervalMs, signal: ctl.signal })) {
       out.item(eventJson(ev), () => renderEvent(ev, out));
       if (ev.type === 'drop' || ev.type === 'error') failure = ev;
       else if (ev.type === 'end') failure = undefined;

@@ -5,11 +5,12 @@
  */
 import { UsageError } from '../../protocol/errors.js';
 import { resolveTarget, targetLabel, isUrl } from '../target.js';
-import { MAX_TIMER_MS, addCommonOptions, positiveNumber, timeoutOf, type CommonFlags } from '../options.js';
+import { MAX_TIMER_MS, MIN_REFETCH_HELP, addCommonOptions, minRefetchIntervalOf, positiveNumber, timeoutOf, type CommonFlags } from '../options.js';
 import type { CommandSpec } from '../command.js';
 
 export interface TuiFlags extends CommonFlags {
   poll?: string;
+  minRefetchInterval?: string;
 }
 
 /**
@@ -23,7 +24,8 @@ export function tuiCommand(commands: readonly string[]): CommandSpec<TuiFlags> {
     configure: (cmd) =>
       addCommonOptions(cmd)
         .argument('[target]', 'URL of the server (omit for the demo server, or put a command after --)')
-        .option('--poll <seconds>', 'also re-fetch the tool list on this interval'),
+        .option('--poll <seconds>', 'also re-fetch the tool list on this interval')
+        .option('--min-refetch-interval <ms>', MIN_REFETCH_HELP),
     run: async (inv, words, flags) => {
       const target = words[0];
       if (target !== undefined && !isUrl(target)) {
@@ -43,6 +45,7 @@ export async function runTuiCommand(url: string | undefined, command: string[], 
     throw new UsageError('the interactive inspector needs a terminal; in scripts use a command: discover, tools, call, listen (see mcp-inspect --help)');
   }
   const pollSec = positiveNumber(flags.poll, '--poll', 'seconds', Math.floor(MAX_TIMER_MS / 1000));
+  const minRefetchIntervalMs = minRefetchIntervalOf(flags.minRefetchInterval);
   timeoutOf(flags); // a bad --timeout is a usage error before anything starts
   let demo: { url?: string; close(): Promise<void> } | undefined;
   if (!url && !command.length && !flags.config) {
@@ -62,6 +65,7 @@ export async function runTuiCommand(url: string | undefined, command: string[], 
     return await runTui({
       targetLabel: demo ? `demo server ${targetLabel(target)}` : targetLabel(target),
       pollMs: pollSec ? pollSec * 1000 : undefined,
+      minRefetchIntervalMs,
       color: colorEnabled(process.stdout, flags.color),
       connect: (hooks) =>
         connectWithAuth(target, flags, hooks, (auth) =>
