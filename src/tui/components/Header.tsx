@@ -19,6 +19,8 @@ export interface HeaderProps {
   /** The key hint line. */
   hints: string;
   width: number;
+  /** Work running on another pane (`calling echo 3 s`): shown on the first line. */
+  activity?: string;
 }
 
 const CONN_STYLE: Record<ConnectionState, StyleKey> = {
@@ -35,7 +37,7 @@ const CONN_STYLE: Record<ConnectionState, StyleKey> = {
  * connection state); listen state (acknowledged filter and refusals, events received, age of
  * the last event); the key hint line for the current view.
  */
-export function Header({ description: d, targetLabel, connection, watch, now, hints, width }: HeaderProps) {
+export function Header({ description: d, targetLabel, connection, watch, now, hints, width, activity }: HeaderProps) {
   const theme = useTheme();
   const info = d?.serverInfo;
   const name = info ? sanitizeLine(`${info.title ?? info.name}${info.version ? ` ${info.version}` : ''}`) : sanitizeLine(targetLabel);
@@ -105,6 +107,7 @@ export function Header({ description: d, targetLabel, connection, watch, now, hi
             <Text>{d.transport}</Text>
           </>
         ) : null}
+        {activity ? <Text {...theme.style('warn')}>{` · ⟳ ${sanitizeLine(activity)}`}</Text> : null}
         <Text {...theme.style('muted')}> · mcp-inspect</Text>
       </Text>
       <Text wrap="truncate-end">
