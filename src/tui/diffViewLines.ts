@@ -24,7 +24,7 @@ export function causeLabel(cause: DiffEntry['cause']): string {
     case 'refresh':
       return 'list re-fetched (u)';
     case 'restart':
-      return 'after reconnecting / restarting the server, against the list before';
+      return 'after a reconnect, against the list before';
   }
 }
 

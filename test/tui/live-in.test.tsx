@@ -356,3 +356,65 @@ describe('truthful screens', () => {
     release();
   });
 });
+
+describe('connection lifecycle', () => {
+  it('X disconnects (the client is closed), R connects again; the new list is diffed against the one before', async () => {
+    // One feed per subscription: a stopped subscription ends its feed.
+    const feeds: Feed<WatchEvent>[] = [];
+    const services = fakeServices(new Feed<WatchEvent>(), {
+      watchTools: () => {
+        feeds.push(new Feed<WatchEvent>());
+        return feeds[feeds.length - 1];
+      },
+    });
+    const first = fakeClient({ tools: [echo, tool('ping')] });
+    const second = fakeClient({ tools: [echo, tool('pong')] });
+    const clients = [first, second];
+    let n = 0;
+    let restart!: (why: string) => void;
+    const r = renderWith(
+      <Root
+        connect={async () => clients[n++]}
+        targetLabel="node srv.mjs"
+        size={{ columns: 100, rows: 30 }}
+        restartOn={(fn) => {
+          restart = fn;
+          return () => {};
+        }}
+      />,
+      services,
+    );
+    await waitFor(r, () => feeds.length === 1);
+    feeds[0].push(toolsEvent([echo, tool('ping')]));
+    await waitFor(r, (f) => f.includes('Tools (2)'));
+    await press(r, 'X');
+    let f = await waitFor(r, (f) => f.includes('● disconnected'));
+    expect(f).toContain('disconnected: by the user — R connects again');
+    expect(first.closed).toBe(1);
+    await press(r, 'R');
+    await waitFor(r, () => n === 2 && feeds.length === 2);
+    feeds[1].push(toolsEvent([echo, tool('pong')]));
+    f = await waitFor(r, (f) => f.includes('press d to see the diff'));
+    expect(f).toContain('Tool list changed +1 −1 ~0 — after a reconnect, against the list before');
+    await press(r, 'd');
+    f = await waitFor(r, (f) => f.includes('Diff #1'));
+    expect(f).toContain('after a reconnect, against the list before');
+    expect(f).toContain('+ pong');
+    expect(f).toContain('- ping');
+    expect(f.split('\n')[0]).toContain('● connected');
+    // A restart from outside (--restart-on-change) goes the same way.
+    clients.push(fakeClient({ tools: [echo] }));
+    restart('src/server.js changed');
+    await waitFor(r, () => n === 3 && second.closed === 1);
+  });
+
+  it('after a graceful end of the listen stream the TUI listens again, and says so', async () => {
+    const { r, feed, services } = setup();
+    await waitFor(r, (f) => f.includes('echo'));
+    feed.push({ type: 'end', time: Date.now(), reason: 'server shutting down' });
+    feed.end();
+    const f = await waitFor(r, (f) => f.includes('listening again in'));
+    expect(f).toMatch(/ended by server: server shutting down — listening again in 1(\.0)? s \(attempt 1\)/);
+    await waitFor(r, () => services.watchCalls.length === 2);
+  });
+});

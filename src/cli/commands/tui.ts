@@ -10,7 +10,11 @@ import type { CommandSpec } from '../command.js';
 
 export interface TuiFlags extends CommonFlags {
   poll?: string;
+  /** Files / directories whose change restarts the spawned server (repeatable). */
+  restartOnChange?: string[];
 }
+
+const collect = (v: string, prev: string[] = []) => [...prev, v];
 
 /**
  * The root of the program (no command word). `commands` names the registry's commands, for
@@ -23,7 +27,8 @@ export function tuiCommand(commands: readonly string[]): CommandSpec<TuiFlags> {
     configure: (cmd) =>
       addCommonOptions(cmd)
         .argument('[target]', 'URL of the server (omit for the demo server, or put a command after --)')
-        .option('--poll <seconds>', 'also re-fetch the tool list on this interval'),
+        .option('--poll <seconds>', 'also re-fetch the tool list on this interval')
+        .option('--restart-on-change <path>', 'restart the spawned server when this file or directory changes, and show the diff (repeatable)', collect),
     run: async (inv, words, flags) => {
       const target = words[0];
       if (target !== undefined && !isUrl(target)) {
@@ -44,6 +49,8 @@ export async function runTuiCommand(url: string | undefined, command: string[], 
   }
   const pollSec = positiveNumber(flags.poll, '--poll', 'seconds', Math.floor(MAX_TIMER_MS / 1000));
   timeoutOf(flags); // a bad --timeout is a usage error before anything starts
+  const watchPaths = flags.restartOnChange ?? [];
+  if (watchPaths.length && !command.length) throw new UsageError('--restart-on-change needs a spawned server: put its command after --');
   let demo: { url?: string; close(): Promise<void> } | undefined;
   if (!url && !command.length && !flags.config) {
     const { startDemoServer } = await import('../../demo/server.js');
@@ -58,7 +65,11 @@ export async function runTuiCommand(url: string | undefined, command: string[], 
       import('../output.js'),
       import('../../tui/run.js'),
     ]);
+    const { watchForRestart } = watchPaths.length ? await import('../restart-on-change.js') : { watchForRestart: undefined };
+    // Checks the paths now (a missing one is a usage error before the screen opens); the TUI subscribes below.
+    if (watchForRestart) watchForRestart(watchPaths, () => {})();
     return await runTui({
+      restartOn: watchForRestart ? (restart) => watchForRestart(watchPaths, (changed) => restart(`${changed} changed`)) : undefined,
       targetLabel: demo ? `demo server ${targetLabel(target)}` : targetLabel(target),
       pollMs: pollSec ? pollSec * 1000 : undefined,
       color: colorEnabled(process.stdout, flags.color),
