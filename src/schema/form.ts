@@ -362,6 +362,10 @@ function buildNode(schema: unknown, key: string, required: boolean, ctx: Ctx): F
       if (isObj(ap) && Object.keys(ap).length > 0) {
         return jsonNode(key, s, outer, required, 'properties plus typed additionalProperties', nullable);
       }
+      // Any property allowed and none described: the only way to give one is JSON.
+      if ((ap === true || (isObj(ap) && Object.keys(ap).length === 0)) && Object.keys(props).length === 0 && !Array.isArray(s.required)) {
+        return jsonNode(key, s, outer, required, 'any properties (additionalProperties: true)', nullable);
+      }
       const req = new Set(Array.isArray(s.required) ? (s.required as unknown[]).filter((x): x is string => typeof x === 'string') : []);
       const fields = Object.entries(props).map(([k, sub]) => buildNode(sub, k, req.has(k), inner));
       // Required names without a property schema still need a value: give them a JSON field.
@@ -549,16 +553,20 @@ export function formRows(root: FormNode, value: FormValue): FormRow[] {
  * fields are also left out so that validation reports them as missing. Numbers and JSON
  * fields are parsed; parse failures are returned as errors (and the field is left out).
  */
-export function formToArguments(model: FormModel, value: FormValue): { args: { [k: string]: unknown }; errors: FormError[] } {
+export function formToArguments(model: FormModel, value: FormValue, typed = false): { args: { [k: string]: unknown }; errors: FormError[] } {
   const errors: FormError[] = [];
-  const out = toJson(model.root, value, [], false, errors);
+  const out = toJson(model.root, value, [], false, errors, typed);
   const args = isObj(out) ? out : {};
   if (out !== undefined && !isObj(out)) errors.push({ pointer: '', message: 'arguments must be a JSON object' });
   return { args, errors };
 }
 
-/** The JSON of one node's state; `undefined` = absent. */
-export function toJson(node: FormNode, v: FormValue, path: PathSeg[], inItem: boolean, errors: FormError[]): unknown {
+/**
+ * The JSON of one node's state; `undefined` = absent.
+ * @param typed a number or JSON field that does not parse is sent as the text typed (a string)
+ *   instead of left out: "call anyway" sends exactly what the user typed.
+ */
+export function toJson(node: FormNode, v: FormValue, path: PathSeg[], inItem: boolean, errors: FormError[], typed = false): unknown {
   if (v.isNull) return null;
   switch (node.kind) {
     case 'string':
@@ -574,7 +582,7 @@ export function toJson(node: FormNode, v: FormValue, path: PathSeg[], inItem: bo
       const n = Number(t);
       if (!Number.isFinite(n) || !/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(t)) {
         errors.push({ pointer: toPointer(path), message: `not a number: ${t}` });
-        return undefined;
+        return typed ? v.text : undefined;
       }
       return n;
     }
@@ -588,7 +596,7 @@ export function toJson(node: FormNode, v: FormValue, path: PathSeg[], inItem: bo
         return JSON.parse(v.text);
       } catch (e) {
         errors.push({ pointer: toPointer(path), message: `invalid JSON: ${(e as Error).message}` });
-        return undefined;
+        return typed ? v.text : undefined;
       }
     }
     case 'boolean':
@@ -608,7 +616,7 @@ export function toJson(node: FormNode, v: FormValue, path: PathSeg[], inItem: bo
       for (const f of node.fields) {
         const fv = v.fields[f.key];
         if (!fv) continue;
-        const x = toJson(f, fv, [...path, f.key], false, errors);
+        const x = toJson(f, fv, [...path, f.key], false, errors, typed);
         if (x !== undefined) o[f.key] = x;
       }
       // An optional nested object with nothing filled in is left out; the root is always sent.
@@ -619,7 +627,7 @@ export function toJson(node: FormNode, v: FormValue, path: PathSeg[], inItem: bo
       if (v.kind !== 'array') return undefined;
       if (v.items.length === 0 && !node.required && !inItem && !node.hasDefault) return undefined;
       return v.items.map((item, i) => {
-        const x = toJson(node.item, item, [...path, i], true, errors);
+        const x = toJson(node.item, item, [...path, i], true, errors, typed);
         return x === undefined ? null : x;
       });
     }

@@ -12,12 +12,13 @@ import type { Ring } from './hooks/useBatched.js';
 import { useTerminalSize, type TermSize } from './hooks/useTerminalSize.js';
 import { useWatch } from './hooks/useWatch.js';
 import { useNow } from './hooks/useNow.js';
-import { useKeys } from './hooks/useKeys.js';
+import { useKeys, type KeyEvent } from './hooks/useKeys.js';
 import { HELP_CONTEXTS, hintLine, matchKey, type KeyContext } from './keys.js';
 import { scrollBy } from './scroll.js';
 import { diffCounts, causeLabel } from './diffViewLines.js';
 import type { LogEntry } from './logEntry.js';
 import { PANES, usePanes, type PaneContext, type PaneDef } from './panes/index.js';
+import type { FlashOptions } from './panes/types.js';
 import { Header, type ConnectionState } from './components/Header.js';
 import { PaneTabs } from './components/PaneTabs.js';
 import { StatusBar } from './components/StatusBar.js';
@@ -41,7 +42,18 @@ export interface AppProps {
   size?: Partial<TermSize>;
   /** The authorization state for the header (HTTP targets). */
   auth?: AuthView;
+  /** Keys typed while connecting: replayed, in order, once the first tool list is on screen. */
+  pendingKeys?: readonly KeyEvent[];
+  /** The reconnect key (R): the shell closes this client and connects again (see Root). */
+  onReconnect?(): void;
+  /** The disconnect key (X): the shell closes this client and keeps the screen. */
+  onDisconnect?(): void;
+  /** What the shell is doing with the connection, when it is not this client's own state. */
+  lifecycle?: { state: 'reconnecting' | 'disconnected'; detail?: string };
 }
+
+/** How long "Press Ctrl-C again to quit" is true (ms): the second press must come within it. */
+export const CTRL_C_WINDOW_MS = 2000;
 
 /** Rows used by the header (3), the pane bar (1) and the status line (1). */
 const CHROME_ROWS = 5;
@@ -68,7 +80,22 @@ export function logFlash(e: LogEntry): { text: string; style: StyleKey } | undef
  * from the shell (wire and log rings). All keys go through one handler: the global rows of
  * the key table first, then the active pane, so that exactly one view acts on each key.
  */
-export function App({ client, targetLabel, pollMs, listenFilter, wire, log, onQuit, closing, size, auth }: AppProps) {
+export function App({
+  client,
+  targetLabel,
+  pollMs,
+  listenFilter,
+  wire,
+  log,
+  onQuit,
+  closing,
+  size,
+  pendingKeys,
+  onReconnect,
+  onDisconnect,
+  lifecycle,
+  auth,
+}: AppProps) {
   const services = useServices();
   const term = useTerminalSize(size);
   const width = Math.max(40, term.columns);
@@ -85,14 +112,22 @@ export function App({ client, targetLabel, pollMs, listenFilter, wire, log, onQu
   /** Optional panes (Wire) the user has shown. */
   const [shownOptional, setShownOptional] = useState<ReadonlySet<string>>(() => new Set());
   const [help, setHelp] = useState<{ open: boolean; offset: number }>({ open: false, offset: 0 });
-  const [status, setStatus] = useState<{ text: string; style: StyleKey; at: number } | undefined>(undefined);
+  const [status, setStatus] = useState<{ text: string; style: StyleKey; at: number; key?: string; ttlMs?: number } | undefined>(undefined);
+  /** The pane `w` left for the Wire pane: `w` on Wire hides it and goes back there. */
+  const beforeOptional = useRef<string | undefined>(undefined);
+  /** `q` was pressed once while a call runs: the next `q` cancels it and quits. */
+  const [quitArmed, setQuitArmed] = useState(false);
   const lastCtrlC = useRef(0);
   /** When the user last pressed a key (ms, services clock): idle users are watching. */
   const lastKeyAt = useRef(services.now());
-  const flash = useCallback((text: string, style: StyleKey = 'plain') => setStatus({ text, style, at: services.now() }), [services]);
+  const flash = useCallback(
+    (text: string, style: StyleKey = 'plain', opts: FlashOptions = {}) => setStatus({ text, style, at: services.now(), key: opts.key, ttlMs: opts.ttlMs }),
+    [services],
+  );
+  const clearFlash = useCallback((key: string) => setStatus((s) => (s?.key === key ? undefined : s)), []);
 
   const isShown = (def: PaneDef) => !def.optional || shownOptional.has(def.id);
-  const ctx: Omit<PaneContext, 'shown'> = { client, watch, wire, log, pollMs, now, width, height: mainH, flash };
+  const ctx: Omit<PaneContext, 'shown'> = { client, watch, wire, log, pollMs, now, width, height: mainH, flash, clearFlash };
   const panes = usePanes(PANES, (def) => ({ ...ctx, shown: isShown(def) }));
   const bar = PANES.filter(isShown);
   const pane = panes[active];
@@ -119,8 +154,27 @@ export function App({ client, targetLabel, pollMs, listenFilter, wire, log, onQu
       text: `Tool list changed ${diffCounts(e)} — ${causeLabel(e.cause)}${active === DIFFS || isWatching ? '' : ' — press d to see the diff'}`,
       style: e.cause === 'poll' ? 'warn' : 'changed',
       at: services.now(),
+      key: active === DIFFS || isWatching ? undefined : 'unseen-diff',
     });
   }, [ws.diffCount, ws.diffs, active, watching, help.open, openDiffs, services]);
+  // "press d to see the diff" is no longer true once the Diffs pane is on screen.
+  useEffect(() => {
+    if (active === DIFFS) clearFlash('unseen-diff');
+  }, [active, clearFlash]);
+
+  // A running call (or other pane work): shown in the header, and `q` asks twice.
+  const activities = PANES.map((d) => panes[d.id].activity).filter((a): a is string => !!a);
+  const busy = activities.length > 0;
+  useEffect(() => {
+    if (!busy) {
+      setQuitArmed(false);
+      clearFlash('quit-armed');
+    }
+  }, [busy, clearFlash]);
+
+  // Keys typed while connecting, replayed once the first list is on screen (the first full frame).
+  const replay = useRef(pendingKeys?.length ? pendingKeys : undefined);
+  const firstFrame = ws.tools !== undefined || ws.toolsError !== undefined;
 
   // Warnings and findings from the client (dropped tools, garbage lines…) are flashed as they arrive.
   const seenLog = useRef(log.total);
@@ -139,6 +193,17 @@ export function App({ client, targetLabel, pollMs, listenFilter, wire, log, onQu
     if (!closing) onQuit();
   };
 
+  /** `q`: with a call running, the first press asks and the second one cancels it and quits. */
+  const quitKey = () => {
+    if (busy && !quitArmed) {
+      setQuitArmed(true);
+      flash(`${activities[0]}: a call is running — q again cancels it and quits`, 'warn', { key: 'quit-armed' });
+      return;
+    }
+    for (const d of PANES) panes[d.id].cancelActivity?.();
+    quit();
+  };
+
   const cyclePane = (delta: number) => {
     const i = bar.findIndex((d) => d.id === active);
     setActive(bar[(i + delta + bar.length) % bar.length].id);
@@ -147,31 +212,39 @@ export function App({ client, targetLabel, pollMs, listenFilter, wire, log, onQu
   /** The global key of a pane (`d`, `w`): show/hide an optional pane, or jump to the pane. */
   const paneKey = (def: PaneDef) => {
     if (def.optional) {
+      // The key goes to the pane (showing it first); on the pane itself it hides it again.
       const on = shownOptional.has(def.id);
-      setShownOptional((s) => {
-        const n = new Set(s);
-        if (on) n.delete(def.id);
-        else n.add(def.id);
-        return n;
-      });
-      if (on && active === def.id) setActive(PANES[0].id);
-      flash(on ? `${def.title} pane hidden` : `${def.title} pane shown (Tab to reach it)`);
+      if (on && active === def.id) {
+        setShownOptional((s) => {
+          const n = new Set(s);
+          n.delete(def.id);
+          return n;
+        });
+        const back = beforeOptional.current;
+        setActive(back && back !== def.id ? back : PANES[0].id);
+        flash(`${def.title} pane hidden`, 'plain', { ttlMs: 3000 });
+        return;
+      }
+      if (!on) setShownOptional((s) => new Set(s).add(def.id));
+      beforeOptional.current = active;
+      setActive(def.id);
+      panes[def.id].onJump?.();
       return;
     }
     setActive(def.id);
     panes[def.id].onJump?.();
   };
 
-  useKeys((input, key) => {
+  const keys = useKeys((input, key) => {
     lastKeyAt.current = services.now();
     // Several characters at once where keys are commands: take them one by one.
     if ([...input].length > 1 && !key.ctrl && !key.meta && !typing) return 'split';
     if (matchKey(input, key, ['always'])?.command === 'quit.force') {
       const t = services.now();
-      if (t - lastCtrlC.current < 2000) quit();
+      if (t - lastCtrlC.current < CTRL_C_WINDOW_MS) quit();
       else {
         lastCtrlC.current = t;
-        flash('Press Ctrl-C again to quit', 'warn');
+        flash('Press Ctrl-C again to quit', 'warn', { ttlMs: CTRL_C_WINDOW_MS });
       }
       return;
     }
@@ -184,35 +257,78 @@ export function App({ client, targetLabel, pollMs, listenFilter, wire, log, onQu
     const g = matchKey(input, key, ['global'], typing);
     if (g?.command === 'pane.cycle') return void cyclePane(g.arg);
     if (g?.command === 'help.open') return void setHelp({ open: true, offset: 0 });
-    if (g?.command === 'quit') return void quit();
+    if (g?.command === 'quit') return void quitKey();
+    if (quitArmed) {
+      setQuitArmed(false);
+      clearFlash('quit-armed');
+    }
+    if (g?.command === 'connection.reconnect') {
+      if (onReconnect) onReconnect();
+      else flash('Reconnecting is not available here', 'warn');
+      return;
+    }
+    if (g?.command === 'connection.disconnect') {
+      if (lifecycle?.state === 'disconnected') flash('Already disconnected — R connects again', 'warn', { ttlMs: 3000 });
+      else if (onDisconnect) onDisconnect();
+      return;
+    }
     const def = g && PANES.find((d) => d.key === g.command);
     if (def) return void paneKey(def);
     pane.onKey(input, key);
   });
+  const injectKeys = keys.inject;
+  useEffect(() => {
+    if (!firstFrame || !replay.current) return;
+    const k = replay.current;
+    replay.current = undefined;
+    injectKeys(k);
+  }, [firstFrame, injectKeys]);
 
   // ---- rendering ----
   const closedReason = client.closedReason;
-  const connection: ConnectionState = closing ? 'closing' : closedReason ? 'disconnected' : ws.listen.status === 'reconnecting' ? 'reconnecting' : 'connected';
+  const connection: ConnectionState = closing
+    ? 'closing'
+    : lifecycle
+      ? lifecycle.state
+      : closedReason
+        ? 'disconnected'
+        : ws.listen.status === 'reconnecting'
+          ? 'reconnecting'
+          : 'connected';
   const hints = hintLine(help.open ? HELP_CONTEXTS : contexts, !help.open && typing);
   const tools = ws.tools;
-  const statusShown = status && now - status.at < 10_000 ? status : undefined;
+  const statusShown = status && Math.max(now, services.now()) - status.at < (status.ttlMs ?? 10_000) ? status : undefined;
   const statusText = statusShown
     ? statusShown.text
-    : closedReason
-      ? `disconnected: ${sanitizeLine(closedReason)}`
-      : ws.toolsError && !tools
-        ? `error: ${ws.toolsError}`
-        : `${sanitizeLine(targetLabel)} · ${tools ? `${tools.length} tools` : 'listing tools…'}${ws.diffCount ? ` · ${ws.diffCount} change${ws.diffCount === 1 ? '' : 's'} seen` : ''}`;
+    : lifecycle
+      ? lifecycle.state === 'disconnected'
+        ? `disconnected${lifecycle.detail ? `: ${sanitizeLine(lifecycle.detail)}` : ''} — R connects again`
+        : `reconnecting to ${sanitizeLine(targetLabel)}…`
+      : closedReason
+        ? `disconnected: ${sanitizeLine(closedReason)}`
+        : ws.toolsError && !tools
+          ? `error: ${ws.toolsError}`
+          : `${sanitizeLine(targetLabel)} · ${tools ? `${tools.length} tools` : 'listing tools…'}${ws.diffCount ? ` · ${ws.diffCount} change${ws.diffCount === 1 ? '' : 's'} seen` : ''}`;
   const badges = Object.fromEntries(PANES.map((d) => [d.id, panes[d.id].badge]));
 
   return (
     <Box flexDirection="column" width={width} height={height}>
-      <Header description={client.description} targetLabel={targetLabel} connection={connection} watch={ws} now={now} hints={hints} width={width} auth={auth} />
+      <Header
+        description={client.description}
+        targetLabel={targetLabel}
+        connection={connection}
+        watch={ws}
+        now={now}
+        hints={hints}
+        width={width}
+        auth={auth}
+        activity={pane.activity ? undefined : activities[0]}
+      />
       <PaneTabs panes={bar} active={active} width={width} badges={badges} />
       <Box height={mainH} flexDirection="column" overflow="hidden">
         {help.open ? <HelpOverlay offset={help.offset} width={width} height={mainH} /> : pane.view()}
       </Box>
-      <StatusBar text={statusText} style={statusShown?.style ?? (closedReason || (ws.toolsError && !tools) ? 'error' : 'muted')} width={width} />
+      <StatusBar text={statusText} style={statusShown?.style ?? (lifecycle || closedReason || (ws.toolsError && !tools) ? 'error' : 'muted')} width={width} />
     </Box>
   );
 }

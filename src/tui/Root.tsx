@@ -10,7 +10,8 @@ import { useTheme } from './theme.js';
 import { useServices } from './services.js';
 import { ringReducer, useBatchedReducer, type Ring } from './hooks/useBatched.js';
 import { useTerminalSize, type TermSize } from './hooks/useTerminalSize.js';
-import { useKeys } from './hooks/useKeys.js';
+import { useKeys, type KeyEvent } from './hooks/useKeys.js';
+import { restartConnection } from './restart.js';
 import { hintLine, matchKey, type KeyContext } from './keys.js';
 import { Header } from './components/Header.js';
 import { Spinner } from './components/Spinner.js';
@@ -54,11 +55,17 @@ export interface RootProps {
   onQuitting?: () => void;
   /** Max wait for `close()` on quit, in ms (default 5000). */
   closeTimeoutMs?: number;
+  /**
+   * Restart requests from outside (`--restart-on-change`: a watched file changed): called once
+   * with a function that restarts the connection (closes the client, stopping a spawned
+   * server, and connects again); returns an unsubscribe.
+   */
+  restartOn?: (restart: (why: string) => void) => () => void;
 }
 
 type Conn =
   | { phase: 'connecting' }
-  | { phase: 'connected'; client: InspectorClient }
+  | { phase: 'connected'; client: InspectorClient; lifecycle?: { state: 'reconnecting' | 'disconnected'; detail?: string } }
   | { phase: 'failed'; error: unknown }
   | { phase: 'closing'; client?: InspectorClient; error?: unknown };
 
@@ -71,7 +78,7 @@ const FAILED_CONTEXTS: readonly KeyContext[] = ['connect-failed', 'connect', 'al
  * failure with retry, buffers wire and log events from the first byte, and on quit closes
  * the client (which stops a spawned server) before exiting.
  */
-export function Root({ connect, targetLabel, pollMs, listenFilter, size, closeClient, onExit, onQuitting, closeTimeoutMs = 5000 }: RootProps) {
+export function Root({ connect, targetLabel, pollMs, listenFilter, size, closeClient, onExit, onQuitting, closeTimeoutMs = 5000, restartOn }: RootProps) {
   const app = useApp();
   const theme = useTheme();
   const services = useServices();
@@ -85,6 +92,8 @@ export function Root({ connect, targetLabel, pollMs, listenFilter, size, closeCl
   const lastCtrlC = useRef(0);
   const [ctrlCHint, setCtrlCHint] = useState(false);
   const quitting = useRef(false);
+  /** Keys typed while connecting: handed to the App, which replays them after its first full frame. */
+  const typedEarly = useRef<KeyEvent[]>([]);
 
   // The connection is made once per attempt: a parent re-rendering with a new `connect`
   // function must not reconnect, so the effect reads the latest functions from a ref.
@@ -93,19 +102,24 @@ export function Root({ connect, targetLabel, pollMs, listenFilter, size, closeCl
     latest.current = { connect, closeClient };
   });
 
-  useEffect(() => {
-    let stale = false;
-    setConn({ phase: 'connecting' });
-    setStartedAt(services.now());
-    const { connect: connectNow } = latest.current;
-    connectNow({
+  const hooks = useCallback(
+    (): ConnectHooks => ({
       onWire: pushWire,
       onStderr: (text) => pushLog({ time: services.now(), kind: 'stderr', text }),
       onWarning: (text) => pushLog({ time: services.now(), kind: 'warning', text }),
       onFinding: (finding) => pushLog({ time: services.now(), kind: 'finding', text: finding.message, finding }),
       onInfo: (text) => pushLog({ time: services.now(), kind: 'info', text }),
       onAuth: setAuth,
-    }).then(
+    }),
+    [pushWire, pushLog, services],
+  );
+
+  useEffect(() => {
+    let stale = false;
+    setConn({ phase: 'connecting' });
+    setStartedAt(services.now());
+    const { connect: connectNow } = latest.current;
+    connectNow(hooks()).then(
       (client) => {
         if (stale || quitting.current) {
           void (latest.current.closeClient ?? ((c: InspectorClient) => c.close()))(client).catch(() => {});
@@ -120,10 +134,46 @@ export function Root({ connect, targetLabel, pollMs, listenFilter, size, closeCl
     return () => {
       stale = true;
     };
-  }, [attempt, services, pushWire, pushLog]);
+  }, [attempt, services, hooks]);
 
   const connRef = useRef(conn);
   connRef.current = conn;
+  const closeOne = useCallback((c: InspectorClient) => (latest.current.closeClient ?? ((x: InspectorClient) => x.close()))(c), []);
+
+  /**
+   * Reconnect (R), restart after a file change: the App stays on screen (its panes, the diff
+   * history) with the header saying `reconnecting`; the new client's first list is diffed
+   * against the one before. A failure leaves the screen `disconnected` with the reason.
+   */
+  const reconnect = useCallback(
+    (why?: string) => {
+      const c = connRef.current;
+      if (c.phase !== 'connected' || c.lifecycle?.state === 'reconnecting' || quitting.current) return;
+      const old = c.lifecycle?.state === 'disconnected' ? undefined : c.client;
+      if (why) pushLog({ time: services.now(), kind: 'info', text: `restarting: ${why}` });
+      setConn({ phase: 'connected', client: c.client, lifecycle: { state: 'reconnecting', detail: why } });
+      restartConnection(old, { close: closeOne, connect: () => latest.current.connect(hooks()) }).then(
+        (client) => {
+          if (quitting.current) return void closeOne(client).catch(() => {});
+          setConn({ phase: 'connected', client });
+        },
+        (error: unknown) => {
+          if (!quitting.current) setConn({ phase: 'connected', client: c.client, lifecycle: { state: 'disconnected', detail: describeError(error) } });
+        },
+      );
+    },
+    [closeOne, hooks, pushLog, services],
+  );
+
+  /** Disconnect (X): closes the client (a spawned server stops), keeps the screen; R connects again. */
+  const disconnect = useCallback(() => {
+    const c = connRef.current;
+    if (c.phase !== 'connected' || c.lifecycle) return;
+    setConn({ phase: 'connected', client: c.client, lifecycle: { state: 'disconnected', detail: 'by the user' } });
+    void closeOne(c.client).catch(() => {});
+  }, [closeOne]);
+
+  useEffect(() => restartOn?.((why) => reconnect(why)), [restartOn, reconnect]);
   const quit = useCallback(() => {
     if (quitting.current) return;
     quitting.current = true;
@@ -159,7 +209,8 @@ export function Root({ connect, targetLabel, pollMs, listenFilter, size, closeCl
         return;
       }
       if (m?.command === 'quit') quit();
-      else if (m?.command === 'connect.retry') setAttempt((a) => a + 1);
+      else if (m?.command === 'connect.retry' || m?.command === 'connection.reconnect') setAttempt((a) => a + 1);
+      else if (conn.phase === 'connecting' && m === undefined) typedEarly.current.push({ input, key });
     },
     conn.phase === 'connecting' || conn.phase === 'failed',
   );
@@ -178,6 +229,10 @@ export function Root({ connect, targetLabel, pollMs, listenFilter, size, closeCl
         closing={conn.phase === 'closing'}
         size={size}
         auth={auth}
+        pendingKeys={typedEarly.current}
+        onReconnect={reconnect}
+        onDisconnect={disconnect}
+        lifecycle={conn.phase === 'connected' ? conn.lifecycle : undefined}
       />
     );
   }

@@ -21,6 +21,10 @@ export function causeLabel(cause: DiffEntry['cause']): string {
       return 'changed without notification (found by polling)';
     case 'resync':
       return 'resync after reconnect';
+    case 'refresh':
+      return 'list re-fetched (u)';
+    case 'restart':
+      return 'after a reconnect, against the list before';
   }
 }
 

@@ -143,7 +143,8 @@ export function formKey(model: FormModel, st: FormUiState, input: string, key: K
       // Optional choices include "unset" (-1) in the cycle.
       const lo = row.node.required ? 0 : -1;
       const span = n - lo;
-      const next = ((((cur - lo + m.arg) % span) + span) % span) + lo;
+      // From (unset) of a required choice, ← reaches the last option and → the first.
+      const next = cur < lo ? (m.arg < 0 ? n - 1 : 0) : ((((cur - lo + m.arg) % span) + span) % span) + lo;
       const value = updateAt(st.value, row.path, () => ({ kind: 'enum', index: next }));
       return { state: { ...st, value } };
     }

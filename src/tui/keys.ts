@@ -43,10 +43,27 @@ export type KeyContext =
   | 'diffs'
   | 'log'
   | 'wire'
-  | 'wire-detail';
+  | 'wire-detail'
+  /** A view that can be searched with `/` (a result, the Log pane). */
+  | 'searchable'
+  /** The search field of a view has the focus (with `text`). */
+  | 'search'
+  /** A view with a kept search: n / N step through its matches. */
+  | 'searched';
 
 /** Sections of the `?` screen, in order. */
-export const HELP_SECTIONS = ['Everywhere', 'Tools list', 'Text fields', 'Call form', 'Call and result', 'Listen', 'Diffs', 'Wire'] as const;
+export const HELP_SECTIONS = [
+  'Everywhere',
+  'Connection',
+  'Search',
+  'Tools list',
+  'Text fields',
+  'Call form',
+  'Call and result',
+  'Listen',
+  'Diffs',
+  'Wire',
+] as const;
 /** A section of the `?` screen. */
 export type HelpSection = (typeof HELP_SECTIONS)[number];
 
@@ -102,10 +119,17 @@ export const KEY_TABLE = [
     keys: ['w'],
     in: ['global'],
     section: 'Everywhere',
-    does: 'show / hide the Wire pane (raw messages in and out)',
+    does: 'go to the Wire pane (raw messages in and out), showing it; on the Wire pane: hide it',
     hint: { 'tools-list': 'wire', wire: 'hide' },
   },
-  { command: 'quit', keys: ['q'], in: ['global', 'connect'], section: 'Everywhere', does: 'quit (not while typing in a field: use Esc first)', hint: 'quit' },
+  {
+    command: 'quit',
+    keys: ['q'],
+    in: ['global', 'connect'],
+    section: 'Everywhere',
+    does: 'quit (not while typing in a field: use Esc first; while a call runs, press it twice)',
+    hint: 'quit',
+  },
   {
     command: 'quit.force',
     keys: ['ctrl-c'],
@@ -157,8 +181,41 @@ export const KEY_TABLE = [
   },
   { command: 'help.close', keys: ['any'], in: ['help'], does: 'close the help', hint: 'closes', hintKeys: 'any other key' },
 
-  // ---- Connect screen ----
+  // ---- Connection ----
+  {
+    command: 'connection.reconnect',
+    keys: ['R'],
+    in: ['global', 'connect-failed'],
+    section: 'Connection',
+    does: 'reconnect: close the connection and connect again (a spawned server is restarted); the tool list is re-fetched and diffed',
+  },
+  { command: 'connection.disconnect', keys: ['X'], in: ['global'], section: 'Connection', does: 'disconnect (a spawned server is stopped); R connects again' },
+  // The failure screen: `r` too (no result can be on screen there).
   { command: 'connect.retry', keys: ['r'], in: ['connect-failed'], does: 'connect again', hint: 'retry' },
+
+  // ---- Search in a view (a result, the Log pane) ----
+  {
+    command: 'search.start',
+    keys: ['/'],
+    in: ['searchable'],
+    section: 'Search',
+    does: 'in a result or the Log pane: search (a new search each time)',
+    hint: 'search',
+  },
+  { command: 'search.keep', keys: ['return'], in: ['search'], section: 'Search', does: 'while searching: keep the search, back to scrolling', hint: 'keep' },
+  { command: 'search.clear', keys: ['escape'], in: ['search', 'searched'], section: 'Search', does: 'clear the search', hint: { search: 'clear' } },
+  {
+    command: 'search.next',
+    keys: [
+      { key: 'n', arg: 1 },
+      { key: 'N', arg: -1 },
+    ],
+    in: ['searched'],
+    section: 'Search',
+    does: 'next / previous match',
+    hint: 'next/prev',
+    hintKeys: 'n/N',
+  },
 
   // ---- Tools list ----
   {
@@ -170,6 +227,13 @@ export const KEY_TABLE = [
     hint: 'filter',
   },
   { command: 'tools.open', keys: ['return'], in: ['tools-list'], section: 'Tools list', does: 'open the tool: details and call form', hint: 'open' },
+  {
+    command: 'list.refresh',
+    keys: ['u'],
+    in: ['tools-list'],
+    section: 'Tools list',
+    does: 'update: re-fetch the list now (a change shows as a diff)',
+  },
   {
     command: 'filter.keep',
     keys: ['return'],

@@ -78,6 +78,7 @@ export async function startTui(opts: RunTuiOptions): Promise<number> {
             exitCode = code;
           }}
           onQuitting={() => quitCtl.abort()}
+          restartOn={opts.restartOn}
         />
       </ServicesContext.Provider>
     </ThemeContext.Provider>,

@@ -199,13 +199,21 @@ export function resultLines(call: Finished, tool: Tool | undefined, width: numbe
   const res = outcome.result as unknown as Record<string, unknown>;
   const isError = res.isError === true;
   const content = Array.isArray(res.content) ? res.content : [];
+  // The headline carries the outputSchema verdict: a result that fails it is not a ✓.
+  const failsSchema = !isError && outputSchemaVerdict(tool, outcome.result)?.verdict === 'fail';
   out.push(
     isError
       ? [
           { text: `✗ ${name}`, style: 'error' },
           { text: `  tool error (isError: true) after ${took}`, style: 'error' },
         ]
-      : [{ text: `✓ ${name}`, style: 'ok' }, { text: `  complete after ${took}` }],
+      : failsSchema
+        ? [
+            { text: `✗ ${name}`, style: 'error' },
+            { text: `  complete after ${took}` },
+            { text: ' · structuredContent fails its outputSchema (below)', style: 'error' },
+          ]
+        : [{ text: `✓ ${name}`, style: 'ok' }, { text: `  complete after ${took}` }],
   );
   out.push(line(`  arguments ${compactJson(call.args)}`, 'muted'));
   if (call.progressCount > 0) out.push(line(`  ${call.progressCount} progress notification(s)`, 'muted'));

@@ -4,7 +4,7 @@
  */
 import type { InspectorClient } from '../client/types.js';
 import type { ListenFilter } from '../protocol/types.js';
-import type { ConnectHooks } from './Root.js';
+import type { ConnectHooks, RootProps } from './Root.js';
 import type { TuiServices } from './services.js';
 import type { TermSize } from './hooks/useTerminalSize.js';
 
@@ -33,6 +33,8 @@ export interface RunTuiOptions {
   services?: TuiServices;
   /** Fixed size (tests); default: the terminal's, following resizes. */
   size?: Partial<TermSize>;
+  /** Restart requests from outside (`--restart-on-change`), see RootProps.restartOn. */
+  restartOn?: RootProps['restartOn'];
 }
 
 /**

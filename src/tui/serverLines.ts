@@ -16,6 +16,7 @@ const CAPABILITY_MEANING: Record<string, string> = {
   resources: 'offers resources (resources/list, resources/read)',
   logging: 'can send log messages (notifications/message) for requests that set a log level',
   completions: 'completes arguments (completion/complete)',
+  tasks: 'runs requests as tasks: a call answers with a task to poll (tasks/get, tasks/result, tasks/list, tasks/cancel; 2025-11-25)',
   experimental: 'non-standard features, not defined by the spec',
 };
 
@@ -72,7 +73,13 @@ export function serverLines(d: ServerDescription, now: number, width: number): L
     ]);
     if (v && typeof v === 'object' && !Array.isArray(v)) {
       for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
-        const sub = cap === 'experimental' ? undefined : SUB_MEANING[k];
+        // A legacy server has no subscriptions/listen: its list_changed notifications come unsolicited.
+        const sub =
+          cap === 'experimental'
+            ? undefined
+            : k === 'listChanged' && d.era === 'legacy'
+              ? `sends notifications/${sanitizeLine(cap)}/list_changed when the list changes (unsolicited)`
+              : SUB_MEANING[k];
         if (typeof x === 'boolean') {
           out.push([
             { text: `      ${sanitizeLine(k)} ` },

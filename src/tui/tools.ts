@@ -51,3 +51,59 @@ export function filterIndices(index: readonly string[], query: string): number[]
   }
   return out;
 }
+
+/** A tool's fields as the ranked filter reads them, lower-cased once per list. */
+export interface RankFields {
+  name: string;
+  title: string;
+  description: string;
+  /** Everything, for the every-word match (searchText). */
+  all: string;
+}
+
+/** The fields of `tool` for {@link rankTools}. */
+export function rankFields(tool: Tool): RankFields {
+  const title = [tool.title, tool.annotations?.title].filter((x): x is string => typeof x === 'string').join(' ');
+  return {
+    name: String(tool.name).toLowerCase(),
+    title: title.toLowerCase(),
+    description: typeof tool.description === 'string' ? tool.description.toLowerCase() : '',
+    all: searchText(tool),
+  };
+}
+
+/**
+ * Fuzzy scorer for the last tier of {@link rankTools}: a score (higher is better) when every
+ * character of `query` occurs in `target` in order, else undefined. Injected so that the
+ * ranking stays a pure function; the TUI passes fuzzysort's (src/tui/fuzzy.ts).
+ */
+export type FuzzyScore = (query: string, target: string) => number | undefined;
+
+/**
+ * The `/` filter: indices of the tools matching `query`, best first. Tiers, each in list
+ * order: the name starts with the query; the name holds it; a title holds it; the
+ * description holds it; every space-separated word occurs somewhere; then fuzzy matches of
+ * the name or title (characters in order, as fzf does), by score. An empty query: every
+ * tool, in list order.
+ */
+export function rankTools(fields: readonly RankFields[], query: string, fuzzy?: FuzzyScore): number[] {
+  const q = query.trim().toLowerCase();
+  if (!q) return fields.map((_, i) => i);
+  const words = q.split(/\s+/).filter(Boolean);
+  const tiers: number[][] = [[], [], [], [], []];
+  const fuzzyHits: { i: number; score: number }[] = [];
+  for (let i = 0; i < fields.length; i++) {
+    const f = fields[i];
+    if (f.name.startsWith(q)) tiers[0].push(i);
+    else if (f.name.includes(q)) tiers[1].push(i);
+    else if (f.title.includes(q)) tiers[2].push(i);
+    else if (f.description.includes(q)) tiers[3].push(i);
+    else if (words.every((w) => f.all.includes(w))) tiers[4].push(i);
+    else if (fuzzy && !q.includes(' ')) {
+      const s = Math.max(fuzzy(q, f.name) ?? -Infinity, fuzzy(q, f.title) ?? -Infinity);
+      if (s > -Infinity) fuzzyHits.push({ i, score: s });
+    }
+  }
+  fuzzyHits.sort((a, b) => b.score - a.score || a.i - b.i);
+  return [...tiers.flat(), ...fuzzyHits.map((h) => h.i)];
+}

@@ -21,7 +21,8 @@ export interface DiffEntry {
   /** Increasing id (1 = first diff of the session). */
   id: number;
   time: number;
-  cause: 'notification' | 'poll' | 'resync';
+  /** `refresh`: the user re-fetched the list (u); `restart`: the list after a reconnect or a server restart, against the one before. */
+  cause: 'notification' | 'poll' | 'resync' | 'refresh' | 'restart';
   diff: ToolDiff;
 }
 
@@ -57,6 +58,11 @@ export interface WatchState {
     detail?: string;
     reconnectAttempt?: number;
   };
+  /**
+   * The connection was made anew (reconnect, restart of a spawned server): the next full list
+   * is diffed against the current one and the diff kept with this cause ({@link resyncAfterReconnect}).
+   */
+  pendingResync?: 'restart';
 }
 
 /** The state before anything arrived, for a subscription to `requested`. */
@@ -91,7 +97,12 @@ export function applyWatchEvents(state: WatchState, events: readonly WatchEvent[
         if (s.tools && diffTools) {
           const d = diffTools(s.tools, ev.tools);
           s.marks = marksOf(d);
+          if (s.pendingResync) {
+            s.diffCount++;
+            diffs.push({ id: s.diffCount, time: ev.time, cause: s.pendingResync, diff: d });
+          }
         }
+        s.pendingResync = undefined;
         s.tools = ev.tools;
         s.dropped = ev.dropped;
         s.toolsAt = ev.time;
@@ -147,4 +158,36 @@ export function finishWatch(state: WatchState, error?: string): WatchState {
   }
   const st = state.listen.status;
   return st === 'ended' || st === 'dropped' ? state : { ...state, listen: { ...state.listen, status: 'stopped' } };
+}
+
+/**
+ * The re-sync-and-diff step after the connection was made anew (the R key, a restart of the
+ * spawned server, --restart-on-change): the next full tool list (the watch's first `tools`
+ * event on the new client) is diffed against the list before and kept as a `restart` diff,
+ * also when nothing changed, so the user sees that the restart changed nothing.
+ * The client's own re-sync step (session renewal, issue 9) can take this one's place: it
+ * would hand over the lists before and after, and this marks the state the same way.
+ */
+export function resyncAfterReconnect(state: WatchState): WatchState {
+  return state.tools ? { ...state, pendingResync: 'restart' } : state;
+}
+
+/**
+ * A list fetched on demand (the `u` key): replaces the current one; a change is kept as a
+ * diff with cause `refresh` (no change: no diff, the marks stay).
+ */
+export function applyRefresh(
+  state: WatchState,
+  tools: Tool[],
+  dropped: DroppedTool[],
+  time: number,
+  diffTools: (before: Tool[], after: Tool[]) => ToolDiff,
+): WatchState {
+  const s: WatchState = { ...state, tools, dropped, toolsAt: time, toolsError: undefined };
+  if (!state.tools) return s;
+  const d = diffTools(state.tools, tools);
+  if (isEmptyDiff(d)) return s;
+  const id = state.diffCount + 1;
+  const diffs = [...state.diffs, { id, time, cause: 'refresh' as const, diff: d }];
+  return { ...s, marks: marksOf(d), diffCount: id, diffs: diffs.length > DIFF_HISTORY ? diffs.slice(diffs.length - DIFF_HISTORY) : diffs };
 }

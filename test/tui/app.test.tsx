@@ -254,7 +254,7 @@ describe('App flows', () => {
     };
     const { r } = setup({ wire });
     await waitFor(r, (f) => f.includes('echo'));
-    await press(r, 'w', KEY.shiftTab);
+    await press(r, 'w'); // w goes to the Wire pane (it used to only add its tab)
     let f = await waitFor(r, (f) => f.includes('2 kept of 2'));
     expect(f).toMatch(/→\s+120 B\s+tools\/list #1/);
     expect(f).toMatch(/←\s+345 B\s+result #1/);

@@ -6,7 +6,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -134,6 +134,53 @@ describe.skipIf(!canRun)('e2e in tmux (built binary, modern stdio fixture)', () 
     s = screen();
     expect(s).not.toContain('Tools (9)'); // alternate screen left
     await expect.poll(() => procs.filter(alive), { timeout: 10_000 }).toEqual([]);
+  });
+});
+
+describe.skipIf(!canRun)('e2e in tmux: the server developer loop', () => {
+  it('--restart-on-change restarts the spawned server when a watched file changes and shows the diff', { timeout: 60_000 }, async () => {
+    // A small official-SDK server whose tools come from tools.json, read at start.
+    const sdk = join(root, 'node_modules', '@modelcontextprotocol', 'sdk', 'dist', 'esm', 'server');
+    const server = join(dir, 'reload-server.mjs');
+    const toolsFile = join(dir, 'tools.json');
+    writeFileSync(toolsFile, JSON.stringify(['alpha', 'beta']));
+    writeFileSync(
+      server,
+      [
+        `import { McpServer } from ${JSON.stringify(join(sdk, 'mcp.js'))};`,
+        `import { StdioServerTransport } from ${JSON.stringify(join(sdk, 'stdio.js'))};`,
+        `import { readFileSync } from 'node:fs';`,
+        `const names = JSON.parse(readFileSync(${JSON.stringify(toolsFile)}, 'utf8'));`,
+        `const s = new McpServer({ name: 'reload-fixture', version: '1.0.0' });`,
+        `for (const n of names) s.registerTool(n, { description: 'tool ' + n }, async () => ({ content: [{ type: 'text', text: n }] }));`,
+        `await s.connect(new StdioServerTransport());`,
+      ].join('\n'),
+    );
+    const exit2 = join(dir, 'exit2');
+    const cmd = `env NO_COLOR=1 CI=1 node ${JSON.stringify(join(root, 'bin', 'mcp-inspect.js'))} --restart-on-change ${JSON.stringify(toolsFile)} -- node ${JSON.stringify(server)}; echo $? > ${JSON.stringify(exit2)}; sleep 60`;
+    tmux('new-session', '-d', '-s', 'reload', '-x', '100', '-y', '30', '-c', root, cmd);
+    const shot = () => tmux('capture-pane', '-p', '-t', 'reload');
+    const until = async (pred: (s: string) => boolean, what: string) => {
+      const start = Date.now();
+      let s = '';
+      while (Date.now() - start < 15_000) {
+        s = shot();
+        if (pred(s)) return s;
+        await sleep(100);
+      }
+      throw new Error(`timed out waiting for ${what}; screen:\n${s}`);
+    };
+    await until((x) => x.includes('Tools (2)') && x.includes('● connected'), 'the tool list');
+    writeFileSync(toolsFile, JSON.stringify(['alpha', 'gamma']));
+    let s = await until((x) => x.includes('Tool list changed +1 −1 ~0'), 'the restart diff');
+    tmux('send-keys', '-t', 'reload', 'd');
+    s = await until((x) => x.includes('Diff #1'), 'the diff');
+    expect(s).toContain('after a reconnect, against the list before');
+    expect(s).toMatch(/\+ gamma/);
+    expect(s).toMatch(/- beta/);
+    tmux('send-keys', '-t', 'reload', 'q');
+    await until(() => existsSync(exit2) && readFileSync(exit2, 'utf8').trim() !== '', 'the exit');
+    expect(readFileSync(exit2, 'utf8').trim()).toBe('0');
   });
 });
 

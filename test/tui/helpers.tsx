@@ -193,7 +193,19 @@ export function renderPane(
     const watch = useWatch(client, filter, opts.pollMs);
     const width = opts.width ?? 100;
     const height = opts.height ?? 20;
-    const p = def.usePane({ client, watch, wire, log, pollMs: opts.pollMs, now: Date.now(), width, height, shown: true, flash: (t) => flashes.push(t) });
+    const p = def.usePane({
+      client,
+      watch,
+      wire,
+      log,
+      pollMs: opts.pollMs,
+      now: Date.now(),
+      width,
+      height,
+      shown: true,
+      flash: (t) => flashes.push(t),
+      clearFlash: () => {},
+    });
     inst = p;
     useKeys((input, key) => {
       if ([...input].length > 1 && !key.ctrl && !key.meta && !p.contexts.includes('text')) return 'split';

@@ -33,7 +33,7 @@ describe('Root', () => {
     resolve(client);
     feed.push(toolsEvent([tool('echo')]));
     await waitFor(r, (f) => f.includes('Tools (1)'));
-    await press(r, 'w', KEY.shiftTab);
+    await press(r, 'w'); // w goes to the Wire pane (it used to only add its tab)
     await waitFor(r, (f) => f.includes('server/discover #1'));
   });
 

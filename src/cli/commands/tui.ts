@@ -11,7 +11,11 @@ import type { CommandSpec } from '../command.js';
 export interface TuiFlags extends CommonFlags {
   poll?: string;
   minRefetchInterval?: string;
+  /** Files / directories whose change restarts the spawned server (repeatable). */
+  restartOnChange?: string[];
 }
+
+const collect = (v: string, prev: string[] = []) => [...prev, v];
 
 /**
  * The root of the program (no command word). `commands` names the registry's commands, for
@@ -25,7 +29,8 @@ export function tuiCommand(commands: readonly string[]): CommandSpec<TuiFlags> {
       addCommonOptions(cmd)
         .argument('[target]', 'URL of the server (omit for the demo server, or put a command after --)')
         .option('--poll <seconds>', 'also re-fetch the tool list on this interval')
-        .option('--min-refetch-interval <ms>', MIN_REFETCH_HELP),
+        .option('--min-refetch-interval <ms>', MIN_REFETCH_HELP)
+        .option('--restart-on-change <path>', 'restart the spawned server when this file or directory changes, and show the diff (repeatable)', collect),
     run: async (inv, words, flags) => {
       const target = words[0];
       if (target !== undefined && !isUrl(target)) {
@@ -47,6 +52,8 @@ export async function runTuiCommand(url: string | undefined, command: string[], 
   const pollSec = positiveNumber(flags.poll, '--poll', 'seconds', Math.floor(MAX_TIMER_MS / 1000));
   const minRefetchIntervalMs = minRefetchIntervalOf(flags.minRefetchInterval);
   timeoutOf(flags); // a bad --timeout is a usage error before anything starts
+  const watchPaths = flags.restartOnChange ?? [];
+  if (watchPaths.length && !command.length) throw new UsageError('--restart-on-change needs a spawned server: put its command after --');
   let demo: { url?: string; close(): Promise<void> } | undefined;
   if (!url && !command.length && !flags.config) {
     const { startDemoServer } = await import('../../demo/server.js');
@@ -62,7 +69,11 @@ export async function runTuiCommand(url: string | undefined, command: string[], 
       import('../../tui/run.js'),
       import('../tui-auth.js'),
     ]);
+    const { watchForRestart } = watchPaths.length ? await import('../restart-on-change.js') : { watchForRestart: undefined };
+    // Checks the paths now (a missing one is a usage error before the screen opens); the TUI subscribes below.
+    if (watchForRestart) watchForRestart(watchPaths, () => {})();
     return await runTui({
+      restartOn: watchForRestart ? (restart) => watchForRestart(watchPaths, (changed) => restart(`${changed} changed`)) : undefined,
       targetLabel: demo ? `demo server ${targetLabel(target)}` : targetLabel(target),
       pollMs: pollSec ? pollSec * 1000 : undefined,
       minRefetchIntervalMs,

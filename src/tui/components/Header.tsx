@@ -22,6 +22,8 @@ export interface HeaderProps {
   width: number;
   /** The authorization state (HTTP targets); absent: nothing shown. */
   auth?: AuthView;
+  /** Work running on another pane (`calling echo 3 s`): shown on the first line. */
+  activity?: string;
 }
 
 const CONN_STYLE: Record<ConnectionState, StyleKey> = {
@@ -38,7 +40,7 @@ const CONN_STYLE: Record<ConnectionState, StyleKey> = {
  * authorization state, connection state); listen state (acknowledged filter and refusals, events received, age of
  * the last event); the key hint line for the current view.
  */
-export function Header({ description: d, targetLabel, connection, watch, now, hints, width, auth }: HeaderProps) {
+export function Header({ description: d, targetLabel, connection, watch, now, hints, width, auth, activity }: HeaderProps) {
   const theme = useTheme();
   const info = d?.serverInfo;
   const name = info ? sanitizeLine(`${info.title ?? info.name}${info.version ? ` ${info.version}` : ''}`) : sanitizeLine(targetLabel);
@@ -115,6 +117,7 @@ export function Header({ description: d, targetLabel, connection, watch, now, hi
             <Text {...theme.style(auth?.pending ? 'warn' : authText === 'no auth' ? 'muted' : 'ok')}>{authText}</Text>
           </>
         ) : null}
+        {activity ? <Text {...theme.style('warn')}>{` · ⟳ ${sanitizeLine(activity)}`}</Text> : null}
         <Text {...theme.style('muted')}> · mcp-inspect</Text>
       </Text>
       <Text wrap="truncate-end">

@@ -55,19 +55,26 @@ export function ListenPane({ listen, legacy, pending, pollMs, lines, offset, fol
           <Text {...theme.style('muted')}>{` · ${listen.status}${listen.detail ? `: ${sanitizeLine(listen.detail)}` : ''}`}</Text>
         </Text>
       )}
-      <Text wrap="truncate-end">
-        <Text {...theme.style('muted')}>next: </Text>
-        <Text>{`${box(pending.toolsListChanged)} `}</Text>
-        <Text {...theme.style('key')}>1</Text>
-        <Text>{` tools  ${box(pending.promptsListChanged)} `}</Text>
-        <Text {...theme.style('key')}>2</Text>
-        <Text>{` prompts  ${box(pending.resourcesListChanged)} `}</Text>
-        <Text {...theme.style('key')}>3</Text>
-        <Text>{' resources  '}</Text>
-        <Text {...theme.style('key')}>Enter</Text>
-        <Text {...theme.style(changed ? 'warn' : 'muted')}>{changed ? ' re-subscribe (changed)' : ' re-subscribe'}</Text>
-        <Text {...theme.style('muted')}>{`  · ${pollMs && pollMs > 0 ? `poll every ${formatDuration(pollMs)}` : 'polling off'}`}</Text>
-      </Text>
+      {legacy ? (
+        // Nothing to choose or re-subscribe to: the server sends what it sends.
+        <Text wrap="truncate-end" {...theme.style('muted')}>
+          {`no filter to choose (the server sends every list_changed it declares)  · ${pollMs && pollMs > 0 ? `poll every ${formatDuration(pollMs)}` : 'polling off'}`}
+        </Text>
+      ) : (
+        <Text wrap="truncate-end">
+          <Text {...theme.style('muted')}>next: </Text>
+          <Text>{`${box(pending.toolsListChanged)} `}</Text>
+          <Text {...theme.style('key')}>1</Text>
+          <Text>{` tools  ${box(pending.promptsListChanged)} `}</Text>
+          <Text {...theme.style('key')}>2</Text>
+          <Text>{` prompts  ${box(pending.resourcesListChanged)} `}</Text>
+          <Text {...theme.style('key')}>3</Text>
+          <Text>{' resources  '}</Text>
+          <Text {...theme.style('key')}>Enter</Text>
+          <Text {...theme.style(changed ? 'warn' : 'muted')}>{changed ? ' re-subscribe (changed)' : ' re-subscribe'}</Text>
+          <Text {...theme.style('muted')}>{`  · ${pollMs && pollMs > 0 ? `poll every ${formatDuration(pollMs)}` : 'polling off'}`}</Text>
+        </Text>
+      )}
       <Text wrap="truncate-end" {...theme.style('muted')}>
         {`Events (${lines.length} kept, newest last)${follow ? ' · following' : ' · G to follow'}${info ? ` · ${info}` : ''}`}
       </Text>

@@ -28,6 +28,16 @@ export function logLine(e: LogEntry): Line {
       { text: sanitizeLine(e.finding.message) },
     ];
   }
+  if (e.kind === 'message') {
+    const lvl = e.level ?? '?';
+    const style: StyleKey = /^(error|critical|alert|emergency)$/.test(lvl) ? 'error' : lvl === 'warning' ? 'warn' : 'plain';
+    return [
+      time,
+      { text: 'server  ', style: 'accent' },
+      { text: sanitizeLine(`[${lvl}]${e.logger ? ` ${e.logger}:` : ''} `), style },
+      { text: sanitizeLine(e.text) },
+    ];
+  }
   return [
     time,
     {
@@ -44,20 +54,23 @@ export interface LogPaneProps {
   total: number;
   offset: number;
   follow: boolean;
+  /** The search line (`/boom  1 of 3`), empty without a search. */
+  search?: string;
   width: number;
   height: number;
 }
 
 /** The server's stderr, the client's warnings and findings, newest last, bounded, following unless scrolled up. */
-export function LogPane({ lines, total, offset, follow, width, height }: LogPaneProps) {
+export function LogPane({ lines, total, offset, follow, search, width, height }: LogPaneProps) {
   const theme = useTheme();
   return (
     <Box flexDirection="column" height={height} width={width}>
       <Text wrap="truncate-end">
         <Text {...theme.style('title')}>Log</Text>
+        {search ? <Text {...theme.style('accent')}>{`  ${sanitizeLine(search)}`}</Text> : null}
         <Text
           {...theme.style('muted')}
-        >{`  server stderr, findings and client warnings · ${lines.length} kept of ${total}${follow ? ' · following' : ' · G to follow'}`}</Text>
+        >{`  server stderr and log messages, findings, client warnings · ${lines.length} kept of ${total}${follow ? ' · following' : ' · G to follow'}`}</Text>
       </Text>
       {lines.length ? (
         <LinesView lines={lines} offset={offset} height={Math.max(1, height - 1)} width={width} />

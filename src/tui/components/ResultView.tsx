@@ -14,6 +14,8 @@ export interface ResultViewProps {
   offset: number;
   /** Path of the last saved result file, to show. */
   savedPath?: string;
+  /** The search line (`/boom  1 of 3`), empty without a search. */
+  search?: string;
   width: number;
   height: number;
 }
@@ -22,7 +24,7 @@ export interface ResultViewProps {
  * The call in progress (spinner, elapsed time, latest progress notification, Esc to cancel)
  * or the finished result (scrollable lines, save key).
  */
-export function ResultView({ call, lines, offset, savedPath, width, height }: ResultViewProps) {
+export function ResultView({ call, lines, offset, savedPath, search, width, height }: ResultViewProps) {
   const theme = useTheme();
   if (call.phase === 'idle') {
     return (
@@ -66,6 +68,7 @@ export function ResultView({ call, lines, offset, savedPath, width, height }: Re
     <Box flexDirection="column" height={height} width={width}>
       <LinesView lines={lines} offset={offset} height={height - 1} width={width} />
       <Text wrap="truncate-end">
+        {search ? <Text {...theme.style('accent')}>{`${sanitizeLine(search)} · `}</Text> : null}
         <Text {...theme.style('muted')}>{info ? `${info} · ` : ''}</Text>
         <Text {...theme.style('key')}>s</Text>
         <Text {...theme.style('muted')}> save raw JSON · </Text>

@@ -9,6 +9,7 @@ import { truncate, wrapText } from '../text.js';
 import { sanitize } from '../../util/sanitize.js';
 import type { UseForm } from '../hooks/useForm.js';
 import { FormView } from './FormView.js';
+import { needsTask } from './ToolsPane.js';
 
 export interface ToolDetailProps {
   tool: Tool;
@@ -86,6 +87,11 @@ export function ToolDetail({ tool, form, gone, confirmPending, width, height }: 
           This tool is no longer in the server’s list.
         </Text>
       ) : null}
+      {needsTask(tool) ? (
+        <Text wrap="truncate-end" {...theme.style('warn')}>
+          task! This tool needs a task (execution.taskSupport: required): a plain call, as sent here, is refused (-32601).
+        </Text>
+      ) : null}
       {form.rebuilt ? (
         <Text wrap="truncate-end" {...theme.style('warn')}>
           Schema changed: the form was rebuilt, keeping your entries.
@@ -98,7 +104,7 @@ export function ToolDetail({ tool, form, gone, confirmPending, width, height }: 
       ))}
     </Box>
   );
-  const headerRows = 1 + (gone ? 1 : 0) + (form.rebuilt ? 1 : 0) + descShown.length;
+  const headerRows = 1 + (gone ? 1 : 0) + (needsTask(tool) ? 1 : 0) + (form.rebuilt ? 1 : 0) + descShown.length;
 
   if (form.model.noParams) {
     return (

@@ -91,14 +91,18 @@ export function ToolsPane({ tools, filtered, pos, offset, query, filtering, mark
     const visible = filtered.slice(offset, offset + listH);
     // Column widths from the visible rows only: cheap and stable enough while scrolling.
     const names = visible.map((i) => rowName(tools[i]));
-    const nameW = Math.min(Math.max(12, ...names.map(textWidth)), Math.floor(width * 0.42));
+    // The protocol names are kept whole: the column grows past its usual share for them.
+    const needed = visible.map((i) => {
+      const t = tools[i];
+      const n = textWidth(sanitizeLine(String(t.name)));
+      return displayName(t) === sanitizeLine(String(t.name)) ? n : n + 3 + 8;
+    });
+    const nameW = Math.min(Math.max(12, ...names.map(textWidth)), Math.max(Math.floor(width * 0.42), ...needed), Math.max(12, width - 12));
     visible.forEach((ti, k) => {
       const t = tools[ti];
       const selected = offset + k === pos;
       const mark = marks[t.name];
-      const b = badges(t)
-        .map((x) => `${x.short}?`)
-        .join(' ');
+      const b = [...badges(t).map((x) => `${x.short}?`), ...(needsTask(t) ? ['task!'] : [])].join(' ');
       const descW = Math.max(0, width - 4 - nameW - 2 - (b ? textWidth(b) + 1 : 0));
       rows.push(
         <Text key={`${ti}:${t.name}`} wrap="truncate-end">
@@ -108,7 +112,7 @@ export function ToolsPane({ tools, filtered, pos, offset, query, filtering, mark
           </Text>
           <Text> </Text>
           <Text {...theme.style(selected ? 'selected' : 'plain')} bold={selected}>
-            {fit(names[k], nameW)}
+            {fit(fitRowName(t, nameW), nameW)}
           </Text>
           <Text>{'  '}</Text>
           <Text {...theme.style('muted')}>{fit(shortDescription(t), descW)}</Text>
@@ -145,6 +149,31 @@ export function ToolsPane({ tools, filtered, pos, offset, query, filtering, mark
       {droppedLines}
     </Box>
   );
+}
+
+/**
+ * True for a tool that can only be called as a task (`execution.taskSupport: "required"`,
+ * 2025-11-25): a plain tools/call fails (-32601). The list marks it `task!`.
+ * spec: server/tools#tool (execution), basic/utilities/tasks
+ */
+export function needsTask(t: Tool): boolean {
+  const ex = (t as { execution?: unknown }).execution;
+  return typeof ex === 'object' && ex !== null && (ex as { taskSupport?: unknown }).taskSupport === 'required';
+}
+
+/**
+ * The name column within `width` columns: the protocol name (the identifier the user types
+ * and calls) is kept whole; the display name in front of it is what gets cut.
+ */
+export function fitRowName(t: Tool, width: number): string {
+  const d = displayName(t);
+  const n = sanitizeLine(String(t.name));
+  if (d === n) return truncate(n, width);
+  const full = `${d} (${n})`;
+  if (textWidth(full) <= width) return full;
+  const tail = ` (${n})`;
+  const room = width - textWidth(tail);
+  return room >= 4 ? `${truncate(d, room)}${tail}` : truncate(n, width);
 }
 
 /** The name column: display name, plus the protocol name when they differ. */

@@ -22,6 +22,8 @@ export interface UseForm {
   rows: FormRow[];
   /** The arguments the form currently represents. */
   args: JsonObject;
+  /** The arguments as typed: a number or JSON field that does not parse is a string here (what "call anyway" sends). */
+  typedArgs: JsonObject;
   problems: FormProblems;
   /** Applies a key; returns the action for Enter / Esc. */
   onKey(input: string, key: Key): FormAction | undefined;
@@ -60,7 +62,11 @@ export function groupProblems(
     if (!general.includes(message)) general.push(message);
   };
   for (const e of local) add(e.pointer, e.message);
+  // A field that does not parse is left out of the arguments: the validator's "missing" for
+  // it is the same problem again, counted once.
+  const unparsed = new Set(local.map((e) => e.pointer));
   for (const e of issues) {
+    if (e.keyword === 'required' && e.path === '' && e.argument !== undefined && unparsed.has(toPointer([e.argument]))) continue;
     if (e.keyword === 'required' && e.path === '' && e.argument !== undefined) add(toPointer([e.argument]), e.message);
     else if ((e.keyword === 'additionalProperties' || e.keyword === 'unevaluatedProperties') && e.path === '') general.push(e.message);
     else add(e.path, e.message);
@@ -84,9 +90,10 @@ interface Built {
 /**
  * State of the call form for `tool`: the form model of its `inputSchema` (src/schema/form.ts),
  * the edit state, the arguments it represents, and their problems (local parse errors plus Ajv
- * validation with validateValue, re-run as the user types).
+ * validation with validateValue, re-run as the user types). `open`: a form is on screen; when
+ * false nothing is validated (no Ajv compile before the user opens a tool).
  */
-export function useForm(tool: Tool): UseForm {
+export function useForm(tool: Tool, open = true): UseForm {
   const { validate } = useServices();
   const schemaKey = stableKey(tool.inputSchema);
   // List refreshes hand over new schema objects with the same content: the form is built
@@ -110,12 +117,15 @@ export function useForm(tool: Tool): UseForm {
   const { model, schema, state } = current;
   const rows = useMemo(() => formRows(model.root, state.value), [model, state.value]);
   const { args, errors } = useMemo(() => formToArguments(model, state.value), [model, state.value]);
+  const typedArgs = useMemo(() => (errors.length ? formToArguments(model, state.value, true).args : args), [model, state.value, errors, args]);
   const problems = useMemo(() => {
+    // No form on screen (the placeholder before a tool is opened): no validator to compile (start-up cost).
+    if (!open) return { byRow: new Map<string, string[]>(), general: [], count: 0, notes: [] };
     const v = validate(schema, args);
     const p = groupProblems(rows, errors, v.errors, v.schemaError);
     for (const pat of v.unenforcedPatterns ?? []) p.notes.push(`pattern ${JSON.stringify(pat)} not checked: it could take exponential time`);
     return p;
-  }, [rows, args, errors, schema, validate]);
+  }, [rows, args, errors, schema, validate, open]);
 
   const onKey = useCallback(
     (input: string, key: Key): FormAction | undefined => {
@@ -128,5 +138,5 @@ export function useForm(tool: Tool): UseForm {
 
   const clearRebuilt = useCallback(() => setBuilt((b) => (b.rebuilt ? { ...b, rebuilt: false } : b)), []);
 
-  return { model, state, rows, args: args, problems, onKey, rebuilt: current.rebuilt, clearRebuilt };
+  return { model, state, rows, args: args, typedArgs: typedArgs, problems, onKey, rebuilt: current.rebuilt, clearRebuilt };
 }

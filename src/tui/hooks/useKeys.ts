@@ -5,9 +5,16 @@ import { useInput, type Key } from 'ink';
 export type KeyResult = void | 'split';
 export type KeyHandler = (input: string, key: Key) => KeyResult;
 
-interface KeyEvent {
+/** One keypress as Ink reports it. */
+export interface KeyEvent {
   input: string;
   key: Key;
+}
+
+/** What {@link useKeys} returns. */
+export interface UseKeys {
+  /** Queues keypresses as if typed now, after any still waiting (keys kept while connecting). Stable. */
+  inject(events: readonly KeyEvent[]): void;
 }
 
 /** A Key with nothing pressed (shift set for an upper-case letter, as Ink does). */
@@ -99,7 +106,7 @@ export function isMultiLinePaste(input: string): boolean {
  * should have started, keeps keys in order on a busy machine, where React's scheduled work
  * can lag behind any timer.
  */
-export function useKeys(handler: KeyHandler, active = true): void {
+export function useKeys(handler: KeyHandler, active = true): UseKeys {
   const ref = useRef(handler);
   ref.current = handler;
   const [committed, setCommitted] = useState(0);
@@ -148,4 +155,13 @@ export function useKeys(handler: KeyHandler, active = true): void {
   );
 
   useInput(onInput, { isActive: active });
+
+  const inject = useCallback(
+    (events: readonly KeyEvent[]) => {
+      st.current.queue.push(...events);
+      next();
+    },
+    [next],
+  );
+  return { inject };
 }

@@ -1,7 +1,8 @@
 import { useMemo, useRef, useState } from 'react';
 import type { Key } from 'ink';
 import type { Tool } from '../../protocol/types.js';
-import { filterIndices, searchText } from '../tools.js';
+import { rankFields, rankTools } from '../tools.js';
+import { fuzzyScore } from '../fuzzy.js';
 import { editText, type TextState } from '../textEdit.js';
 import { moveBy, scrollToShow } from '../scroll.js';
 import { matchKey, type KeyContext } from '../keys.js';
@@ -9,7 +10,7 @@ import { matchKey, type KeyContext } from '../keys.js';
 export interface UseToolList {
   query: TextState;
   filtering: boolean;
-  /** Indices into `tools` passing the filter. */
+  /** Indices into `tools` passing the filter, best match first (list order without a filter). */
   filtered: number[];
   /** Selected position in `filtered` (0 when empty). */
   pos: number;
@@ -27,39 +28,27 @@ export function toolListContexts(filtering: boolean): KeyContext[] {
   return filtering ? ['tools-filter', 'text', 'list'] : ['tools-list', 'list'];
 }
 
-/** Position of `value` in the ascending array `arr`, or -1. */
-function indexOfSorted(arr: readonly number[], value: number): number {
-  let lo = 0;
-  let hi = arr.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const v = arr[mid];
-    if (v === value) return mid;
-    if (v < value) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return -1;
-}
-
 /**
  * Filter and selection of the tool list. The selection is kept by tool name, so it survives
  * list updates (a changed tool stays selected; a removed one hands the selection to the tool
- * now at its position). Filtering costs one pass over a lower-cased index built once per list.
+ * now at its position). Filtering costs one pass over lower-cased fields built once per list;
+ * matches are ranked (src/tui/tools.ts rankTools).
  */
 export function useToolList(tools: readonly Tool[] | undefined): UseToolList {
   const list = tools ?? EMPTY;
-  const index = useMemo(() => list.map(searchText), [list]);
+  const index = useMemo(() => list.map(rankFields), [list]);
   const byName = useMemo(() => new Map(list.map((t, i) => [t.name, i])), [list]);
   const [query, setQuery] = useState<TextState>({ text: '', cursor: 0 });
   const [filtering, setFiltering] = useState(false);
-  const filtered = useMemo(() => filterIndices(index, query.text), [index, query.text]);
+  const filtered = useMemo(() => rankTools(index, query.text, fuzzyScore), [index, query.text]);
+  const posOf = useMemo(() => new Map(filtered.map((ti, p) => [ti, p])), [filtered]);
   const [sel, setSel] = useState<{ name?: string; pos: number }>({ pos: 0 });
   const offsetRef = useRef(0);
 
   let pos = -1;
   if (sel.name !== undefined) {
     const ti = byName.get(sel.name);
-    if (ti !== undefined) pos = indexOfSorted(filtered, ti);
+    if (ti !== undefined) pos = posOf.get(ti) ?? -1;
   }
   if (pos < 0) pos = Math.min(sel.pos, filtered.length - 1);
   pos = Math.max(0, pos);

@@ -2,16 +2,32 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { InspectorClient, WatchEvent } from '../../client/types.js';
 import type { ListenFilter } from '../../protocol/types.js';
 import { useServices } from '../services.js';
-import { applyWatchEvents, finishWatch, initialWatchState, type WatchState } from '../watchState.js';
+import { applyRefresh, applyWatchEvents, finishWatch, initialWatchState, resyncAfterReconnect, type WatchState } from '../watchState.js';
+import type { DroppedTool } from '../../client/types.js';
+import type { Tool } from '../../protocol/types.js';
+import { formatDuration } from '../../util/format.js';
 import { describeError } from '../errors.js';
 import { useBatchedReducer } from './useBatched.js';
 
-type Item = { kind: 'event'; event: WatchEvent } | { kind: 'finish'; error?: string } | { kind: 'restart'; requested: ListenFilter };
+type Item =
+  | { kind: 'event'; event: WatchEvent }
+  | { kind: 'finish'; error?: string }
+  | { kind: 'restart'; requested: ListenFilter }
+  | { kind: 'resync' }
+  | { kind: 'refresh'; tools: Tool[]; dropped: DroppedTool[]; time: number }
+  | { kind: 'relisten'; note: string };
+
+/** First wait before listening again after the server ended the listen stream gracefully (ms); doubles per attempt. */
+export const RELISTEN_BASE_MS = 1000;
+/** Longest wait between two listen attempts after graceful ends (ms). */
+export const RELISTEN_MAX_MS = 30_000;
 
 export interface UseWatch {
   state: WatchState;
   /** Stops the current subscription and opens a new one with `filter` (the tool list is re-fetched and compared). */
   resubscribe(filter: ListenFilter): void;
+  /** Re-fetches the tool list now (the `u` key); a change lands in the diff history (cause `refresh`). Rejects with the client's error. */
+  refresh(): Promise<void>;
 }
 
 /**
@@ -39,6 +55,9 @@ export function useWatch(client: InspectorClient | undefined, filter: ListenFilt
       }
       flushEvents();
       if (it.kind === 'finish') st = finishWatch(st, it.error);
+      else if (it.kind === 'resync') st = resyncAfterReconnect(st);
+      else if (it.kind === 'refresh') st = applyRefresh(st, it.tools, it.dropped, it.time, diffRef.current);
+      else if (it.kind === 'relisten') st = { ...st, listen: { ...st.listen, detail: it.note } };
       else st = { ...st, listen: { status: 'starting', requested: it.requested } };
     }
     flushEvents();
@@ -46,24 +65,55 @@ export function useWatch(client: InspectorClient | undefined, filter: ListenFilt
   }, []);
   const [state, push] = useBatchedReducer<WatchState, Item>(reducer, () => initialWatchState(filter));
 
+  // A new client (reconnect, restart of the server): its first list is diffed against the one before.
+  const lastClient = useRef(client);
+  if (client && lastClient.current && lastClient.current !== client) push({ kind: 'resync' });
+  if (client) lastClient.current = client;
+
+  /** Graceful ends in a row (reset when a subscription is acknowledged): the backoff exponent. */
+  const ends = useRef(0);
   // One subscription per client and generation (resubscribe bumps it, also for an unchanged
   // filter). `requested` changes only together with the generation.
   useEffect(() => {
     if (!client) return;
     const ac = new AbortController();
+    let timer: ReturnType<typeof setTimeout> | undefined;
     void (async () => {
+      let endedBy: string | undefined;
       try {
         for await (const event of services.watchTools(client, { filter: requested, pollMs, signal: ac.signal })) {
           if (ac.signal.aborted) break;
+          if (event.type === 'end') endedBy = event.reason ?? 'ended by the server';
+          if (event.type === 'acknowledged') ends.current = 0;
           push({ kind: 'event', event });
         }
-        if (!ac.signal.aborted) push({ kind: 'finish' });
+        if (ac.signal.aborted) return;
+        push({ kind: 'finish' });
+        // The server ended the listen stream gracefully (it may be restarting, or rotating
+        // streams): listen again with backoff, and say so, rather than wait for the user.
+        if (endedBy !== undefined && client.description.era === 'modern' && !client.closedReason) {
+          const n = ++ends.current;
+          const delay = Math.min(RELISTEN_MAX_MS, RELISTEN_BASE_MS * 2 ** (n - 1));
+          push({ kind: 'relisten', note: `${endedBy} — listening again in ${formatDuration(delay)} (attempt ${n})` });
+          timer = setTimeout(() => {
+            if (!ac.signal.aborted) setGeneration((g) => g + 1);
+          }, delay);
+        }
       } catch (e) {
         if (!ac.signal.aborted) push({ kind: 'finish', error: describeError(e) });
       }
     })();
-    return () => ac.abort();
+    return () => {
+      ac.abort();
+      if (timer) clearTimeout(timer);
+    };
   }, [client, generation, requested, pollMs, services, push]);
+
+  const refresh = useCallback(async () => {
+    if (!client) return;
+    const l = await client.listTools();
+    push({ kind: 'refresh', tools: l.tools, dropped: l.dropped, time: services.now() });
+  }, [client, push, services]);
 
   const resubscribe = useCallback(
     (f: ListenFilter) => {
@@ -74,5 +124,5 @@ export function useWatch(client: InspectorClient | undefined, filter: ListenFilt
     [push],
   );
 
-  return { state, resubscribe };
+  return { state, resubscribe, refresh };
 }

@@ -3,7 +3,7 @@
  * next one (1/2/3 toggle tools/prompts/resources, Enter re-subscribes).
  * spec: basic/subscriptions
  */
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type { ListenFilter } from '../../protocol/types.js';
 import { matchKey, type KeyContext } from '../keys.js';
 import { followBy, followOffset, type Follow } from '../scroll.js';
@@ -12,6 +12,7 @@ import { ListenPane } from '../components/ListenPane.js';
 import type { PaneContext, PaneDef, PaneInstance } from './types.js';
 
 const CONTEXTS: readonly KeyContext[] = ['listen', 'view'];
+const LEGACY: readonly KeyContext[] = ['view'];
 type ListKey = keyof Pick<ListenFilter, 'toolsListChanged' | 'promptsListChanged' | 'resourcesListChanged'>;
 /** `listen.toggle` argument → the filter member it toggles. */
 const TOGGLES: Record<number, ListKey> = { 1: 'toolsListChanged', 2: 'promptsListChanged', 3: 'resourcesListChanged' };
@@ -24,19 +25,27 @@ export function toggleList(f: ListenFilter, k: ListKey): ListenFilter {
   return n;
 }
 
-function useListenPane({ client, watch, pollMs, width, height, flash }: PaneContext): PaneInstance {
+function useListenPane({ client, watch, pollMs, width, height, flash, clearFlash }: PaneContext): PaneInstance {
   const ws = watch.state;
+  const status = ws.listen.status;
+  // "Re-subscribing…" is true until the subscription is answered (or fails).
+  useEffect(() => {
+    if (status !== 'starting') clearFlash('resubscribing');
+  }, [status, clearFlash]);
   // The next subscription's filter starts as the current one's.
   const [pending, setPending] = useState<ListenFilter>(() => ws.listen.requested);
   const [scroll, setScroll] = useState<Follow>({ offset: 0, follow: true });
   const lines = useMemo(() => ws.tail.map((t) => eventLine(t.event)), [ws.tail]);
   const bodyH = Math.max(1, height - 3);
+  const legacy = client.description.era === 'legacy';
   return {
-    contexts: CONTEXTS,
-    watching: 'always',
+    // A legacy server has no subscriptions/listen: no filter keys, no re-subscribe.
+    contexts: legacy ? LEGACY : CONTEXTS,
+    // Following the newest line, the user watches; scrolled back, they read: a diff is announced instead.
+    watching: scroll.follow ? 'always' : undefined,
     badge: ws.received ? String(ws.received) : undefined,
     onKey(input, key) {
-      const m = matchKey(input, key, CONTEXTS);
+      const m = matchKey(input, key, legacy ? LEGACY : CONTEXTS);
       if (m?.command === 'listen.toggle') {
         const k = TOGGLES[m.arg];
         if (k) setPending((f) => toggleList(f, k));
@@ -45,7 +54,7 @@ function useListenPane({ client, watch, pollMs, width, height, flash }: PaneCont
       if (m?.command === 'listen.resubscribe') {
         watch.resubscribe(pending);
         setScroll({ offset: 0, follow: true });
-        flash('Re-subscribing…');
+        flash('Re-subscribing…', 'plain', { key: 'resubscribing' });
         return;
       }
       const f = followBy(m, scroll, lines.length, bodyH);
@@ -54,7 +63,7 @@ function useListenPane({ client, watch, pollMs, width, height, flash }: PaneCont
     view: () => (
       <ListenPane
         listen={ws.listen}
-        legacy={client.description.era === 'legacy'}
+        legacy={legacy}
         pending={pending}
         pollMs={pollMs}
         lines={lines}

@@ -4,7 +4,7 @@
  * form follows the live tool list: rebuilt when the schema changes, flagged when the tool is
  * removed. spec: server/tools
  */
-import { useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { Tool } from '../../protocol/types.js';
 import { useServices } from '../services.js';
 import { useToolList, toolListContexts } from '../hooks/useToolList.js';
@@ -18,6 +18,8 @@ import { describeError } from '../errors.js';
 import { ToolsPane, toolListHeight } from '../components/ToolsPane.js';
 import { ToolDetail } from '../components/ToolDetail.js';
 import { ResultView } from '../components/ResultView.js';
+import { useSearch } from '../hooks/useSearch.js';
+import { formatDuration } from '../../util/format.js';
 import type { PaneContext, PaneDef, PaneInstance } from './types.js';
 
 const PLACEHOLDER_TOOL: Tool = { name: '', inputSchema: { type: 'object' } };
@@ -26,7 +28,7 @@ const RESULT: readonly KeyContext[] = ['result', 'view'];
 
 type ToolsView = 'list' | 'form' | 'result';
 
-function useToolsPane({ client, watch, width, height, flash }: PaneContext): PaneInstance {
+function useToolsPane({ client, watch, now, width, height, flash, clearFlash }: PaneContext): PaneInstance {
   const services = useServices();
   const ws = watch.state;
   const tools = ws.tools;
@@ -39,7 +41,7 @@ function useToolsPane({ client, watch, width, height, flash }: PaneContext): Pan
   const liveOpen = openName !== undefined ? tools?.find((t) => t.name === openName) : undefined;
   if (liveOpen) lastOpen.current = liveOpen;
   const openTool = openName !== undefined ? (liveOpen ?? (lastOpen.current?.name === openName ? lastOpen.current : undefined)) : undefined;
-  const form = useForm(openTool ?? PLACEHOLDER_TOOL);
+  const form = useForm(openTool ?? PLACEHOLDER_TOOL, openTool !== undefined);
   const [confirm, setConfirm] = useState(false);
   const [resultOffset, setResultOffset] = useState(0);
   const [savedPath, setSavedPath] = useState<string | undefined>(undefined);
@@ -53,6 +55,15 @@ function useToolsPane({ client, watch, width, height, flash }: PaneContext): Pan
     [callState, callTool, width],
   );
   const resultH = height - 1;
+  const search = useSearch(rLines);
+  // "Enter again to call anyway" is true while the confirmation is pending; "Cancelling…" while the call still runs.
+  useEffect(() => {
+    if (!confirm) clearFlash('confirm-call');
+  }, [confirm, clearFlash]);
+  const running = callState.phase === 'running';
+  useEffect(() => {
+    if (!running) clearFlash('cancelling');
+  }, [running, clearFlash]);
   const toolRowsH = toolListHeight(height, ws.dropped);
 
   const showList = view === 'list' || !openTool;
@@ -65,11 +76,14 @@ function useToolsPane({ client, watch, width, height, flash }: PaneContext): Pan
         : ['form']
       : callState.phase === 'running'
         ? RUNNING
-        : RESULT;
+        : search.editing
+          ? search.contexts
+          : [...search.contexts, ...RESULT];
 
-  const submit = () => {
+  const submit = (anyway = false) => {
     if (!openTool) return;
-    call.start(openTool.name, form.model.noParams ? {} : form.args);
+    // Calling anyway sends what was typed, as typed (text where it is not a valid value), so the server's own validation can be tested.
+    call.start(openTool.name, form.model.noParams ? {} : anyway ? form.typedArgs : form.args);
     setConfirm(false);
     setResultOffset(0);
     setSavedPath(undefined);
@@ -78,6 +92,14 @@ function useToolsPane({ client, watch, width, height, flash }: PaneContext): Pan
 
   const onKey = (input: string, key: Parameters<PaneInstance['onKey']>[1]) => {
     if (view === 'list') {
+      if (!list.filtering && matchKey(input, key, contexts)?.command === 'list.refresh') {
+        flash('Re-fetching the tool list…', 'plain', { key: 'refreshing' });
+        watch.refresh().then(
+          () => clearFlash('refreshing'),
+          (e: unknown) => flash(`Could not re-fetch the tool list: ${describeError(e)}`, 'error'),
+        );
+        return;
+      }
       const r = list.onKey(input, key, toolRowsH);
       if (r === 'open' && list.selected) {
         // Reopening the same tool keeps what was typed; a different tool starts a new form.
@@ -104,8 +126,10 @@ function useToolsPane({ client, watch, width, height, flash }: PaneContext): Pan
       } else if (action === 'submit') {
         if (form.problems.count > 0 && !confirm) {
           setConfirm(true);
-          flash(`${form.problems.count} problem${form.problems.count === 1 ? '' : 's'} in the arguments — press Enter again to call anyway`, 'warn');
-        } else submit();
+          flash(`${form.problems.count} problem${form.problems.count === 1 ? '' : 's'} in the arguments — press Enter again to call anyway`, 'warn', {
+            key: 'confirm-call',
+          });
+        } else submit(confirm);
       } else if (confirm) setConfirm(false);
       return;
     }
@@ -113,10 +137,13 @@ function useToolsPane({ client, watch, width, height, flash }: PaneContext): Pan
     if (callState.phase === 'running') {
       if (matchKey(input, key, RUNNING)?.command === 'call.cancel') {
         call.cancel();
-        flash('Cancelling the call…', 'warn');
+        flash('Cancelling the call…', 'warn', { key: 'cancelling' });
       }
       return;
     }
+    const sr = search.onKey(input, key, clampOffset(resultOffset, rLines.length, resultH));
+    if (typeof sr === 'number') return setResultOffset(clampOffset(sr, rLines.length, resultH));
+    if (sr) return;
     const m = matchKey(input, key, RESULT);
     if (m?.command === 'result.back') {
       setView(openTool ? 'form' : 'list');
@@ -167,6 +194,7 @@ function useToolsPane({ client, watch, width, height, flash }: PaneContext): Pan
         lines={rLines}
         offset={clampOffset(resultOffset, rLines.length, resultH)}
         savedPath={savedPath}
+        search={search.label}
         width={width}
         height={height}
       />
@@ -176,8 +204,10 @@ function useToolsPane({ client, watch, width, height, flash }: PaneContext): Pan
   return {
     contexts,
     badge: tools ? String(tools.length) : '…',
-    // On the plain list the user may be watching the server; in a filter, a form or a result they are working.
-    watching: view === 'list' && !list.filtering ? 'when-idle' : undefined,
+    // On the plain list the user may be watching the server; in a filter (typed or kept), a form or a result they are working.
+    watching: view === 'list' && !list.filtering && !list.query.text ? 'when-idle' : undefined,
+    activity: callState.phase === 'running' ? `calling ${callState.tool} ${formatDuration(Math.max(0, now - callState.startedAt))}` : undefined,
+    cancelActivity: call.cancel,
     onKey,
     view: draw,
   };

@@ -33,8 +33,22 @@ export interface PaneContext {
   height: number;
   /** The pane is in the pane bar (an optional pane can skip work while it is hidden). */
   shown: boolean;
-  /** Shows a message on the status line for a while. */
-  flash(text: string, style?: StyleKey): void;
+  /**
+   * Shows a message on the status line for a while (10 s, or `opts.ttlMs`). A message that is
+   * true only while something lasts gets a `key`, and the pane clears it with
+   * {@link PaneContext.clearFlash} when that ends.
+   */
+  flash(text: string, style?: StyleKey, opts?: FlashOptions): void;
+  /** Clears the status-line message flashed with this `key` (if it is still the one shown). */
+  clearFlash(key: string): void;
+}
+
+/** How long a status-line message stays: until its condition ends (`key`), or a time. */
+export interface FlashOptions {
+  /** Names the condition the message states (`confirm-call`, `cancelling`): cleared with clearFlash(key). */
+  key?: string;
+  /** Shown this long at most, in ms (default 10 000). */
+  ttlMs?: number;
 }
 
 /** A pane's current state, as the App uses it. Rebuilt on every render by the pane's hook. */
@@ -55,6 +69,13 @@ export interface PaneInstance {
    * here), `when-idle` (after AUTO_OPEN_IDLE_MS without a key), or never (undefined).
    */
   watching?: 'always' | 'when-idle';
+  /**
+   * Work of this pane that is running now (`calling echo`): shown in the header while the user
+   * is on another pane, and the reason `q` asks twice.
+   */
+  activity?: string;
+  /** Stops that work (the App calls it before quitting on the second `q`). */
+  cancelActivity?(): void;
   /** The App brought this pane up by its key or by itself (not by Tab): show the newest. Stable across renders. */
   onJump?(): void;
 }
