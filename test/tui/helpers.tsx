@@ -125,7 +125,7 @@ export function renderWith(el: ReactElement, services: TuiServices, color = fals
 }
 
 /** Waits until `pred(lastFrame)` holds (polling), or throws with the last frame. */
-export async function waitFor(r: { lastFrame(): string | undefined }, pred: (f: string) => boolean, timeoutMs = 8000): Promise<string> {
+export async function waitFor(r: { lastFrame(): string | undefined }, pred: (f: string) => boolean, timeoutMs = 20_000): Promise<string> {
   const start = Date.now();
   for (;;) {
     const f = r.lastFrame() ?? '';
