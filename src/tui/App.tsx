@@ -13,7 +13,7 @@ import { useTerminalSize, type TermSize } from './hooks/useTerminalSize.js';
 import { useWatch } from './hooks/useWatch.js';
 import { useNow } from './hooks/useNow.js';
 import { useKeys } from './hooks/useKeys.js';
-import { HELP_CONTEXTS, hintLine, matchKey, type KeyContext } from './keys.js';
+import { HELP_CONTEXTS, PRIORITY_CONTEXTS, hintLine, matchKey, type KeyContext } from './keys.js';
 import { scrollBy } from './scroll.js';
 import { diffCounts, causeLabel } from './diffViewLines.js';
 import type { LogEntry } from './logEntry.js';
@@ -22,6 +22,8 @@ import { Header, type ConnectionState } from './components/Header.js';
 import { PaneTabs } from './components/PaneTabs.js';
 import { StatusBar } from './components/StatusBar.js';
 import { HelpOverlay, helpLines } from './components/HelpOverlay.js';
+import { useInputOverlay } from './inputOverlay.js';
+import type { InputQueue } from './input.js';
 
 export interface AppProps {
   client: InspectorClient;
@@ -38,6 +40,8 @@ export interface AppProps {
   closing?: boolean;
   /** Fixed terminal size (tests, benchmarks); default: the real terminal, following resizes. */
   size?: Partial<TermSize>;
+  /** The session's input queue (ClientOptions.input): its rounds show in the input overlay. */
+  inputQueue?: InputQueue;
 }
 
 /** Rows used by the header (3), the pane bar (1) and the status line (1). */
@@ -65,7 +69,7 @@ export function logFlash(e: LogEntry): { text: string; style: StyleKey } | undef
  * from the shell (wire and log rings). All keys go through one handler: the global rows of
  * the key table first, then the active pane, so that exactly one view acts on each key.
  */
-export function App({ client, targetLabel, pollMs, listenFilter, wire, log, onQuit, closing, size }: AppProps) {
+export function App({ client, targetLabel, pollMs, listenFilter, wire, log, onQuit, closing, size, inputQueue }: AppProps) {
   const services = useServices();
   const term = useTerminalSize(size);
   const width = Math.max(40, term.columns);
@@ -89,12 +93,26 @@ export function App({ client, targetLabel, pollMs, listenFilter, wire, log, onQu
   const flash = useCallback((text: string, style: StyleKey = 'plain') => setStatus({ text, style, at: services.now() }), [services]);
 
   const isShown = (def: PaneDef) => !def.optional || shownOptional.has(def.id);
-  const ctx: Omit<PaneContext, 'shown'> = { client, watch, wire, log, pollMs, now, width, height: mainH, flash };
+  /** Brings up pane `id` and hands it `arg` (a resource_link's URI for the Resources pane). */
+  const openArg = useRef<{ id: string; arg: string } | undefined>(undefined);
+  const openPane = useCallback((id: string, arg: string) => {
+    setActive(id);
+    openArg.current = { id, arg };
+  }, []);
+  const ctx: Omit<PaneContext, 'shown'> = { client, watch, wire, log, pollMs, now, width, height: mainH, flash, openPane };
   const panes = usePanes(PANES, (def) => ({ ...ctx, shown: isShown(def) }));
   const bar = PANES.filter(isShown);
   const pane = panes[active];
-  const contexts: readonly KeyContext[] = [...pane.contexts, 'global', 'always'];
-  const typing = pane.contexts.includes('text');
+  // A round of input the server asked for takes the screen and the keys until it is answered.
+  const asks = useInputOverlay({ queue: inputQueue, width, height: mainH, flash });
+  const contexts: readonly KeyContext[] = asks.active ? [...asks.contexts, 'always'] : [...pane.contexts, 'global', 'always'];
+  const typing = asks.active ? asks.contexts.includes('text') : pane.contexts.includes('text');
+  useEffect(() => {
+    const o = openArg.current;
+    if (!o) return;
+    openArg.current = undefined;
+    panes[o.id]?.onOpen?.(o.arg);
+  });
 
   // A new diff opens the Diffs pane when the user is watching (a pane that says so, or the
   // tool list after AUTO_OPEN_IDLE_MS without a key); while they work (a form, a filter, a
@@ -113,7 +131,7 @@ export function App({ client, targetLabel, pollMs, listenFilter, wire, log, onQu
       openDiffs?.();
     }
     setStatus({
-      text: `Tool list changed ${diffCounts(e)} — ${causeLabel(e.cause)}${active === DIFFS || isWatching ? '' : ' — press d to see the diff'}`,
+      text: `${e.kind === 'prompts' ? 'Prompt' : e.kind === 'resources' ? 'Resource' : 'Tool'} list changed ${diffCounts(e)} — ${causeLabel(e.cause, e.kind)}${active === DIFFS || isWatching ? '' : ' — press d to see the diff'}`,
       style: e.cause === 'poll' ? 'warn' : 'changed',
       at: services.now(),
     });
@@ -173,11 +191,22 @@ export function App({ client, targetLabel, pollMs, listenFilter, wire, log, onQu
       return;
     }
     if (closing) return;
+    if (asks.active) return void asks.onKey(input, key);
     if (help.open) {
       const o = scrollBy(matchKey(input, key, HELP_CONTEXTS), help.offset, helpLines(width).length, mainH - 1);
       setHelp(o !== undefined ? { open: true, offset: o } : { open: false, offset: 0 });
       return;
     }
+    // Tab in a field with suggestions takes one: the pane's priority rows come before the global ones.
+    if (
+      matchKey(
+        input,
+        key,
+        pane.contexts.filter((c) => PRIORITY_CONTEXTS.includes(c)),
+        typing,
+      )
+    )
+      return void pane.onKey(input, key);
     const g = matchKey(input, key, ['global'], typing);
     if (g?.command === 'pane.cycle') return void cyclePane(g.arg);
     if (g?.command === 'help.open') return void setHelp({ open: true, offset: 0 });
@@ -190,7 +219,7 @@ export function App({ client, targetLabel, pollMs, listenFilter, wire, log, onQu
   // ---- rendering ----
   const closedReason = client.closedReason;
   const connection: ConnectionState = closing ? 'closing' : closedReason ? 'disconnected' : ws.listen.status === 'reconnecting' ? 'reconnecting' : 'connected';
-  const hints = hintLine(help.open ? HELP_CONTEXTS : contexts, !help.open && typing);
+  const hints = hintLine(help.open && !asks.active ? HELP_CONTEXTS : contexts, (asks.active || !help.open) && typing);
   const tools = ws.tools;
   const statusShown = status && now - status.at < 10_000 ? status : undefined;
   const statusText = statusShown
@@ -207,7 +236,7 @@ export function App({ client, targetLabel, pollMs, listenFilter, wire, log, onQu
       <Header description={client.description} targetLabel={targetLabel} connection={connection} watch={ws} now={now} hints={hints} width={width} />
       <PaneTabs panes={bar} active={active} width={width} badges={badges} />
       <Box height={mainH} flexDirection="column" overflow="hidden">
-        {help.open ? <HelpOverlay offset={help.offset} width={width} height={mainH} /> : pane.view()}
+        {asks.active ? asks.view() : help.open ? <HelpOverlay offset={help.offset} width={width} height={mainH} /> : pane.view()}
       </Box>
       <StatusBar text={statusText} style={statusShown?.style ?? (closedReason || (ws.toolsError && !tools) ? 'error' : 'muted')} width={width} />
     </Box>

@@ -1,6 +1,8 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Box, Text, useApp } from 'ink';
-import type { InspectorClient, WireEvent } from '../client/types.js';
+import type { InputHandler, InspectorClient, WireEvent } from '../client/types.js';
+import type { Root as McpRoot } from '../protocol/mrtr.js';
+import { InputQueue } from './input.js';
 import type { ListenFilter } from '../protocol/types.js';
 import { EXIT, KIND_EXIT, exitCodeFor } from '../cli/exit.js';
 import type { Finding } from '../check/types.js';
@@ -35,6 +37,8 @@ export interface ConnectHooks {
   onInfo: (msg: string) => void;
   /** Aborted when the user quits while the connection is still being made: give up at once. */
   signal?: AbortSignal;
+  /** Answers input rounds (ClientOptions.input): the TUI's queue, served by the input overlay. */
+  input?: InputHandler;
 }
 
 export interface RootProps {
@@ -51,6 +55,8 @@ export interface RootProps {
   onQuitting?: () => void;
   /** Max wait for `close()` on quit, in ms (default 5000). */
   closeTimeoutMs?: number;
+  /** The roots a `roots/list` request is answered with at first (from --root / the config); the user edits them in the input overlay. */
+  roots?: readonly McpRoot[];
 }
 
 type Conn =
@@ -68,7 +74,7 @@ const FAILED_CONTEXTS: readonly KeyContext[] = ['connect-failed', 'connect', 'al
  * failure with retry, buffers wire and log events from the first byte, and on quit closes
  * the client (which stops a spawned server) before exiting.
  */
-export function Root({ connect, targetLabel, pollMs, listenFilter, size, closeClient, onExit, onQuitting, closeTimeoutMs = 5000 }: RootProps) {
+export function Root({ connect, targetLabel, pollMs, listenFilter, size, closeClient, onExit, onQuitting, closeTimeoutMs = 5000, roots }: RootProps) {
   const app = useApp();
   const theme = useTheme();
   const services = useServices();
@@ -81,6 +87,7 @@ export function Root({ connect, targetLabel, pollMs, listenFilter, size, closeCl
   const lastCtrlC = useRef(0);
   const [ctrlCHint, setCtrlCHint] = useState(false);
   const quitting = useRef(false);
+  const [inputQueue] = useState(() => new InputQueue(roots, services.now));
 
   // The connection is made once per attempt: a parent re-rendering with a new `connect`
   // function must not reconnect, so the effect reads the latest functions from a ref.
@@ -100,6 +107,7 @@ export function Root({ connect, targetLabel, pollMs, listenFilter, size, closeCl
       onWarning: (text) => pushLog({ time: services.now(), kind: 'warning', text }),
       onFinding: (finding) => pushLog({ time: services.now(), kind: 'finding', text: finding.message, finding }),
       onInfo: (text) => pushLog({ time: services.now(), kind: 'info', text }),
+      input: inputQueue,
     }).then(
       (client) => {
         if (stale || quitting.current) {
@@ -115,7 +123,7 @@ export function Root({ connect, targetLabel, pollMs, listenFilter, size, closeCl
     return () => {
       stale = true;
     };
-  }, [attempt, services, pushWire, pushLog]);
+  }, [attempt, services, pushWire, pushLog, inputQueue]);
 
   const connRef = useRef(conn);
   connRef.current = conn;
@@ -170,6 +178,7 @@ export function Root({ connect, targetLabel, pollMs, listenFilter, size, closeCl
         wire={wire}
         log={log}
         onQuit={quit}
+        inputQueue={inputQueue}
         closing={conn.phase === 'closing'}
         size={size}
       />

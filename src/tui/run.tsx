@@ -31,6 +31,8 @@ export interface RunTuiOptions {
   services?: TuiServices;
   /** Fixed size (tests); default: the terminal's, following resizes. */
   size?: Partial<TermSize>;
+  /** The roots offered at first (`--root`, the config entry's `roots`); edited in the TUI. */
+  roots?: readonly import('../protocol/mrtr.js').Root[];
 }
 
 /**
@@ -94,6 +96,13 @@ export function connectEarly(connect: (hooks: ConnectHooks) => Promise<Inspector
     onWarning: (m) => relay((h) => h.onWarning(m)),
     onFinding: (f) => relay((h) => h.onFinding(f)),
     onInfo: (m) => relay((h) => h.onInfo(m)),
+    // A legacy server may ask (roots/list) before the UI is up: the round waits for it.
+    input: {
+      answer: (round, signal) =>
+        new Promise((res, rej) =>
+          relay((h) => (h.input ? h.input.answer(round, signal).then(res, rej) : rej(new Error('the inspector cannot answer input requests')))),
+        ),
+    },
     signal: abort.signal,
   });
   early.catch(() => undefined); // observed by the first caller

@@ -72,6 +72,7 @@ export async function runTuiCommand(url: string | undefined, command: string[], 
             onInfo: hooks.onInfo,
             onWarning: hooks.onWarning,
             onFinding: hooks.onFinding,
+            input: hooks.input,
           }),
         ),
     });

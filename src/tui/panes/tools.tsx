@@ -26,7 +26,7 @@ const RESULT: readonly KeyContext[] = ['result', 'view'];
 
 type ToolsView = 'list' | 'form' | 'result';
 
-function useToolsPane({ client, watch, width, height, flash }: PaneContext): PaneInstance {
+function useToolsPane({ client, watch, width, height, flash, openPane }: PaneContext): PaneInstance {
   const services = useServices();
   const ws = watch.state;
   const tools = ws.tools;
@@ -43,6 +43,8 @@ function useToolsPane({ client, watch, width, height, flash }: PaneContext): Pan
   const [confirm, setConfirm] = useState(false);
   const [resultOffset, setResultOffset] = useState(0);
   const [savedPath, setSavedPath] = useState<string | undefined>(undefined);
+  /** How many times `o` opened a resource_link of this result (the next press opens the next link). */
+  const linkTurn = useRef(0);
 
   const callState = call.state;
   const callName = callState.phase !== 'idle' ? callState.tool : undefined;
@@ -78,6 +80,12 @@ function useToolsPane({ client, watch, width, height, flash }: PaneContext): Pan
 
   const onKey = (input: string, key: Parameters<PaneInstance['onKey']>[1]) => {
     if (view === 'list') {
+      if (!list.filtering && matchKey(input, key, ['tools-list'])?.command === 'list.refresh') {
+        // A new subscription re-fetches tools/list from page 1 (and compares it with the old list).
+        watch.resubscribe(ws.listen.requested);
+        flash('Fetching the tool list again…');
+        return;
+      }
       const r = list.onKey(input, key, toolRowsH);
       if (r === 'open' && list.selected) {
         // Reopening the same tool keeps what was typed; a different tool starts a new form.
@@ -120,6 +128,16 @@ function useToolsPane({ client, watch, width, height, flash }: PaneContext): Pan
     const m = matchKey(input, key, RESULT);
     if (m?.command === 'result.back') {
       setView(openTool ? 'form' : 'list');
+      return;
+    }
+    if (m?.command === 'result.openLink' && callState.phase === 'done') {
+      const r = callState.outcome.kind === 'complete' ? callState.outcome.result : undefined;
+      const links = (Array.isArray(r?.content) ? r.content : []).filter(
+        (b): b is { type: 'resource_link'; uri: string } => !!b && b.type === 'resource_link' && typeof (b as { uri?: unknown }).uri === 'string',
+      );
+      if (links.length === 0 || !openPane) return flash('No resource_link in this result', 'warn');
+      const link = links[linkTurn.current++ % links.length];
+      openPane('resources', link.uri);
       return;
     }
     if (m?.command === 'result.again' && callState.phase !== 'idle') {

@@ -35,6 +35,8 @@ export interface PaneContext {
   shown: boolean;
   /** Shows a message on the status line for a while. */
   flash(text: string, style?: StyleKey): void;
+  /** Brings up another pane and hands it `arg` (its {@link PaneInstance.onOpen}): a resource_link's URI opens in the Resources pane. */
+  openPane?(id: string, arg: string): void;
 }
 
 /** A pane's current state, as the App uses it. Rebuilt on every render by the pane's hook. */
@@ -57,6 +59,8 @@ export interface PaneInstance {
   watching?: 'always' | 'when-idle';
   /** The App brought this pane up by its key or by itself (not by Tab): show the newest. Stable across renders. */
   onJump?(): void;
+  /** Another pane sent the user here with `arg` (see PaneContext.openPane): e.g. the Resources pane reads that URI. */
+  onOpen?(arg: string): void;
 }
 
 /** A pane, as registered in src/tui/panes/index.ts. */
