@@ -143,7 +143,7 @@ export function useInputOverlay({
 
   // Form elicitation through the tool-argument form engine (a fresh form per request).
   const formTool = useMemo<Tool>(
-    () => (req?.kind === 'elicitation-form' ? { name: reqKey, inputSchema: formSchemaOf(req.requestedSchema) as Tool['inputSchema'] } : PLACEHOLDER),
+    () => (req?.kind === 'elicitation-form' ? { name: reqKey, inputSchema: formSchemaOf(req.requestedSchema) } : PLACEHOLDER),
     [req, reqKey],
   );
   const form = useForm(formTool);

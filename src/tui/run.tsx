@@ -100,7 +100,10 @@ export function connectEarly(connect: (hooks: ConnectHooks) => Promise<Inspector
     input: {
       answer: (round, signal) =>
         new Promise((res, rej) =>
-          relay((h) => (h.input ? h.input.answer(round, signal).then(res, rej) : rej(new Error('the inspector cannot answer input requests')))),
+          relay((h) => {
+            if (h.input) void h.input.answer(round, signal).then(res, rej);
+            else rej(new Error('the inspector cannot answer input requests'));
+          }),
         ),
     },
     signal: abort.signal,

@@ -71,7 +71,7 @@ export async function openWithPlatform(url: string): Promise<void> {
   const [cmd, args] =
     process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '""', url]] : ['xdg-open', [url]];
   await new Promise<void>((res, rej) => {
-    const child = spawn(cmd, args as string[], { stdio: 'ignore', detached: true });
+    const child = spawn(cmd, args, { stdio: 'ignore', detached: true });
     child.once('error', rej);
     child.once('spawn', () => {
       child.unref();

@@ -22,7 +22,7 @@ export interface UseArgsForm {
  * another id starts a fresh form. spec: server/utilities/completion
  */
 export function useArgsForm(client: InspectorClient, id: string, schema: JsonObject, ref: CompletionRef | undefined): UseArgsForm {
-  const tool = useMemo<Tool>(() => ({ name: id, inputSchema: schema as Tool['inputSchema'] }), [id, schema]);
+  const tool = useMemo<Tool>(() => ({ name: id, inputSchema: schema }), [id, schema]);
   const form = useForm(tool);
   const row = form.rows[form.state.focus];
   const field = row && row.role === 'field' && row.path.length === 1 && row.node.kind === 'string' ? String(row.path[0]) : undefined;
