@@ -77,8 +77,7 @@ describe('Prompts pane (alone)', () => {
     await waitFor(h.r, (f) => f.includes('[al'));
     await waitFor(h.r, () => clock.fire() > 0 && asked.some((a) => a.arg.value === 'al'));
     f = await waitFor(h.r, (f) => f.includes('Suggestions from the server'));
-    expect(asked.filter((a) => a.arg.value === 'a')).toHaveLength(0);
-    expect(asked[0]).toMatchObject({ ref: { type: 'ref/prompt', name: 'greet' }, arg: { name: 'name', value: 'al' } });
+    expect(asked.find((a) => a.arg.value === 'al')).toMatchObject({ ref: { type: 'ref/prompt', name: 'greet' }, arg: { name: 'name', value: 'al' } });
     expect(f).toContain('› alice');
     expect(f).toContain('albert');
     expect(f).toContain('1 more');
