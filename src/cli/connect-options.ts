@@ -3,7 +3,7 @@
  * (src/cli/session.ts) and the interactive inspector (src/cli/commands/tui.ts). Each face
  * passes its own sinks; the flags decide the rest the same way for both.
  */
-import type { ClientOptions, WireEvent } from '../client/types.js';
+import type { ClientOptions, InputHandler, WireEvent } from '../client/types.js';
 import type { Finding } from '../check/types.js';
 import { timeoutOf, type CommonFlags } from './options.js';
 
@@ -16,6 +16,8 @@ export interface ConnectSinks {
   onFinding?: (finding: Finding) => void;
   /** Aborting it gives up (while connecting: connect() rejects with MCPI_CANCELLED). */
   signal?: AbortSignal;
+  /** Answers input rounds (the TUI's queue; the CLI's --elicit answers or terminal prompts). */
+  input?: InputHandler;
 }
 
 /**
@@ -35,5 +37,6 @@ export function connectOptions(flags: CommonFlags, sinks: ConnectSinks): ClientO
     onInfo: flags.quiet ? undefined : sinks.onInfo,
     onWarning: sinks.onWarning,
     onFinding: sinks.onFinding,
+    input: sinks.input,
   };
 }

@@ -13,7 +13,7 @@ import { useTerminalSize, type TermSize } from './hooks/useTerminalSize.js';
 import { useWatch } from './hooks/useWatch.js';
 import { useNow } from './hooks/useNow.js';
 import { useKeys, type KeyEvent } from './hooks/useKeys.js';
-import { HELP_CONTEXTS, hintLine, matchKey, type KeyContext } from './keys.js';
+import { HELP_CONTEXTS, PRIORITY_CONTEXTS, hintLine, matchKey, type KeyContext } from './keys.js';
 import { scrollBy } from './scroll.js';
 import { diffCounts, causeLabel } from './diffViewLines.js';
 import type { LogEntry } from './logEntry.js';
@@ -24,6 +24,8 @@ import { PaneTabs } from './components/PaneTabs.js';
 import { StatusBar } from './components/StatusBar.js';
 import { HelpOverlay, helpLines } from './components/HelpOverlay.js';
 import type { AuthView } from './authView.js';
+import { useInputOverlay } from './inputOverlay.js';
+import type { InputQueue } from './input.js';
 
 export interface AppProps {
   client: InspectorClient;
@@ -50,6 +52,8 @@ export interface AppProps {
   onDisconnect?(): void;
   /** What the shell is doing with the connection, when it is not this client's own state. */
   lifecycle?: { state: 'reconnecting' | 'disconnected'; detail?: string };
+  /** The session's input queue (ClientOptions.input): its rounds show in the input overlay. */
+  inputQueue?: InputQueue;
 }
 
 /** How long "Press Ctrl-C again to quit" is true (ms): the second press must come within it. */
@@ -95,6 +99,7 @@ export function App({
   onDisconnect,
   lifecycle,
   auth,
+  inputQueue,
 }: AppProps) {
   const services = useServices();
   const term = useTerminalSize(size);
@@ -127,12 +132,26 @@ export function App({
   const clearFlash = useCallback((key: string) => setStatus((s) => (s?.key === key ? undefined : s)), []);
 
   const isShown = (def: PaneDef) => !def.optional || shownOptional.has(def.id);
-  const ctx: Omit<PaneContext, 'shown'> = { client, watch, wire, log, pollMs, now, width, height: mainH, flash, clearFlash };
+  /** Brings up pane `id` and hands it `arg` (a resource_link's URI for the Resources pane). */
+  const openArg = useRef<{ id: string; arg: string } | undefined>(undefined);
+  const openPane = useCallback((id: string, arg: string) => {
+    setActive(id);
+    openArg.current = { id, arg };
+  }, []);
+  const ctx: Omit<PaneContext, 'shown'> = { client, watch, wire, log, pollMs, now, width, height: mainH, flash, clearFlash, openPane };
   const panes = usePanes(PANES, (def) => ({ ...ctx, shown: isShown(def) }));
   const bar = PANES.filter(isShown);
   const pane = panes[active];
-  const contexts: readonly KeyContext[] = [...pane.contexts, 'global', 'always'];
-  const typing = pane.contexts.includes('text');
+  // A round of input the server asked for takes the screen and the keys until it is answered.
+  const asks = useInputOverlay({ queue: inputQueue, width, height: mainH, flash });
+  const contexts: readonly KeyContext[] = asks.active ? [...asks.contexts, 'always'] : [...pane.contexts, 'global', 'always'];
+  const typing = asks.active ? asks.contexts.includes('text') : pane.contexts.includes('text');
+  useEffect(() => {
+    const o = openArg.current;
+    if (!o) return;
+    openArg.current = undefined;
+    panes[o.id]?.onOpen?.(o.arg);
+  });
 
   // A new diff opens the Diffs pane when the user is watching (a pane that says so, or the
   // tool list after AUTO_OPEN_IDLE_MS without a key); while they work (a form, a filter, a
@@ -151,7 +170,7 @@ export function App({
       openDiffs?.();
     }
     setStatus({
-      text: `Tool list changed ${diffCounts(e)} — ${causeLabel(e.cause)}${active === DIFFS || isWatching ? '' : ' — press d to see the diff'}`,
+      text: `${e.kind === 'prompts' ? 'Prompt' : e.kind === 'resources' ? 'Resource' : 'Tool'} list changed ${diffCounts(e)} — ${causeLabel(e.cause, e.kind)}${active === DIFFS || isWatching ? '' : ' — press d to see the diff'}`,
       style: e.cause === 'poll' ? 'warn' : 'changed',
       at: services.now(),
       key: active === DIFFS || isWatching ? undefined : 'unseen-diff',
@@ -249,11 +268,22 @@ export function App({
       return;
     }
     if (closing) return;
+    if (asks.active) return void asks.onKey(input, key);
     if (help.open) {
       const o = scrollBy(matchKey(input, key, HELP_CONTEXTS), help.offset, helpLines(width).length, mainH - 1);
       setHelp(o !== undefined ? { open: true, offset: o } : { open: false, offset: 0 });
       return;
     }
+    // Tab in a field with suggestions takes one: the pane's priority rows come before the global ones.
+    if (
+      matchKey(
+        input,
+        key,
+        pane.contexts.filter((c) => PRIORITY_CONTEXTS.includes(c)),
+        typing,
+      )
+    )
+      return void pane.onKey(input, key);
     const g = matchKey(input, key, ['global'], typing);
     if (g?.command === 'pane.cycle') return void cyclePane(g.arg);
     if (g?.command === 'help.open') return void setHelp({ open: true, offset: 0 });
@@ -295,7 +325,7 @@ export function App({
         : ws.listen.status === 'reconnecting'
           ? 'reconnecting'
           : 'connected';
-  const hints = hintLine(help.open ? HELP_CONTEXTS : contexts, !help.open && typing);
+  const hints = hintLine(help.open && !asks.active ? HELP_CONTEXTS : contexts, (asks.active || !help.open) && typing);
   const tools = ws.tools;
   const statusShown = status && Math.max(now, services.now()) - status.at < (status.ttlMs ?? 10_000) ? status : undefined;
   const statusText = statusShown
@@ -326,7 +356,7 @@ export function App({
       />
       <PaneTabs panes={bar} active={active} width={width} badges={badges} />
       <Box height={mainH} flexDirection="column" overflow="hidden">
-        {help.open ? <HelpOverlay offset={help.offset} width={width} height={mainH} /> : pane.view()}
+        {asks.active ? asks.view() : help.open ? <HelpOverlay offset={help.offset} width={width} height={mainH} /> : pane.view()}
       </Box>
       <StatusBar text={statusText} style={statusShown?.style ?? (lifecycle || closedReason || (ws.toolsError && !tools) ? 'error' : 'muted')} width={width} />
     </Box>

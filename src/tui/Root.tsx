@@ -1,6 +1,8 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Box, Text, useApp } from 'ink';
-import type { InspectorClient, WireEvent } from '../client/types.js';
+import type { InputHandler, InspectorClient, WireEvent } from '../client/types.js';
+import type { Root as McpRoot } from '../protocol/mrtr.js';
+import { InputQueue } from './input.js';
 import type { ListenFilter } from '../protocol/types.js';
 import { EXIT, KIND_EXIT, exitCodeFor } from '../cli/exit.js';
 import type { Finding } from '../check/types.js';
@@ -39,6 +41,8 @@ export interface ConnectHooks {
   signal?: AbortSignal;
   /** The authorization state changed (OAuth: a login started, a token was stored, a step-up): shown in the header and on the connect screen. */
   onAuth?: (auth: AuthView) => void;
+  /** Answers input rounds (ClientOptions.input): the TUI's queue, served by the input overlay. */
+  input?: InputHandler;
 }
 
 export interface RootProps {
@@ -61,6 +65,8 @@ export interface RootProps {
    * server, and connects again); returns an unsubscribe.
    */
   restartOn?: (restart: (why: string) => void) => () => void;
+  /** The roots a `roots/list` request is answered with at first (from --root / the config); the user edits them in the input overlay. */
+  roots?: readonly McpRoot[];
 }
 
 type Conn =
@@ -78,7 +84,19 @@ const FAILED_CONTEXTS: readonly KeyContext[] = ['connect-failed', 'connect', 'al
  * failure with retry, buffers wire and log events from the first byte, and on quit closes
  * the client (which stops a spawned server) before exiting.
  */
-export function Root({ connect, targetLabel, pollMs, listenFilter, size, closeClient, onExit, onQuitting, closeTimeoutMs = 5000, restartOn }: RootProps) {
+export function Root({
+  connect,
+  targetLabel,
+  pollMs,
+  listenFilter,
+  size,
+  closeClient,
+  onExit,
+  onQuitting,
+  closeTimeoutMs = 5000,
+  restartOn,
+  roots,
+}: RootProps) {
   const app = useApp();
   const theme = useTheme();
   const services = useServices();
@@ -94,6 +112,7 @@ export function Root({ connect, targetLabel, pollMs, listenFilter, size, closeCl
   const quitting = useRef(false);
   /** Keys typed while connecting: handed to the App, which replays them after its first full frame. */
   const typedEarly = useRef<KeyEvent[]>([]);
+  const [inputQueue] = useState(() => new InputQueue(roots, services.now));
 
   // The connection is made once per attempt: a parent re-rendering with a new `connect`
   // function must not reconnect, so the effect reads the latest functions from a ref.
@@ -110,8 +129,9 @@ export function Root({ connect, targetLabel, pollMs, listenFilter, size, closeCl
       onFinding: (finding) => pushLog({ time: services.now(), kind: 'finding', text: finding.message, finding }),
       onInfo: (text) => pushLog({ time: services.now(), kind: 'info', text }),
       onAuth: setAuth,
+      input: inputQueue,
     }),
-    [pushWire, pushLog, services],
+    [pushWire, pushLog, services, inputQueue],
   );
 
   useEffect(() => {
@@ -226,6 +246,7 @@ export function Root({ connect, targetLabel, pollMs, listenFilter, size, closeCl
         wire={wire}
         log={log}
         onQuit={quit}
+        inputQueue={inputQueue}
         closing={conn.phase === 'closing'}
         size={size}
         auth={auth}

@@ -13,10 +13,10 @@ import { displayName } from '../protocol/tool.js';
 import { wrapText } from './text.js';
 
 /** Human label for what caused a diff. */
-export function causeLabel(cause: DiffEntry['cause']): string {
+export function causeLabel(cause: DiffEntry['cause'], kind: DiffEntry['kind'] = 'tools'): string {
   switch (cause) {
     case 'notification':
-      return 'after tools/list_changed notification';
+      return `after ${kind}/list_changed notification`;
     case 'poll':
       return 'changed without notification (found by polling)';
     case 'resync':
@@ -58,21 +58,22 @@ export function diffEntryLines(e: DiffEntry, width: number, context = 2): Line[]
   const d = e.diff;
   out.push([
     { text: `${formatClock(e.time)}  `, style: 'muted' },
-    { text: causeLabel(e.cause), style: e.cause === 'poll' ? 'warn' : 'accent' },
+    ...(e.kind && e.kind !== 'tools' ? [{ text: `${e.kind}: `, style: 'title' as const }] : []),
+    { text: causeLabel(e.cause, e.kind), style: e.cause === 'poll' ? 'warn' : 'accent' },
     { text: `  ${diffCounts(e)}  (${d.unchanged} unchanged${d.reordered ? ', reordered' : ''})` },
   ]);
   if (!d.added.length && !d.removed.length && !d.changed.length) {
-    out.push(line(d.reordered ? '  only the order of the tools changed' : '  no difference', 'muted'));
+    out.push(line(d.reordered ? `  only the order of the ${e.kind ?? 'tools'} changed` : '  no difference', 'muted'));
   }
   for (const t of d.added) {
     out.push([
-      { text: `+ ${sanitizeLine(t.name)}`, style: 'added' },
+      { text: `+ ${sanitizeLine(itemName(t))}`, style: 'added' },
       { text: descSuffix(displayName(t), t.name, shortDescription(t)), style: 'added' },
     ]);
   }
   for (const t of d.removed) {
     out.push([
-      { text: `- ${sanitizeLine(t.name)}`, style: 'removed' },
+      { text: `- ${sanitizeLine(itemName(t))}`, style: 'removed' },
       { text: descSuffix(displayName(t), t.name, shortDescription(t)), style: 'removed' },
     ]);
   }
@@ -100,6 +101,11 @@ export function diffEntryLines(e: DiffEntry, width: number, context = 2): Line[]
     }
   }
   return out;
+}
+
+/** The key of a diffed item: a tool's or prompt's `name`, a resource's `uri` when it has no name. */
+function itemName(t: { name?: unknown; uri?: unknown }): string {
+  return typeof t.name === 'string' ? t.name : typeof t.uri === 'string' ? t.uri : '(unnamed)';
 }
 
 function descSuffix(display: string, name: string, desc: string): string {

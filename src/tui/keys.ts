@@ -49,7 +49,27 @@ export type KeyContext =
   /** The search field of a view has the focus (with `text`). */
   | 'search'
   /** A view with a kept search: n / N step through its matches. */
-  | 'searched';
+  | 'searched'
+  /** A list of the Prompts / Resources panes; the resource-template list. */
+  | 'prompts-list'
+  | 'resources-list'
+  | 'templates-list'
+  /** A prompt's argument form or a template's variable form (with `form` and the row's contexts). */
+  | 'args-form'
+  /** The focused field has server suggestions (completion/complete): Tab takes one. Matched before the global rows. */
+  | 'completing'
+  /** The messages of a got prompt; a read resource. */
+  | 'prompt-result'
+  | 'resource-read'
+  /** The input-round overlay (what the server asks): with one of the next for the request shown. */
+  | 'input'
+  | 'input-form'
+  | 'input-url'
+  | 'input-url-confirm'
+  | 'input-sampling'
+  | 'input-roots'
+  | 'input-roots-edit'
+  | 'input-unsupported';
 
 /** Sections of the `?` screen, in order. */
 export const HELP_SECTIONS = [
@@ -60,6 +80,8 @@ export const HELP_SECTIONS = [
   'Text fields',
   'Call form',
   'Call and result',
+  'Prompts and resources',
+  'Server asks for input',
   'Listen',
   'Diffs',
   'Wire',
@@ -228,13 +250,6 @@ export const KEY_TABLE = [
   },
   { command: 'tools.open', keys: ['return'], in: ['tools-list'], section: 'Tools list', does: 'open the tool: details and call form', hint: 'open' },
   {
-    command: 'list.refresh',
-    keys: ['u'],
-    in: ['tools-list'],
-    section: 'Tools list',
-    does: 'update: re-fetch the list now (a change shows as a diff)',
-  },
-  {
     command: 'filter.keep',
     keys: ['return'],
     in: ['tools-filter'],
@@ -249,6 +264,15 @@ export const KEY_TABLE = [
     section: 'Tools list',
     does: 'clear the filter',
     hint: { 'tools-filter': 'clear' },
+  },
+
+  {
+    command: 'list.refresh',
+    keys: ['r', 'u'],
+    in: ['tools-list', 'prompts-list', 'resources-list', 'templates-list'],
+    section: 'Tools list',
+    does: 'refresh the list (tools, prompts, resources, templates): fetch it again from page 1, not from the cache (a change shows as a diff)',
+    hint: { 'prompts-list': 'refresh', 'resources-list': 'refresh', 'templates-list': 'refresh' },
   },
 
   // ---- Text fields (the filter, text / number / JSON fields of the form) ----
@@ -339,8 +363,8 @@ export const KEY_TABLE = [
     keys: ['return'],
     in: ['form'],
     section: 'Call form',
-    does: 'call the tool (with problems: press Enter twice to send anyway)',
-    hint: 'call',
+    does: 'call the tool (with problems: press Enter twice to send anyway); in a prompt or template form: get / read',
+    hint: { 'args-form': 'submit', form: 'call' },
   },
   { command: 'form.back', keys: ['escape'], in: ['form'], section: 'Call form', does: 'back to the list', hint: 'back' },
 
@@ -361,8 +385,132 @@ export const KEY_TABLE = [
     does: 'save the raw result JSON to ./mcp-inspect-result-<tool>-<time>.json',
     hint: 'save JSON',
   },
+  {
+    command: 'result.openLink',
+    keys: ['o'],
+    in: ['result'],
+    section: 'Call and result',
+    does: 'open a resource_link of the result in the Resources pane (again: the next link)',
+    hint: { result: 'open link' },
+  },
   { command: 'result.again', keys: ['r'], in: ['result'], section: 'Call and result', does: 'call again with the same arguments', hint: 'call again' },
   { command: 'result.back', keys: ['escape', 'return'], in: ['result'], section: 'Call and result', does: 'back to the form', hint: 'back', hintKeys: 'Esc' },
+
+  // ---- Prompts and resources ----
+  {
+    command: 'item.open',
+    keys: ['return'],
+    in: ['prompts-list', 'resources-list', 'templates-list'],
+    section: 'Prompts and resources',
+    does: 'prompts: open the argument form · resources: read it · templates: open the variable form',
+    hint: 'open',
+  },
+  {
+    command: 'resources.templates',
+    keys: ['t'],
+    in: ['resources-list', 'templates-list'],
+    section: 'Prompts and resources',
+    does: 'switch between resources and resource templates',
+    hint: { 'resources-list': 'templates', 'templates-list': 'resources' },
+  },
+  {
+    command: 'complete.take',
+    keys: ['tab'],
+    in: ['completing'],
+    section: 'Prompts and resources',
+    does: "in a prompt argument or template variable with suggestions: take the first (the server's completion/complete)",
+    hint: 'take suggestion',
+  },
+  {
+    command: 'resource.save',
+    keys: ['s'],
+    in: ['resource-read'],
+    section: 'Prompts and resources',
+    does: 'save the contents to ./<name>: a blob as its decoded bytes',
+    hint: 'save',
+  },
+  {
+    command: 'item.reload',
+    keys: ['r'],
+    in: ['resource-read', 'prompt-result'],
+    section: 'Prompts and resources',
+    does: 'read / get again from the server (not from the cache)',
+    hint: 'again',
+  },
+  {
+    command: 'item.back',
+    keys: ['escape', 'return'],
+    in: ['resource-read', 'prompt-result'],
+    section: 'Prompts and resources',
+    does: 'back',
+    hint: 'back',
+    hintKeys: 'Esc',
+  },
+
+  // ---- Input rounds (the server asks for input: elicitation, url, sampling, roots) ----
+  {
+    command: 'input.accept',
+    keys: ['return'],
+    in: ['input-form', 'input-url', 'input-sampling', 'input-roots', 'input-unsupported'],
+    section: 'Server asks for input',
+    does: 'form: accept with these values · url: I have completed it · sampling: send the reply · roots: send the list',
+    hint: { 'input-form': 'accept', 'input-url': 'done', 'input-sampling': 'send reply', 'input-roots': 'send roots', 'input-unsupported': 'skip' },
+  },
+  {
+    command: 'input.decline',
+    keys: ['ctrl-x'],
+    in: ['input-form', 'input-url'],
+    section: 'Server asks for input',
+    does: 'decline the elicitation (an explicit no)',
+    hint: 'decline',
+  },
+  {
+    command: 'input.cancel',
+    keys: ['escape'],
+    in: ['input-form', 'input-url', 'input-sampling', 'input-roots', 'input-unsupported'],
+    section: 'Server asks for input',
+    does: 'elicitation: cancel (dismissed) · sampling, roots: stop the request',
+    hint: 'cancel',
+  },
+  {
+    command: 'input.openUrl',
+    keys: ['o'],
+    in: ['input-url'],
+    section: 'Server asks for input',
+    does: 'url: open it in the browser (asks first; never opened without your yes)',
+    hint: 'open…',
+  },
+  {
+    command: 'input.confirm',
+    keys: [
+      { key: 'y', arg: 1 },
+      { key: 'n', arg: 0 },
+      { key: 'escape', arg: 0 },
+    ],
+    in: ['input-url-confirm'],
+    section: 'Server asks for input',
+    does: 'yes / no: open the URL',
+    hint: 'yes/no',
+    hintKeys: 'y/n',
+  },
+  {
+    command: 'roots.add',
+    keys: ['a', '+'],
+    in: ['input-roots'],
+    section: 'Server asks for input',
+    does: 'roots: add a root (a path or a file:// URI)',
+    hint: 'add',
+  },
+  {
+    command: 'roots.remove',
+    keys: ['x', '-', 'delete'],
+    in: ['input-roots'],
+    section: 'Server asks for input',
+    does: 'roots: remove the selected root',
+    hint: 'remove',
+  },
+  { command: 'roots.keep', keys: ['return'], in: ['input-roots-edit'], section: 'Server asks for input', does: 'roots: add the typed root', hint: 'add' },
+  { command: 'roots.discard', keys: ['escape'], in: ['input-roots-edit'], section: 'Server asks for input', does: 'roots: stop adding', hint: 'back' },
 
   // ---- Listen ----
   {
@@ -574,6 +722,12 @@ export function helpSections(): { title: HelpSection; keys: { keys: string; does
     ],
   })).filter((s) => s.keys.length > 0);
 }
+
+/**
+ * Contexts whose rows are matched before the global rows (the App asks the pane first): Tab
+ * in a field with suggestions takes one instead of switching panes.
+ */
+export const PRIORITY_CONTEXTS: readonly KeyContext[] = ['completing'];
 
 /** Where the user is on the `?` screen: it scrolls like a view, any other key closes it. */
 export const HELP_CONTEXTS: readonly KeyContext[] = ['view', 'help'];

@@ -72,6 +72,7 @@ export async function startTui(opts: RunTuiOptions): Promise<number> {
           targetLabel={opts.targetLabel}
           pollMs={opts.pollMs}
           listenFilter={opts.listenFilter}
+          roots={opts.roots}
           size={opts.size}
           closeClient={closeClient}
           onExit={(code) => {

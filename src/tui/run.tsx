@@ -35,6 +35,8 @@ export interface RunTuiOptions {
   size?: Partial<TermSize>;
   /** Restart requests from outside (`--restart-on-change`), see RootProps.restartOn. */
   restartOn?: RootProps['restartOn'];
+  /** The roots offered at first (`--root`, the config entry's `roots`); edited in the TUI. */
+  roots?: readonly import('../protocol/mrtr.js').Root[];
 }
 
 /**
@@ -99,6 +101,16 @@ export function connectEarly(connect: (hooks: ConnectHooks) => Promise<Inspector
     onFinding: (f) => relay((h) => h.onFinding(f)),
     onInfo: (m) => relay((h) => h.onInfo(m)),
     onAuth: (a) => relay((h) => h.onAuth?.(a)),
+    // A legacy server may ask (roots/list) before the UI is up: the round waits for it.
+    input: {
+      answer: (round, signal) =>
+        new Promise((res, rej) =>
+          relay((h) => {
+            if (h.input) void h.input.answer(round, signal).then(res, rej);
+            else rej(new Error('the inspector cannot answer input requests'));
+          }),
+        ),
+    },
     signal: abort.signal,
   });
   early.catch(() => undefined); // observed by the first caller

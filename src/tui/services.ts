@@ -25,6 +25,59 @@ export interface TuiServices {
   saveResult(toolName: string, json: string, time: number): Promise<string>;
   /** ms since epoch. */
   now(): number;
+  /**
+   * Runs `fn` once after `ms` ms; returns a function that cancels it. For debounced work
+   * (completion requests as the user types); tests inject a fake to fire it by hand.
+   * Absent: the real `setTimeout`.
+   */
+  schedule?(fn: () => void, ms: number): () => void;
+  /**
+   * Writes `data` (decoded bytes, or text as UTF-8) to a new file named after `name` in the
+   * working directory, never overwriting (`-1`, `-2`… suffixes); resolves to the absolute
+   * path. Absent: the real file system.
+   */
+  saveFile?(name: string, data: Uint8Array | string): Promise<string>;
+  /** Opens `url` in the user's browser (only ever called after the user said yes). Absent: the platform's opener. */
+  openUrl?(url: string): Promise<void>;
+}
+
+/** The real `schedule` (see {@link TuiServices.schedule}). */
+export function realSchedule(fn: () => void, ms: number): () => void {
+  const id = setTimeout(fn, ms);
+  return () => clearTimeout(id);
+}
+
+/** Writes a new file in `cwd` named after `name` (sanitized), never overwriting; resolves to its absolute path. */
+export async function saveNewFile(cwd: string, name: string, data: Uint8Array | string): Promise<string> {
+  const safe = fileSlug(name || 'resource');
+  const dot = safe.lastIndexOf('.');
+  const stem = dot > 0 ? safe.slice(0, dot) : safe;
+  const ext = dot > 0 ? safe.slice(dot) : '';
+  for (let i = 0; i < 100; i++) {
+    const path = resolve(cwd, i === 0 ? safe : `${stem}-${i}${ext}`);
+    try {
+      await writeFile(path, data, { flag: 'wx' });
+      return path;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    }
+  }
+  throw new Error('too many files with the same name');
+}
+
+/** Opens a URL with the platform's opener (`open`, `xdg-open`, `start`), detached; rejects when it cannot be started. */
+export async function openWithPlatform(url: string): Promise<void> {
+  const { spawn } = await import('node:child_process');
+  const [cmd, args] =
+    process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '""', url]] : ['xdg-open', [url]];
+  await new Promise<void>((res, rej) => {
+    const child = spawn(cmd, args, { stdio: 'ignore', detached: true });
+    child.once('error', rej);
+    child.once('spawn', () => {
+      child.unref();
+      res();
+    });
+  });
 }
 
 /** A file-name-safe slug of a tool name (max 60 chars). */
@@ -68,6 +121,9 @@ export function defaultServices(cwd: string = process.cwd(), watch: { minRefetch
       throw new Error('too many result files with the same name');
     },
     now: () => Date.now(),
+    schedule: realSchedule,
+    saveFile: (name, data) => saveNewFile(cwd, name, data),
+    openUrl: openWithPlatform,
   };
 }
 

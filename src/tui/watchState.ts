@@ -24,6 +24,17 @@ export interface DiffEntry {
   /** `refresh`: the user re-fetched the list (u); `restart`: the list after a reconnect or a server restart, against the one before. */
   cause: 'notification' | 'poll' | 'resync' | 'refresh' | 'restart';
   diff: ToolDiff;
+  /** Which list changed (a `diff` event's `kind`; absent: tools). Prompts and resources diffs are keyed by `name` / `uri` like tools by `name`. */
+  kind?: ListKind;
+}
+
+/** The lists a diff may be about. */
+export type ListKind = 'tools' | 'prompts' | 'resources';
+
+/** The `kind` of a watch `diff` event: `tools` unless it says `prompts` or `resources`. */
+export function diffKindOf(ev: object): ListKind {
+  const k = (ev as { kind?: unknown }).kind;
+  return k === 'prompts' || k === 'resources' ? k : 'tools';
 }
 
 /** An event of the tail with a session-wide sequence number. */
@@ -110,6 +121,14 @@ export function applyWatchEvents(state: WatchState, events: readonly WatchEvent[
         break;
       }
       case 'diff': {
+        const kind = diffKindOf(ev);
+        if (kind !== 'tools') {
+          // Another list (prompts, resources): only the history; the panes refetch their own list.
+          if (isEmptyDiff(ev.diff)) break;
+          s.diffCount++;
+          diffs.push({ id: s.diffCount, time: ev.time, cause: ev.cause, diff: ev.diff, kind });
+          break;
+        }
         s.tools = ev.tools;
         s.toolsAt = ev.time;
         // A re-fetch that found nothing new is not a change: keep the marks and the history.

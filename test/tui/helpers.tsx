@@ -143,6 +143,27 @@ export async function press(r: { stdin: { write(s: string): void } }, ...keys: s
   }
 }
 
+/** A fake `schedule` (TuiServices.schedule): nothing runs until the test calls `fire()`. */
+export function manualSchedule(): { schedule: (fn: () => void, ms: number) => () => void; fire(): number; pending(): number } {
+  let jobs: { fn: () => void; on: boolean }[] = [];
+  return {
+    schedule(fn) {
+      const j = { fn, on: true };
+      jobs.push(j);
+      return () => {
+        j.on = false;
+      };
+    },
+    fire() {
+      const run = jobs.filter((j) => j.on);
+      jobs = [];
+      for (const j of run) j.fn();
+      return run.length;
+    },
+    pending: () => jobs.filter((j) => j.on).length,
+  };
+}
+
 export function tool(name: string, over: Partial<Tool> = {}): Tool {
   return { name, inputSchema: { type: 'object', additionalProperties: false }, ...over };
 }
@@ -159,6 +180,8 @@ export interface PaneHarness {
   client: FakeClient;
   /** Messages the pane flashed on the status line, oldest first. */
   flashes: string[];
+  /** Panes the pane asked to open (PaneContext.openPane), oldest first. */
+  opened: { id: string; arg: string }[];
   /** The pane's instance of the last render. */
   latest(): PaneInstance;
   /** Renders again with other rings (as the shell does when wire/log events arrive). */
@@ -181,12 +204,15 @@ export function renderPane(
     height?: number;
     pollMs?: number;
     filter?: ListenFilter;
+    /** Services to replace (a fake `schedule`, `saveFile`…). */
+    services?: Partial<TuiServices>;
   } = {},
 ): PaneHarness {
   const feed = new Feed<WatchEvent>();
-  const services = fakeServices(feed);
+  const services = fakeServices(feed, opts.services);
   const client = opts.client ?? fakeClient({ tools: opts.tools });
   const flashes: string[] = [];
+  const opened: { id: string; arg: string }[] = [];
   let inst: PaneInstance | undefined;
   const filter = opts.filter ?? { toolsListChanged: true };
   function Host({ wire, log }: { wire: Ring<WireEvent>; log: Ring<LogEntry> }) {
@@ -205,6 +231,7 @@ export function renderPane(
       shown: true,
       flash: (t) => flashes.push(t),
       clearFlash: () => {},
+      openPane: (id, arg) => opened.push({ id, arg }),
     });
     inst = p;
     useKeys((input, key) => {
@@ -228,6 +255,7 @@ export function renderPane(
     services,
     client,
     flashes,
+    opened,
     latest: () => inst!,
     rerender(next) {
       rings = { ...rings, ...next };

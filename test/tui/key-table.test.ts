@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   HELP_CONTEXTS,
+  PRIORITY_CONTEXTS,
   KEY_TABLE,
   helpSections,
   hintLine,
@@ -48,6 +49,8 @@ describe('the key table', () => {
     const global = new Set(KEY_TABLE.filter((r) => (r.in as readonly KeyContext[]).includes('global')).flatMap((r) => r.keys.map(spec)));
     for (const row of KEY_TABLE) {
       if ((row.in as readonly KeyContext[]).some((c) => c === 'global' || c === 'always' || c === 'connect' || c === 'help')) continue;
+      // Rows of the priority contexts are matched before the globals on purpose (Tab takes a suggestion).
+      if ((row.in as readonly KeyContext[]).every((c) => PRIORITY_CONTEXTS.includes(c))) continue;
       for (const b of row.keys) expect(global.has(spec(b)), `${row.command}: ${spec(b)}`).toBe(false);
     }
   });
@@ -137,7 +140,7 @@ describe('the pane registry', () => {
   it('has unique ids; pane keys are global commands', () => {
     const ids = PANES.map((p) => p.id);
     expect(new Set(ids).size).toBe(ids.length);
-    expect(ids).toEqual(['tools', 'server', 'listen', 'diffs', 'log', 'wire']);
+    expect(ids).toEqual(['tools', 'server', 'listen', 'prompts', 'resources', 'diffs', 'log', 'wire']);
     for (const p of PANES) if (p.key) expect((KEY_TABLE.find((r) => r.command === p.key)!.in as readonly KeyContext[]).includes('global')).toBe(true);
   });
 });

@@ -1,7 +1,7 @@
 import { useCallback, useMemo, useState } from 'react';
 import type { Key } from 'ink';
 import type { JsonObject, Tool } from '../../protocol/types.js';
-import { buildForm, formRows, formToArguments, formValueFromJson, toPointer, type FormModel, type FormRow } from '../../schema/form.js';
+import { buildForm, formRows, formToArguments, formValueFromJson, toPointer, updateAt, type FormModel, type FormRow } from '../../schema/form.js';
 import { useServices } from '../services.js';
 import { formKey, formUiWithValue, initialFormUi, type FormAction, type FormUiState } from '../formState.js';
 import { stableKey } from '../stableKey.js';
@@ -31,6 +31,8 @@ export interface UseForm {
   rebuilt: boolean;
   /** Forgets the "rebuilt" notice (when the form is opened again). */
   clearRebuilt(): void;
+  /** Replaces the text of the focused text field (a completion taken with Tab), cursor at the end. */
+  setFocusedText(text: string): void;
 }
 
 /**
@@ -138,5 +140,16 @@ export function useForm(tool: Tool, open = true): UseForm {
 
   const clearRebuilt = useCallback(() => setBuilt((b) => (b.rebuilt ? { ...b, rebuilt: false } : b)), []);
 
-  return { model, state, rows, args: args, typedArgs: typedArgs, problems, onKey, rebuilt: current.rebuilt, clearRebuilt };
+  const setFocusedText = useCallback(
+    (text: string) =>
+      setBuilt((b) => {
+        const row = formRows(b.model.root, b.state.value)[b.state.focus];
+        if (!row || row.role !== 'field' || (row.node.kind !== 'string' && row.node.kind !== 'number' && row.node.kind !== 'json')) return b;
+        const value = updateAt(b.state.value, row.path, () => ({ kind: 'text', text }));
+        return { ...b, state: { ...b.state, value, cursor: [...text].length } };
+      }),
+    [],
+  );
+
+  return { model, state, rows, args: args, typedArgs: typedArgs, problems, onKey, rebuilt: current.rebuilt, clearRebuilt, setFocusedText };
 }

@@ -6,6 +6,8 @@ import type { PaneContext, PaneDef, PaneInstance } from './types.js';
 import { toolsPane } from './tools.js';
 import { serverPane } from './server.js';
 import { listenPane } from './listen.js';
+import { promptsPane } from './prompts.js';
+import { resourcesPane } from './resources.js';
 import { diffsPane } from './diffs.js';
 import { logPane } from './log.js';
 import { wirePane } from './wire.js';
@@ -13,7 +15,7 @@ import { wirePane } from './wire.js';
 export type { PaneContext, PaneDef, PaneInstance } from './types.js';
 
 /** Every pane, in pane-bar order (the first one is active at start). */
-export const PANES: readonly PaneDef[] = Object.freeze([toolsPane, serverPane, listenPane, diffsPane, logPane, wirePane]);
+export const PANES: readonly PaneDef[] = Object.freeze([toolsPane, serverPane, listenPane, promptsPane, resourcesPane, diffsPane, logPane, wirePane]);
 
 /**
  * Runs the state hook of every pane of `panes`, in order, and returns their instances by id.

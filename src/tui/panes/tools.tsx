@@ -28,7 +28,7 @@ const RESULT: readonly KeyContext[] = ['result', 'view'];
 
 type ToolsView = 'list' | 'form' | 'result';
 
-function useToolsPane({ client, watch, now, width, height, flash, clearFlash }: PaneContext): PaneInstance {
+function useToolsPane({ client, watch, now, width, height, flash, clearFlash, openPane }: PaneContext): PaneInstance {
   const services = useServices();
   const ws = watch.state;
   const tools = ws.tools;
@@ -45,6 +45,8 @@ function useToolsPane({ client, watch, now, width, height, flash, clearFlash }: 
   const [confirm, setConfirm] = useState(false);
   const [resultOffset, setResultOffset] = useState(0);
   const [savedPath, setSavedPath] = useState<string | undefined>(undefined);
+  /** How many times `o` opened a resource_link of this result (the next press opens the next link). */
+  const linkTurn = useRef(0);
 
   const callState = call.state;
   const callName = callState.phase !== 'idle' ? callState.tool : undefined;
@@ -147,6 +149,16 @@ function useToolsPane({ client, watch, now, width, height, flash, clearFlash }: 
     const m = matchKey(input, key, RESULT);
     if (m?.command === 'result.back') {
       setView(openTool ? 'form' : 'list');
+      return;
+    }
+    if (m?.command === 'result.openLink' && callState.phase === 'done') {
+      const r = callState.outcome.kind === 'complete' ? callState.outcome.result : undefined;
+      const links = (Array.isArray(r?.content) ? r.content : []).filter(
+        (b): b is { type: 'resource_link'; uri: string } => !!b && b.type === 'resource_link' && typeof (b as { uri?: unknown }).uri === 'string',
+      );
+      if (links.length === 0 || !openPane) return flash('No resource_link in this result', 'warn');
+      const link = links[linkTurn.current++ % links.length];
+      openPane('resources', link.uri);
       return;
     }
     if (m?.command === 'result.again' && callState.phase !== 'idle') {

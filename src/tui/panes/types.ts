@@ -41,6 +41,8 @@ export interface PaneContext {
   flash(text: string, style?: StyleKey, opts?: FlashOptions): void;
   /** Clears the status-line message flashed with this `key` (if it is still the one shown). */
   clearFlash(key: string): void;
+  /** Brings up another pane and hands it `arg` (its {@link PaneInstance.onOpen}): a resource_link's URI opens in the Resources pane. */
+  openPane?(id: string, arg: string): void;
 }
 
 /** How long a status-line message stays: until its condition ends (`key`), or a time. */
@@ -78,6 +80,8 @@ export interface PaneInstance {
   cancelActivity?(): void;
   /** The App brought this pane up by its key or by itself (not by Tab): show the newest. Stable across renders. */
   onJump?(): void;
+  /** Another pane sent the user here with `arg` (see PaneContext.openPane): e.g. the Resources pane reads that URI. */
+  onOpen?(arg: string): void;
 }
 
 /** A pane, as registered in src/tui/panes/index.ts. */

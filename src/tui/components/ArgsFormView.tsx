@@ -1,0 +1,74 @@
+import { Box, Text } from 'ink';
+import { sanitizeLine } from '../../util/sanitize.js';
+import { useTheme } from '../theme.js';
+import type { UseArgsForm } from '../hooks/useArgsForm.js';
+import { fieldFacts } from './ToolDetail.js';
+import { FormView } from './FormView.js';
+
+/** How many suggestions are listed under a field. */
+export const SHOWN_SUGGESTIONS = 5;
+
+export interface ArgsFormViewProps {
+  title: string;
+  /** Lines under the title (description, the expanded URI…), already sanitized. */
+  subtitle: string[];
+  args: UseArgsForm;
+  /** What Enter does (`get the prompt`, `read the resource`). */
+  submitLabel: string;
+  width: number;
+  height: number;
+}
+
+/** A prompt-argument or template-variable form: the form rows, the server's suggestions for the focused field, the field's facts and keys. */
+export function ArgsFormView({ title, subtitle, args, submitLabel, width, height }: ArgsFormViewProps) {
+  const theme = useTheme();
+  const { form, suggestions } = args;
+  const focused = form.rows[form.state.focus];
+  const probs = focused ? (form.problems.byRow.get(focused.pointer) ?? []) : [];
+  const shown = suggestions?.values.slice(0, SHOWN_SUGGESTIONS) ?? [];
+  const more = suggestions ? (suggestions.total ?? suggestions.values.length) - shown.length : 0;
+  const suggRows = shown.length ? shown.length + 1 : 0;
+  const formH = Math.max(1, height - 2 - subtitle.length - suggRows - 2);
+  return (
+    <Box flexDirection="column" width={width} height={height}>
+      <Text wrap="truncate-end" {...theme.style('title')}>
+        {title}
+      </Text>
+      {subtitle.map((l, i) => (
+        <Text key={i} wrap="truncate-end" {...theme.style('muted')}>
+          {l || ' '}
+        </Text>
+      ))}
+      <Text wrap="truncate-end">
+        <Text {...theme.style('title')}>Arguments</Text>
+        <Text {...theme.style(form.problems.count ? 'error' : 'ok')}>
+          {form.problems.count ? `  ✗ ${form.problems.count} problem${form.problems.count === 1 ? '' : 's'}` : '  ✓ valid'}
+        </Text>
+        <Text {...theme.style('muted')}>{'  * required'}</Text>
+      </Text>
+      {form.model.noParams ? (
+        <Text {...theme.style('muted')}>{`No arguments: Enter to ${submitLabel}.`}</Text>
+      ) : (
+        <FormView rows={form.rows} focus={form.state.focus} cursor={form.state.cursor} errors={form.problems.byRow} width={width} height={formH} />
+      )}
+      {shown.length ? (
+        <Box flexDirection="column">
+          <Text wrap="truncate-end" {...theme.style('muted')}>
+            {`Suggestions from the server (Tab takes the first)${more > 0 || suggestions?.hasMore ? ` · ${more > 0 ? `${more} more` : 'more'}` : ''}`}
+          </Text>
+          {shown.map((v, i) => (
+            <Text key={i} wrap="truncate-end" {...theme.style(i === 0 ? 'accent' : 'plain')}>
+              {`  ${i === 0 ? '›' : ' '} ${sanitizeLine(v)}`}
+            </Text>
+          ))}
+        </Box>
+      ) : null}
+      <Text wrap="truncate-end" {...theme.style(probs.length ? 'error' : 'muted')}>
+        {probs.length ? `✗ ${sanitizeLine(probs.join('; '))}` : focused ? `${sanitizeLine(focused.node.label)}: ${fieldFacts(focused)}` : ' '}
+      </Text>
+      <Text wrap="truncate-end" {...theme.style('muted')}>
+        {`Enter ${submitLabel} · Esc back`}
+      </Text>
+    </Box>
+  );
+}
