@@ -15,9 +15,9 @@ import { ERROR_CODE } from './constants.js';
 import { sanitizeLine } from '../util/sanitize.js';
 
 /**
- * The families of failure. `auth` (authorization required and not obtained) and
- * `input-required` (the server asked for input that was not given) are reserved for the
- * OAuth and protocol-surface work: nothing produces them yet.
+ * The families of failure. `auth` (authorization required and not obtained) is reserved for
+ * the OAuth work; `input-required`: the server asked for input that was not given
+ * ({@link InputRequiredError}) or kept asking past the round limit (InputRoundsExceededError).
  */
 export type ErrorKind = 'usage' | 'rpc' | 'transport' | 'auth' | 'input-required' | 'cancelled' | 'internal';
 
@@ -99,6 +99,24 @@ export class UsageError extends InspectError {
     super(message);
     this.name = 'UsageError';
     this.code = code;
+  }
+}
+
+/**
+ * The server asked for input (an `input_required` round, or a legacy server's own request)
+ * that nobody gave: no `--elicit` answer and no terminal to ask on, or the user dismissed it.
+ * `pending` is what the face needs to show and resume it (the CLI's pending-input document,
+ * src/cli/elicit-args.ts), opaque here. Code `MCPI_INPUT_REQUIRED`. spec: basic/patterns/mrtr
+ */
+export class InputRequiredError extends InspectError {
+  readonly kind = 'input-required' as const;
+  readonly code = 'MCPI_INPUT_REQUIRED';
+  constructor(
+    message: string,
+    readonly pending?: unknown,
+  ) {
+    super(message);
+    this.name = 'InputRequiredError';
   }
 }
 
