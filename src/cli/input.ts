@@ -118,9 +118,10 @@ export class CliInputHandler implements InputHandler {
   async answer(round: InputRound, signal?: AbortSignal): Promise<InputResponses> {
     // Legacy elicitations are keyed by their number in the run; map back to the id afterwards.
     const back = new Map<string, string>();
+    // Sampling and roots (answered by kind) get keys no ordinal can collide with.
     const requests = round.requests.map((r) => {
-      if (round.era !== 'legacy' || (r.kind !== 'elicitation-form' && r.kind !== 'elicitation-url')) return r;
-      const key = String(++this.legacyElicitations);
+      if (round.era !== 'legacy') return r;
+      const key = r.kind === 'elicitation-form' || r.kind === 'elicitation-url' ? String(++this.legacyElicitations) : `${r.method}#${r.key}`;
       back.set(key, r.key);
       return { ...r, key };
     });

@@ -8,6 +8,8 @@ export const COMMANDS: readonly CommandSpec<never>[] = [
   (await import('./discover.js')).discover,
   (await import('./tools.js')).tools,
   (await import('./call.js')).call,
+  (await import('./resources.js')).resources,
+  (await import('./prompts.js')).prompts,
   (await import('./listen.js')).listen,
   (await import('./demo.js')).demo,
   (await import('./demo.js')).demoServer,
