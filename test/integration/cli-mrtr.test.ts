@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeResult, killAllClis, leftoverPids, runCli, stackLines, type CliResult } from '../helpers/cli.js';
+import { describeResult, killAllClis, leftoverPids, runCli, stackLines, startCli, type CliResult } from '../helpers/cli.js';
 import { fixturePath, startHttpFixture, stopAllFixtures, type HttpFixture } from '../helpers/servers.js';
 
 const MODERN = fixturePath('surface/modern-surface');
@@ -175,6 +175,23 @@ describe.each<Kind>(['stdio', 'http'])('input rounds against the SDK v2 fixture 
   });
 });
 
+describe('listen --resource over HTTP', () => {
+  it('re-reads the resource on each update and shows a content diff (--no-diff: the notification alone)', async () => {
+    const l = startCli(['listen', http.url, '--resource', 'surface://counter', '--count', '1']);
+    await l.waitFor(/subscribed to resource surface:\/\/counter/);
+    const bare = startCli(['listen', http.url, '--resource', 'surface://counter', '--count', '1', '--no-diff']);
+    await bare.waitFor(/subscribed to resource surface:\/\/counter/);
+    ok(await runCli(['call', http.url, 'touch_resource', '--quiet']));
+    const r = await l.done;
+    ok(r);
+    expect(r.stdout).toMatch(/notifications\/resources\/updated surface:\/\/counter\n  surface:\/\/counter: \+1 −1 lines\n  - count: \d+\n  \+ count: \d+/);
+    const b = await bare.done;
+    ok(b);
+    expect(b.stdout).toContain('notifications/resources/updated surface://counter');
+    expect(b.stdout).not.toContain('lines\n');
+  });
+});
+
 describe('the raw MRTR peer over stdio', () => {
   it('echoes an awkward requestState byte for byte with a new id; retries -32022 once with the version just sent, never loops', async () => {
     const r = await stdio(RAW, 'call', ['exact_state', '--elicit', 'ok={"ok":true}', '--json']);
@@ -217,6 +234,25 @@ describe('the legacy (SDK v1) fixture over stdio: real server-to-client requests
     const nf = await stdio(LEGACY, 'resources', ['read', 'legacy://items/9']);
     ok(nf, 2);
     expect(nf.stderr).toContain('error -32002: resource not found: legacy://items/9');
+  });
+});
+
+describe('the legacy (SDK v1) fixture over HTTP: requests on the POST stream and on the GET stream', () => {
+  it('answers each on the channel it came on', async () => {
+    const f = await startHttpFixture('surface/legacy-surface', ['--http']);
+    try {
+      const c = await runCli(['call', f.url, 'confirm_action', 'action=go', '--elicit', '1={"confirm":true}', '--quiet']);
+      ok(c);
+      expect(c.stdout).toContain('done: go');
+      const r = await runCli(['call', f.url, 'ask_roots_unrelated', '--root', '/tmp/r', '--quiet']);
+      ok(r);
+      expect(r.stdout).toContain('roots: file:///tmp/r');
+      const s = await runCli(['call', f.url, 'ask_sampling', 'question=x', '--sampling-reply', 'hi', '--quiet']);
+      ok(s);
+      expect(s.stdout).toContain('said: hi');
+    } finally {
+      await f.stop();
+    }
   });
 });
 
