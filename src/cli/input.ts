@@ -133,7 +133,7 @@ export class CliInputHandler implements InputHandler {
     const resolved = resolveRound(requests, this.o.answers, prior);
     for (const k of resolved.usedKeys) this.usedKeys.add(k);
     if (resolved.unsupported.length) {
-      const r = resolved.unsupported[0]! as Extract<InputRequest, { kind: 'unsupported' }>;
+      const r = resolved.unsupported[0] as Extract<InputRequest, { kind: 'unsupported' }>;
       throw new TransportError('MCPI_BAD_RESPONSE', `the server asked for input mcp-inspect cannot give (${sanitizeLine(r.key)}: ${sanitizeLine(r.reason)})`);
     }
     const responses = { ...resolved.responses };

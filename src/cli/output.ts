@@ -179,7 +179,7 @@ export function errorDocument(e: unknown, findings: readonly Finding[], signal?:
   if (!signal && e instanceof InputRequiredError && isPending(e.pending)) {
     return {
       ...e.pending,
-      error: { kind: 'input-required', message: sanitizeLine(e.message.split('\n')[0]!), exitCode: explainFailure(e).exitCode, code: e.code },
+      error: { kind: 'input-required', message: sanitizeLine(e.message.split('\n')[0]), exitCode: explainFailure(e).exitCode, code: e.code },
       findings: [...findings],
     };
   }

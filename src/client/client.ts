@@ -730,7 +730,7 @@ export class McpClient implements InspectorClient {
     if (result.resultType === 'input_required')
       throw new InputRequiredError(`resources/read ${sanitizeLine(uri)} needs input (input_required) and no input handler is set`);
     if (!Array.isArray(result.contents)) throw new TransportError('MCPI_BAD_RESPONSE', 'the resources/read result has no contents array');
-    if (rounds === 0) this.cache.set(METHOD.resourcesRead, params, result, result as { ttlMs?: number; cacheScope?: string });
+    if (rounds === 0) this.cache.set(METHOD.resourcesRead, params, result, result);
     return result as ReadResourceResult;
   }
 
@@ -745,7 +745,7 @@ export class McpClient implements InspectorClient {
     context?: { arguments?: Record<string, string> },
     opts: RequestOptions = {},
   ): Promise<CompletionResult> {
-    const params: JsonObject = { ref: ref as unknown as JsonObject, argument };
+    const params: JsonObject = { ref: ref, argument };
     if (context?.arguments && Object.keys(context.arguments).length) params.context = { arguments: context.arguments };
     const result = await this.rpc(METHOD.complete, params, { signal: opts.signal, timeoutMs: opts.timeoutMs });
     const c = result.completion as JsonObject | undefined;

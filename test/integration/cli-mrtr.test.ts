@@ -184,7 +184,9 @@ describe('listen --resource over HTTP', () => {
     ok(await runCli(['call', http.url, 'touch_resource', '--quiet']));
     const r = await l.done;
     ok(r);
-    expect(r.stdout).toMatch(/notifications\/resources\/updated surface:\/\/counter\n  surface:\/\/counter: \+1 −1 lines\n  - count: \d+\n  \+ count: \d+/);
+    expect(r.stdout).toMatch(
+      /notifications\/resources\/updated surface:\/\/counter\n {2}surface:\/\/counter: \+1 −1 lines\n {2}- count: \d+\n {2}\+ count: \d+/,
+    );
     const b = await bare.done;
     ok(b);
     expect(b.stdout).toContain('notifications/resources/updated surface://counter');

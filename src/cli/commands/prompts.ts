@@ -5,7 +5,7 @@
  * spec: server/prompts, server/utilities/completion
  */
 import { UsageError } from '../../protocol/errors.js';
-import type { Prompt } from '../../protocol/types.js';
+import type { ContentBlock, Prompt } from '../../protocol/types.js';
 import type { GetPromptResult } from '../../protocol/prompt.js';
 import { sanitize, sanitizeLine } from '../../util/sanitize.js';
 import type { CommandResult, Out } from '../output.js';
@@ -68,7 +68,7 @@ ${exitCodesHelp()}`,
     if (!name || !pair) throw new UsageError('usage: mcp-inspect prompts complete <name> <arg=prefix> [key=value…]');
     const [arg] = Object.entries(stringPairs([pair], 'prompts complete'));
     const ctx = stringPairs(context, 'prompts complete');
-    return on((s) => completePrompt(s, name, arg![0], arg![1], ctx));
+    return on((s) => completePrompt(s, name, arg[0], arg[1], ctx));
   },
 };
 
@@ -124,7 +124,8 @@ async function getPrompt(s: Session, name: string, args: Record<string, string>,
       if (!r.messages.length) out.line(out.c.dim('(no messages)'));
       for (const m of r.messages) {
         out.line(out.c.bold(`${sanitizeLine(String(m.role))}:`));
-        const blocks = Array.isArray(m.content) ? m.content : [m.content];
+        // One block per the spec; an array is tolerated (some servers send one).
+        const blocks: ContentBlock[] = Array.isArray(m.content) ? (m.content as ContentBlock[]) : [m.content];
         for (const b of blocks) for (const l of renderBlock(b, out)) out.line(`  ${l}`);
       }
     },
