@@ -246,6 +246,8 @@ export class McpClient implements InspectorClient {
     const request = parseInputRequest(String(req.id), { method: req.method, params: req.params ?? {} });
     const input = this.opts.input;
     if (!input || request.kind === 'unsupported' || !capabilityCovers(this.capabilities('legacy'), request)) {
+      // Without a handler the answer is answerServerRequest's, as for any request mcp-inspect does not serve.
+      if (!input) return this.respond(req, answerServerRequest(req));
       const why = request.kind === 'unsupported' ? request.reason : `the client capability for ${req.method} is not declared`;
       this.respond(req, {
         jsonrpc: '2.0',

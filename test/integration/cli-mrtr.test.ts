@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { describeResult, killAllClis, leftoverPids, runCli, stackLines, startCli, type CliResult } from '../helpers/cli.js';
 import { fixturePath, startHttpFixture, stopAllFixtures, type HttpFixture } from '../helpers/servers.js';
 
@@ -14,6 +14,9 @@ const MODERN = fixturePath('surface/modern-surface');
 const LEGACY = fixturePath('surface/legacy-surface');
 const RAW = fixturePath('surface/raw-mrtr');
 const EVERYTHING = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/dist/index.js');
+
+// Each test runs the binary many times (a fresh server each time over stdio): room for a loaded machine.
+vi.setConfig({ testTimeout: 180_000 });
 
 let http: HttpFixture;
 let tmp: string;
