@@ -4,6 +4,10 @@
  * passes its own sinks; the flags decide the rest the same way for both.
  */
 import type { ClientOptions, InputHandler, WireEvent } from '../client/types.js';
+import { featuresFromFlags } from '../protocol/client-capabilities.js';
+import { maxRoundsOf } from '../protocol/mrtr.js';
+import { UsageError } from '../protocol/errors.js';
+import type { InputFlags } from './input-options.js';
 import type { Finding } from '../check/types.js';
 import { timeoutOf, type CommonFlags } from './options.js';
 
@@ -16,17 +20,28 @@ export interface ConnectSinks {
   onFinding?: (finding: Finding) => void;
   /** Aborting it gives up (while connecting: connect() rejects with MCPI_CANCELLED). */
   signal?: AbortSignal;
-  /** Answers input rounds (the TUI's queue; the CLI's --elicit answers or terminal prompts). */
+  /** Answers the server's input rounds (the CLI's flags and terminal, the TUI's forms). */
   input?: InputHandler;
 }
 
 /**
  * Builds ClientOptions: `--timeout` (ms; throws UsageError when invalid), `--era`,
  * `--protocol-version`, `--log-level`; `--quiet` silences the server's stderr and the
- * client's informational messages. Warnings and findings always get through.
+ * client's informational messages. Warnings and findings always get through. The capability
+ * toggles (`--no-elicitation`, `--no-roots`, `--no-sampling`) give `features`; `--max-rounds`
+ * (throws UsageError when not a whole number ≥ 0) the round limit.
  */
-export function connectOptions(flags: CommonFlags, sinks: ConnectSinks): ClientOptions {
+export function connectOptions(flags: CommonFlags & InputFlags, sinks: ConnectSinks): ClientOptions {
+  let maxRounds: number;
+  try {
+    maxRounds = maxRoundsOf(flags.maxRounds);
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
   return {
+    input: sinks.input,
+    features: featuresFromFlags(flags),
+    maxRounds,
     timeoutMs: timeoutOf(flags),
     era: flags.era,
     protocolVersion: flags.protocolVersion,
@@ -37,6 +52,5 @@ export function connectOptions(flags: CommonFlags, sinks: ConnectSinks): ClientO
     onInfo: flags.quiet ? undefined : sinks.onInfo,
     onWarning: sinks.onWarning,
     onFinding: sinks.onFinding,
-    input: sinks.input,
   };
 }

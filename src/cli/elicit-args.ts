@@ -241,6 +241,8 @@ export interface PendingDocument {
   inputResponses: InputResponses;
   /** What is missing, readable. */
   pending: PendingEntry[];
+  /** `legacy`: a legacy server's own request on a live connection; it cannot be resumed (`--resume` refuses it). */
+  era?: 'legacy';
 }
 
 /** `'…'` for a POSIX shell (single quotes; an embedded `'` becomes `'\''`). */
@@ -337,6 +339,8 @@ export function parseResumeDocument(text: string, source: string): ResumeState {
   const bad = (what: string) => new UsageError(`--resume ${source}: ${what} (expected the document mcp-inspect printed with exit code 5)`);
   if (!isObj(doc)) throw bad('not a JSON object');
   if (doc.format !== PENDING_FORMAT) throw bad(`format is ${JSON.stringify(doc.format)}, not ${JSON.stringify(PENDING_FORMAT)}`);
+  if (doc.era === 'legacy')
+    throw new UsageError(`--resume ${source}: a legacy server asked on a connection that is gone; run the command again with the answers instead`);
   const req = doc.request;
   if (!isObj(req) || typeof req.method !== 'string' || !isMrtrMethod(req.method)) throw bad('request.method must be tools/call, prompts/get or resources/read');
   if (!isObj(req.params)) throw bad('request.params must be an object');

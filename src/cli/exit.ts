@@ -7,6 +7,8 @@
  * Kept free of heavy imports: `--help` loads it.
  */
 import { errorKind, type ErrorKind, type McpError } from '../protocol/errors.js';
+import { ERROR_CODE } from '../protocol/constants.js';
+import { flagFor, requiredCapabilitiesOf } from '../protocol/client-capabilities.js';
 import { sanitize, sanitizeLine } from '../util/sanitize.js';
 
 /** Every exit code mcp-inspect uses. */
@@ -43,16 +45,16 @@ export const KIND_EXIT: Readonly<Record<ErrorKind, number>> = {
 
 /**
  * What a command can conclude besides failing: `ok`; `tool-error` (the tool's result has
- * `isError: true`, and for now a call left at `input_required`); `diff-changed` and
- * `check-failed` are reserved for the `diff` and `check` commands.
+ * `isError: true`); `input-required` (a request left at `input_required`: the input was not
+ * given); `diff-changed` and `check-failed` are reserved for the `diff` and `check` commands.
  */
 export type Outcome = 'ok' | 'tool-error' | 'input-required' | 'diff-changed' | 'check-failed';
 
-/** The exit code of each outcome. `input-required` keeps 1 until mcp-inspect answers input requests (then: 5). */
+/** The exit code of each outcome. */
 export const OUTCOME_EXIT: Readonly<Record<Outcome, number>> = {
   ok: EXIT.ok,
   'tool-error': EXIT.toolError,
-  'input-required': EXIT.toolError,
+  'input-required': EXIT.inputRequired,
   'diff-changed': EXIT.diffChanged,
   'check-failed': EXIT.checkFailed,
 };
@@ -67,14 +69,13 @@ export interface ExitRow {
 /** The table printed by `--help` and shown in the README. */
 export const EXIT_TABLE: readonly ExitRow[] = [
   { code: EXIT.ok, meaning: 'success (for listen, also Ctrl-C, --count and --duration)' },
-  { code: EXIT.toolError, meaning: 'the tool returned isError: true (for now also a call left at resultType input_required: see 5)' },
+  { code: EXIT.toolError, meaning: 'the tool returned isError: true' },
   { code: EXIT.rpc, meaning: 'the server answered with a JSON-RPC error' },
   { code: EXIT.transport, meaning: 'transport failure: cannot spawn or connect, timeout, stream broke, invalid response' },
   { code: EXIT.auth, meaning: 'authorization required and not obtained (the message names the `mcp-inspect auth login` command to run)' },
   {
     code: EXIT.inputRequired,
-    meaning: 'the server asked for input that was not given (input_required); until mcp-inspect answers input requests, such a call exits 1',
-    reserved: true,
+    meaning: 'the server asked for input that was not given (elicitation, roots, sampling): the pending requests are printed; --resume FILE continues',
   },
   { code: EXIT.diffChanged, meaning: 'diff: a change at or above --fail-on (default: a breaking or needs-review change)' },
   { code: EXIT.checkFailed, meaning: 'check: a finding at or above --min-severity (default: error)' },
@@ -113,6 +114,14 @@ export interface Failure {
   sentence: string;
 }
 
+/** The line under a -32021: which client capability the server wanted, and the flag that turned it off. */
+function missingCapabilityHint(data: unknown): string {
+  const caps = requiredCapabilitiesOf(data);
+  if (!caps.length) return '\n  (the server requires a client capability it did not name)';
+  const flags = [...new Set(caps.map(flagFor).filter((f): f is string => !!f))];
+  return `\n  (the server requires the client capability ${caps.map((c) => sanitizeLine(c)).join(', ')}${flags.length ? `; drop ${flags.join(', ')} to declare it` : ''})`;
+}
+
 /**
  * Explains a thrown value in the CLI's words: the exit code (see {@link exitCodeFor}) and one
  * sentence per kind — a usage or transport error says its message, a JSON-RPC error names the
@@ -127,7 +136,11 @@ export function explainFailure(e: unknown, signal?: EndingSignal): Failure {
       const m = e as McpError;
       const data = m.data !== undefined ? `\n  data: ${sanitize(JSON.stringify(m.data, null, 2)).replace(/\n/g, '\n  ')}` : '';
       const hint =
-        m.method === 'subscriptions/listen' && m.rpcCode === -32601 ? '\n  (the server cannot be listened to; --poll SECONDS watches it by polling)' : '';
+        m.method === 'subscriptions/listen' && m.rpcCode === -32601
+          ? '\n  (the server cannot be listened to; --poll SECONDS watches it by polling)'
+          : m.rpcCode === ERROR_CODE.missingRequiredClientCapability
+            ? missingCapabilityHint(m.data)
+            : '';
       return {
         kind,
         exitCode,

@@ -7,8 +7,9 @@ import { LOG_LEVELS, type LogLevel } from '../protocol/constants.js';
 import { UsageError } from '../protocol/errors.js';
 import type { Era } from '../protocol/types.js';
 import type { TargetFlags } from './target.js';
+import { addInputOptions, type InputFlags } from './input-options.js';
 
-export interface CommonFlags extends TargetFlags {
+export interface CommonFlags extends TargetFlags, InputFlags {
   quiet?: boolean;
   timeout?: string;
   era?: Era;
@@ -35,7 +36,7 @@ const collect = (v: string, prev: string[] = []) => [...prev, v];
 
 /** Adds the target, connection and output options every server command takes. */
 export function addCommonOptions(cmd: Command): Command {
-  cmd
+  return addInputOptions(cmd)
     .option('--header <header>', "HTTP header 'Name: value' sent on every request (repeatable)", collect)
     .option('--bearer <token>', 'send Authorization: Bearer TOKEN (default: $MCP_BEARER_TOKEN)')
     .option('--env <K=V>', 'environment variable for the spawned server (repeatable)', collect)

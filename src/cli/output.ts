@@ -11,7 +11,8 @@ import { createPalette, type Palette } from '../watch/render.js';
 import { sanitize, sanitizeLine } from '../util/sanitize.js';
 import type { WireEvent } from '../client/types.js';
 import type { Finding } from '../check/types.js';
-import { McpError, TransportError, InspectError } from '../protocol/errors.js';
+import { McpError, TransportError, InspectError, InputRequiredError } from '../protocol/errors.js';
+import type { PendingDocument } from './elicit-args.js';
 import { redactHeaders } from '../util/redact.js';
 import { explainFailure, type EndingSignal } from './exit.js';
 import type { FindingLog } from './findings.js';
@@ -198,6 +199,14 @@ export function findingLine(f: Finding, time: number): object {
  * and HTTP `status`; an AuthRequiredError its `loginCommand`; a run ended by a signal has kind `cancelled`, code `MCPI_CANCELLED` and `signal`.
  */
 export function errorDocument(e: unknown, findings: readonly Finding[], signal?: EndingSignal): { error: Record<string, unknown>; findings: Finding[] } {
+  // exit 5: the pending-input document itself (so that it can be saved and --resume'd), with the error beside it.
+  if (!signal && e instanceof InputRequiredError && isPending(e.pending)) {
+    return {
+      ...e.pending,
+      error: { kind: 'input-required', message: sanitizeLine(e.message.split('\n')[0]), exitCode: explainFailure(e).exitCode, code: e.code },
+      findings: [...findings],
+    };
+  }
   const f = explainFailure(e, signal);
   const error: Record<string, unknown> = {
     kind: f.kind,
@@ -215,6 +224,10 @@ export function errorDocument(e: unknown, findings: readonly Finding[], signal?:
   return { error, findings: [...findings] };
 }
 
+function isPending(v: unknown): v is PendingDocument {
+  return !!v && typeof v === 'object' && (v as PendingDocument).format === 'mcp-inspect/pending-input@1';
+}
+
 /**
  * Prints a failure: `mcp-inspect: <one clear sentence>` on stderr (no stack unless it is our
  * bug) and, under `--json`, its {@link errorDocument} on stdout. Returns the exit code.
@@ -222,6 +235,7 @@ export function errorDocument(e: unknown, findings: readonly Finding[], signal?:
 export function renderError(e: unknown, opts: { json: boolean; findings?: readonly Finding[]; signal?: EndingSignal }): number {
   const f = explainFailure(e, opts.signal);
   process.stderr.write(`mcp-inspect: ${f.sentence}\n`);
+
   if (opts.json) writeOut(safeJson(errorDocument(e, opts.findings ?? [], opts.signal)) + '\n');
   return f.exitCode;
 }

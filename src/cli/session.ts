@@ -14,6 +14,8 @@ import { sanitizeLine } from '../util/sanitize.js';
 import type { Invocation } from './command.js';
 import type { FindingLog } from './findings.js';
 import type { EndingSignal } from './exit.js';
+import { CliInputHandler, answersFromFlags, isInteractive } from './input.js';
+import type { Root } from '../protocol/mrtr.js';
 
 export interface Session {
   client: InspectorClient;
@@ -23,6 +25,8 @@ export interface Session {
   signal: AbortSignal;
   /** Every finding of the run so far (the client's, and what commands add). */
   findings: FindingLog;
+  /** Answers the server's input rounds from the flags or the terminal (see src/cli/input.ts). */
+  input?: CliInputHandler;
 }
 
 const SIGNALS: readonly EndingSignal[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
@@ -44,6 +48,14 @@ export async function withSession<T>(
 ): Promise<T> {
   const out = makeOut({ json: flags.json, quiet: flags.quiet, color: flags.color, trace: flags.trace });
   const target = resolveTarget(url, command, flags);
+  // The config entry's roots, when the config reader gave the target some (--root wins).
+  const configRoots = (target as { roots?: Root[] }).roots;
+  const input = new CliInputHandler({
+    answers: answersFromFlags(flags, Array.isArray(configRoots) ? configRoots : undefined),
+    interactive: isInteractive() && !flags.json,
+    json: flags.json,
+    sink: { info: (s) => process.stderr.write(s + '\n') },
+  });
   const ctl = new AbortController();
   // Ctrl-C, kill and a closed terminal all end the session in order: the first signal aborts
   // what runs, and the handlers stay installed until the server is stopped, so a second
@@ -61,6 +73,7 @@ export async function withSession<T>(
   try {
     const opts = connectOptions(flags, {
       signal: ctl.signal,
+      input,
       onWire: (w) => {
         // The server's first answer ends "starting server…" (what follows is quick).
         if (w.direction === 'in') starting?.();
@@ -96,7 +109,7 @@ export async function withSession<T>(
       starting = undefined;
     }
     try {
-      return await fn({ client, out, target, signal: ctl.signal, findings: inv.findings });
+      return await fn({ client, out, target, signal: ctl.signal, findings: inv.findings, input });
     } finally {
       await client.close();
     }

@@ -10,7 +10,22 @@
  */
 import { ERROR_CODE, LEGACY_VERSIONS, METHOD, MODERN_VERSION, SUPPORTED_VERSIONS, isModernVersion } from '../protocol/constants.js';
 import { classifyProbe, pickVersion, type ProbeOutcome } from '../protocol/era.js';
-import { McpError, TransportError, UsageError, describeError } from '../protocol/errors.js';
+import { InputRequiredError, McpError, TransportError, UsageError, describeError, errorKind } from '../protocol/errors.js';
+import { retryVersion } from '../protocol/negotiation.js';
+import {
+  DEFAULT_MAX_ROUNDS,
+  INPUT_REQUEST_METHODS,
+  InputRoundsExceededError,
+  buildRetryParams,
+  mayAnswerRound,
+  parseInputRequest,
+  parseInputRequired,
+  type InputRequest,
+  type MrtrMethod,
+} from '../protocol/mrtr.js';
+import { ALL_FEATURES, buildClientCapabilities, capabilityCovers } from '../protocol/client-capabilities.js';
+import type { GetPromptResult } from '../protocol/prompt.js';
+import type { ReadResourceResult } from '../protocol/resource.js';
 import { answerServerRequest } from '../protocol/jsonrpc.js';
 import { buildRequestMeta, serverInfoOf, subscriptionIdOf } from '../protocol/meta.js';
 import { buildModernHeaders } from '../protocol/headers.js';
@@ -44,15 +59,28 @@ import { looksSecret } from '../util/redact.js';
 import { sanitizeLine } from '../util/sanitize.js';
 import { AsyncQueue } from './queue.js';
 import { packageVersion } from '../util/version.js';
-import type { CallOptions, CallOutcome, ClientOptions, InspectorClient, ListenEvent, PagedList, ServerDescription, Target, ToolList } from './types.js';
+import { ResponseCache, credentialIdentity } from './cache.js';
+import type {
+  CallOptions,
+  CallOutcome,
+  ClientOptions,
+  CompletionRef,
+  CompletionResult,
+  InspectorClient,
+  ListenEvent,
+  PagedList,
+  RequestOptions,
+  ResumeRound,
+  ServerDescription,
+  Target,
+  ToolList,
+} from './types.js';
 
 export { pickVersion };
 
 /** mcp-inspect's own name and version, sent as clientInfo. */
 export const CLIENT_INFO: Implementation = { name: 'mcp-inspect', version: packageVersion() };
 
-/** Capabilities mcp-inspect declares: none that would let a server ask it for input (MRTR comes later). */
-const CLIENT_CAPABILITIES: JsonObject = {};
 /** Upper bound of pages followed by one list call. */
 const MAX_PAGES = 10_000;
 /** Upper bound of finding keys remembered for de-duplication (the oldest are forgotten first). */
@@ -83,7 +111,7 @@ interface RpcOptions {
 export async function connect(target: Target, opts: ClientOptions = {}): Promise<McpClient> {
   const transport = await makeTransport(target, opts.auth);
   transport.setHooks({ onWire: opts.onWire, onStderr: opts.onStderr });
-  const client = new McpClient(transport, opts);
+  const client = new McpClient(transport, opts, credentialIdentity(target.kind === 'http' ? target.headers : undefined));
   const onAbort = () => void transport.close();
   opts.signal?.addEventListener('abort', onAbort, { once: true });
   try {
@@ -123,11 +151,21 @@ export class McpClient implements InspectorClient {
   private closeListeners = new Set<(reason: string) => void>();
   /** Keys (findingKey) of the findings already reported: each is reported once for the life of the client. */
   private reported = new Set<string>();
+  /** MRTR-capable requests in flight (newest last): a legacy server's own request is answered in the context of the newest, and a missing answer ends it. */
+  private inFlight: Array<{ method: string; params: JsonObject; signal: AbortSignal; fail: (e: unknown) => void }> = [];
+  /**
+   * Results the server's `ttlMs`/`cacheScope` allow reusing (lists, reads; never a retry),
+   * keyed by the credential identity for `private` ones; list_changed drops the matching
+   * lists. The scripted commands never read it; the TUI does (age shown, refresh forces).
+   */
+  readonly cache: ResponseCache;
 
   constructor(
     private readonly transport: Transport,
     private readonly opts: ClientOptions,
+    identity?: string,
   ) {
+    this.cache = new ResponseCache(identity);
     this.version = opts.protocolVersion ?? MODERN_VERSION;
     if (opts.protocolVersion && !SUPPORTED_VERSIONS.includes(opts.protocolVersion) && !/^\d{4}-\d{2}-\d{2}$/.test(opts.protocolVersion)) {
       throw new UsageError(`--protocol-version must look like YYYY-MM-DD (got ${opts.protocolVersion})`);
@@ -136,6 +174,7 @@ export class McpClient implements InspectorClient {
       onFinding: (f) => this.report(f),
       onUnsolicited: (n) => {
         if (this.routeRequestScoped(n)) return;
+        this.invalidateOn(n);
         for (const l of this.unsolicited) l(n);
       },
       onServerRequest: (req, channel) => this.onServerRequest(req, channel),
@@ -175,9 +214,74 @@ export class McpClient implements InspectorClient {
       this.report(requestOnResponseStream(req.method));
       return;
     }
+    if ((INPUT_REQUEST_METHODS as readonly string[]).includes(req.method)) {
+      void this.answerInputRequest(req);
+      return;
+    }
+    this.respond(req, answerServerRequest(req));
+  }
+
+  private respond(req: JsonRpcRequest, res: import('../protocol/types.js').JsonRpcResponse): void {
     this.transport
-      .respond(answerServerRequest(req))
+      .respond(res)
       .catch((e: unknown) => this.opts.onWarning?.(`could not answer the server's ${sanitizeLine(String(req.method))} request: ${describeError(e, 'inline')}`));
+  }
+
+  /** The capabilities declared to the server: `opts.features`, by default everything when there is an input handler, nothing without one. */
+  private capabilities(era: Era): JsonObject {
+    const features = this.opts.features ?? (this.opts.input ? ALL_FEATURES : undefined);
+    return features ? buildClientCapabilities({ ...features, rootsListChanged: false }, era) : {};
+  }
+
+  /**
+   * A legacy server's own `elicitation/create`, `roots/list` or `sampling/createMessage`: a
+   * round of one request (keyed by the JSON-RPC id) for the input handler, answered on the
+   * channel it came on (the transport knows). A request for a capability not declared (or
+   * with no handler) gets -32601 (SDK v1 servers send roots/list and sampling regardless). When
+   * the handler cannot answer (no input given), the server gets an error and the call in
+   * flight ends with the handler's error (exit 5 in the CLI); outside any call it is only said.
+   * spec: 2025-11-25 client/elicitation, client/roots, client/sampling
+   */
+  private async answerInputRequest(req: JsonRpcRequest): Promise<void> {
+    const request = parseInputRequest(String(req.id), { method: req.method, params: req.params ?? {} });
+    const input = this.opts.input;
+    if (!input || request.kind === 'unsupported' || !capabilityCovers(this.capabilities('legacy'), request)) {
+      // Without a handler the answer is answerServerRequest's, as for any request mcp-inspect does not serve.
+      if (!input) return this.respond(req, answerServerRequest(req));
+      const why = request.kind === 'unsupported' ? request.reason : `the client capability for ${req.method} is not declared`;
+      this.respond(req, {
+        jsonrpc: '2.0',
+        id: req.id,
+        error: { code: ERROR_CODE.methodNotFound, message: `mcp-inspect does not handle ${req.method}: ${why}` },
+      });
+      return;
+    }
+    const call = this.inFlight.at(-1);
+    try {
+      const responses = await input.answer(
+        { method: call?.method ?? req.method, params: call?.params ?? req.params ?? {}, round: 1, requests: [request], era: this.era ?? 'legacy' },
+        call?.signal,
+      );
+      const response = responses[request.key];
+      if (response === undefined) throw new InputRequiredError(`no answer to the server's ${sanitizeLine(req.method)} request`);
+      this.respond(req, { jsonrpc: '2.0', id: req.id, result: response as unknown as JsonObject });
+    } catch (e) {
+      this.respond(req, {
+        jsonrpc: '2.0',
+        id: req.id,
+        error: { code: ERROR_CODE.internalError, message: `mcp-inspect got no answer: ${describeError(e, 'inline')}` },
+      });
+      if (call) call.fail(e);
+      else if (errorKind(e) === 'input-required' || errorKind(e) === 'cancelled')
+        this.opts.onInfo?.(`the server's own ${sanitizeLine(req.method)} request (outside any call) was not answered: ${describeError(e, 'inline')}`);
+      else this.opts.onWarning?.(`the server's ${sanitizeLine(req.method)} request could not be answered: ${describeError(e, 'inline')}`);
+    }
+  }
+
+  /** A list_changed drops the matching cached lists; resources/updated the cached reads of that URI. */
+  private invalidateOn(n: JsonRpcNotification): void {
+    if (ResponseCache.invalidates(n.method)) this.cache.invalidate(n.method);
+    else if (n.method === METHOD.resourceUpdated && typeof n.params?.uri === 'string') this.cache.invalidate(METHOD.resourcesRead);
   }
 
   get description(): ServerDescription {
@@ -251,7 +355,7 @@ export class McpClient implements InspectorClient {
     const requested = LEGACY_VERSIONS[0];
     const init = this.rpc(
       METHOD.initialize,
-      { protocolVersion: requested, capabilities: CLIENT_CAPABILITIES, clientInfo: CLIENT_INFO },
+      { protocolVersion: requested, capabilities: this.capabilities('legacy'), clientInfo: CLIENT_INFO },
       { plain: true, signal: initCtl.signal },
     );
     init.catch(() => undefined);
@@ -303,7 +407,7 @@ export class McpClient implements InspectorClient {
     const requested = version ?? LEGACY_VERSIONS[0];
     const result = await this.rpc(
       METHOD.initialize,
-      { protocolVersion: requested, capabilities: CLIENT_CAPABILITIES, clientInfo: CLIENT_INFO },
+      { protocolVersion: requested, capabilities: this.capabilities('legacy'), clientInfo: CLIENT_INFO },
       { plain: true },
     );
     return this.finishLegacy(result, requested);
@@ -395,7 +499,7 @@ export class McpClient implements InspectorClient {
         _meta: buildRequestMeta({
           protocolVersion: this.version,
           clientInfo: CLIENT_INFO,
-          clientCapabilities: CLIENT_CAPABILITIES,
+          clientCapabilities: this.capabilities('modern'),
           logLevel: this.opts.logLevel,
           progressToken,
         }),
@@ -432,9 +536,14 @@ export class McpClient implements InspectorClient {
     if ('error' in msg && msg.error) {
       const err = new McpError(msg.error, res.httpStatus, method);
       if (modern && err.code === ERROR_CODE.unsupportedProtocolVersion && !o.noVersionRetry) {
-        const next = pickVersion(err.data, this.version);
+        // Once, with a version from data.supported, also the one just sent (a server may refuse a first request spuriously).
+        const next = retryVersion(err.data);
         if (next && isModernVersion(next)) {
-          this.opts.onWarning?.(`the server does not support protocol version ${this.version}; retrying with ${next}`);
+          this.opts.onWarning?.(
+            next === this.version
+              ? `the server refused protocol version ${this.version} but lists it as supported; retrying once with it`
+              : `the server does not support protocol version ${this.version}; retrying with ${next}`,
+          );
           this.version = next;
           return this.rpc(method, params, { ...o, noVersionRetry: true });
         }
@@ -500,11 +609,15 @@ export class McpClient implements InspectorClient {
     const { items, pages, ttlMs, cacheScope } = await this.listAll(METHOD.toolsList, 'tools', opts);
     for (const f of checkToolList(items)) this.report(f);
     const all = items.filter(isNamedTool);
-    if (!this.transport.capabilities.requestHeaders) return { tools: all, dropped: [], pages, ttlMs, cacheScope };
-    const f = filterToolsByXMcpHeader(all);
-    this.headerSpecs = f.specsByTool;
-    for (const x of invalidXMcpHeaders(f.dropped)) this.report(x);
-    return { tools: f.tools, dropped: f.dropped, pages, ttlMs, cacheScope };
+    let list: ToolList = { tools: all, dropped: [], pages, ttlMs, cacheScope };
+    if (this.transport.capabilities.requestHeaders) {
+      const f = filterToolsByXMcpHeader(all);
+      this.headerSpecs = f.specsByTool;
+      for (const x of invalidXMcpHeaders(f.dropped)) this.report(x);
+      list = { tools: f.tools, dropped: f.dropped, pages, ttlMs, cacheScope };
+    }
+    this.cache.set(METHOD.toolsList, {}, list, list);
+    return list;
   }
 
   /** Fetches every page of `prompts/list`; entries without a string `name` are left out (a finding). spec: server/prompts#listing-prompts */
@@ -530,7 +643,125 @@ export class McpClient implements InspectorClient {
       if (isObject(item) && typeof item[field] === 'string') items.push(item as T);
       else this.report(invalidListItem(method, noun, field, item, index));
     });
-    return { ...list, items };
+    const out = { ...list, items };
+    this.cache.set(method, {}, out, out);
+    return out;
+  }
+
+  /**
+   * Sends an MRTR-capable request and answers its input rounds: each `input_required` result's
+   * `inputRequests` go to `opts.input` (all of them in one round), then the request is sent
+   * again with a new id, `inputResponses` and `requestState` echoed byte for byte (none when
+   * none was given), until a complete result. `resume` starts at a round already received
+   * (the CLI's `--resume`: the original request is not sent again). Without an input handler
+   * the first `input_required` result is returned as is. Throws InputRoundsExceededError past
+   * `opts.maxRounds` (default 10), the handler's rejection, McpError, TransportError.
+   * While it runs, a legacy server's own requests are answered in its context.
+   * spec: basic/patterns/mrtr#client-requirements-basic-workflow
+   */
+  private async withRounds(method: MrtrMethod, params: JsonObject, o: RpcOptions, resume?: ResumeRound): Promise<{ result: JsonObject; rounds: number }> {
+    const maxRounds = this.opts.maxRounds ?? DEFAULT_MAX_ROUNDS;
+    const ctl = new AbortController();
+    let failure: { e: unknown } | undefined;
+    const signal = o.signal ? AbortSignal.any([o.signal, ctl.signal]) : ctl.signal;
+    const entry = {
+      method,
+      params,
+      signal,
+      fail: (e: unknown) => {
+        failure ??= { e };
+        ctl.abort();
+      },
+    };
+    this.inFlight.push(entry);
+    const send = (p: JsonObject) =>
+      this.rpc(method, p, { ...o, signal }).catch((e: unknown) => {
+        throw failure ? failure.e : e;
+      });
+    try {
+      let answered = resume ? resume.round - 1 : 0;
+      let pending: { requests: InputRequest[]; requestState?: string } | undefined = resume;
+      let result: JsonObject | undefined = resume ? undefined : await send(params);
+      for (;;) {
+        if (!pending) {
+          if (result!.resultType !== 'input_required' || !this.opts.input) return { result: result!, rounds: answered };
+          const input = parseInputRequired(result!);
+          for (const p of input.problems) this.opts.onWarning?.(`the ${method} input_required result: ${p}`);
+          if (!mayAnswerRound(answered, maxRounds)) throw new InputRoundsExceededError(method, maxRounds, input);
+          pending = input;
+        }
+        const responses = pending.requests.length
+          ? await this.opts.input!.answer(
+              { method, params, round: answered + 1, requests: pending.requests, requestState: pending.requestState, era: this.era ?? 'modern' },
+              signal,
+            )
+          : {};
+        answered++;
+        result = await send(buildRetryParams(params, responses, pending.requestState));
+        pending = undefined;
+      }
+    } finally {
+      this.inFlight.splice(this.inFlight.indexOf(entry), 1);
+    }
+  }
+
+  /**
+   * `prompts/get` with its input rounds answered (see withRounds). Throws InputRequiredError
+   * when the server still wants input and there is no handler, McpError, TransportError
+   * (MCPI_BAD_RESPONSE without a `messages` array). spec: server/prompts#getting-a-prompt
+   */
+  async getPrompt(name: string, args: Record<string, string>, opts: RequestOptions = {}): Promise<GetPromptResult> {
+    const params: JsonObject = { name };
+    if (Object.keys(args).length) params.arguments = args;
+    const { result } = await this.withRounds(METHOD.promptsGet, params, { signal: opts.signal, timeoutMs: opts.timeoutMs }, opts.resume);
+    if (result.resultType === 'input_required')
+      throw new InputRequiredError(`prompts/get ${sanitizeLine(name)} needs input (input_required) and no input handler is set`);
+    if (!Array.isArray(result.messages)) throw new TransportError('MCPI_BAD_RESPONSE', 'the prompts/get result has no messages array');
+    return result as GetPromptResult;
+  }
+
+  /**
+   * `resources/read` with its input rounds answered. A first-round complete result is cached
+   * per its `ttlMs`/`cacheScope` (never a retried one). Throws as getPrompt (MCPI_BAD_RESPONSE
+   * without a `contents` array); "not found" is the server's McpError (-32602 modern, -32002 legacy).
+   * spec: server/resources#reading-resources
+   */
+  async readResource(uri: string, opts: RequestOptions = {}): Promise<ReadResourceResult> {
+    const params: JsonObject = { uri };
+    const { result, rounds } = await this.withRounds(METHOD.resourcesRead, params, { signal: opts.signal, timeoutMs: opts.timeoutMs }, opts.resume);
+    if (result.resultType === 'input_required')
+      throw new InputRequiredError(`resources/read ${sanitizeLine(uri)} needs input (input_required) and no input handler is set`);
+    if (!Array.isArray(result.contents)) throw new TransportError('MCPI_BAD_RESPONSE', 'the resources/read result has no contents array');
+    if (rounds === 0) this.cache.set(METHOD.resourcesRead, params, result, result);
+    return result as ReadResourceResult;
+  }
+
+  /**
+   * `completion/complete` for a prompt argument or a template variable; `values` kept when
+   * strings (at most 100 per the spec; more are cut with a warning). Throws McpError,
+   * TransportError (MCPI_BAD_RESPONSE without `completion.values`). spec: server/utilities/completion
+   */
+  async complete(
+    ref: CompletionRef,
+    argument: { name: string; value: string },
+    context?: { arguments?: Record<string, string> },
+    opts: RequestOptions = {},
+  ): Promise<CompletionResult> {
+    const params: JsonObject = { ref: ref, argument };
+    if (context?.arguments && Object.keys(context.arguments).length) params.context = { arguments: context.arguments };
+    const result = await this.rpc(METHOD.complete, params, { signal: opts.signal, timeoutMs: opts.timeoutMs });
+    const c = result.completion as JsonObject | undefined;
+    if (!isObject(c) || !Array.isArray(c.values))
+      throw new TransportError('MCPI_BAD_RESPONSE', 'the completion/complete result has no completion.values array');
+    let values = c.values.filter((v): v is string => typeof v === 'string');
+    if (values.length > 100) {
+      this.opts.onWarning?.(`completion/complete answered ${values.length} values; the spec allows at most 100 (the rest are left out)`);
+      values = values.slice(0, 100);
+    }
+    const out: CompletionResult = { values };
+    if (typeof c.total === 'number') out.total = c.total;
+    if (typeof c.hasMore === 'boolean') out.hasMore = c.hasMore;
+    return out;
   }
 
   /**
@@ -549,7 +780,7 @@ export class McpClient implements InspectorClient {
         for (const f of skippedParamHeaders(name, x.skipped)) this.report(f);
       }
     }
-    const result = await this.rpc(
+    const { result } = await this.withRounds(
       METHOD.toolsCall,
       { name, arguments: args },
       {
@@ -573,6 +804,7 @@ export class McpClient implements InspectorClient {
           }
         },
       },
+      opts.resume,
     );
     if (result.resultType === 'input_required') return { kind: 'input_required', result: result as InputRequiredResult };
     for (const f of checkCallResult(name, result)) this.report(f);

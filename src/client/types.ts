@@ -147,6 +147,8 @@ export interface LogEvent {
 export interface CallOptions {
   signal?: AbortSignal;
   timeoutMs?: number;
+  /** Continue at a round already received instead of sending the request from scratch (`--resume`; a tool with effects must not run twice). */
+  resume?: ResumeRound;
   onProgress?: (p: ProgressEvent) => void;
   onLog?: (l: LogEvent) => void;
 }
@@ -194,13 +196,13 @@ export interface InspectorClient {
   listResourceTemplates(opts?: { signal?: AbortSignal }): Promise<PagedList<ResourceTemplate>>;
   /**
    * `prompts/get` (MRTR rounds answered through ClientOptions.input). Throws McpError / TransportError.
-   * Optional until implemented. spec: server/prompts#getting-a-prompt
+   * spec: server/prompts#getting-a-prompt
    */
-  getPrompt?(name: string, args: Record<string, string>, opts?: RequestOptions): Promise<import('../protocol/prompt.js').GetPromptResult>;
-  /** `resources/read` (MRTR rounds answered through ClientOptions.input). Optional until implemented. spec: server/resources#reading-resources */
-  readResource?(uri: string, opts?: RequestOptions): Promise<import('../protocol/resource.js').ReadResourceResult>;
-  /** `completion/complete`. Optional until implemented. spec: server/utilities/completion */
-  complete?(
+  getPrompt(name: string, args: Record<string, string>, opts?: RequestOptions): Promise<import('../protocol/prompt.js').GetPromptResult>;
+  /** `resources/read` (MRTR rounds answered through ClientOptions.input). spec: server/resources#reading-resources */
+  readResource(uri: string, opts?: RequestOptions): Promise<import('../protocol/resource.js').ReadResourceResult>;
+  /** `completion/complete`. spec: server/utilities/completion */
+  complete(
     ref: CompletionRef,
     argument: { name: string; value: string },
     context?: { arguments?: Record<string, string> },
@@ -264,8 +266,7 @@ export type WatchEvent =
   | { type: 'error'; time: number; error: string; cause?: unknown; fatal?: boolean };
 
 // ---- Multi round-trip requests, prompts, resources, completions (issue 7 contract) ----
-// The client implements these (src/client/); the CLI and the TUI consume them. Until the
-// client implements a method, McpClient may throw UsageError('not implemented yet').
+// The client implements these (src/client/client.ts); the CLI and the TUI consume them.
 
 /**
  * One round of input a server asked for: a modern `input_required` result of `tools/call`,
@@ -301,6 +302,19 @@ export interface InputHandler {
 export interface RequestOptions {
   signal?: AbortSignal;
   timeoutMs?: number;
+  /** `prompts/get`, `resources/read`: continue at a round already received (see CallOptions.resume). */
+  resume?: ResumeRound;
+}
+
+/**
+ * An input round received earlier (the CLI's pending-input document): the client asks the
+ * input handler to answer it and retries from there, without sending the original request
+ * again. `round` is that round's number (1 = the first input_required).
+ */
+export interface ResumeRound {
+  round: number;
+  requests: import('../protocol/mrtr.js').InputRequest[];
+  requestState?: string;
 }
 
 /** A completion reference: a prompt argument or a resource-template variable. spec: server/utilities/completion */

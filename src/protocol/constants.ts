@@ -35,6 +35,7 @@ export const METHOD = {
   resourcesList: 'resources/list',
   resourcesRead: 'resources/read',
   resourceTemplatesList: 'resources/templates/list',
+  complete: 'completion/complete',
   listen: 'subscriptions/listen',
   cancelled: 'notifications/cancelled',
   progress: 'notifications/progress',

@@ -16,8 +16,8 @@ import { sanitizeLine } from '../util/sanitize.js';
 
 /**
  * The families of failure. `auth`: authorization required and not obtained (src/auth's
- * AuthError, a TransportError MCPI_AUTH). `input-required` (the server asked for input that
- * was not given) is reserved for the protocol-surface work.
+ * AuthError, a TransportError MCPI_AUTH); `input-required`: the server asked for input that
+ * was not given ({@link InputRequiredError}) or kept asking past the round limit (InputRoundsExceededError).
  */
 export type ErrorKind = 'usage' | 'rpc' | 'transport' | 'auth' | 'input-required' | 'cancelled' | 'internal';
 
@@ -103,6 +103,24 @@ export class UsageError extends InspectError {
     super(message);
     this.name = 'UsageError';
     this.code = code;
+  }
+}
+
+/**
+ * The server asked for input (an `input_required` round, or a legacy server's own request)
+ * that nobody gave: no `--elicit` answer and no terminal to ask on, or the user dismissed it.
+ * `pending` is what the face needs to show and resume it (the CLI's pending-input document,
+ * src/cli/elicit-args.ts), opaque here. Code `MCPI_INPUT_REQUIRED`. spec: basic/patterns/mrtr
+ */
+export class InputRequiredError extends InspectError {
+  readonly kind = 'input-required' as const;
+  readonly code = 'MCPI_INPUT_REQUIRED';
+  constructor(
+    message: string,
+    readonly pending?: unknown,
+  ) {
+    super(message);
+    this.name = 'InputRequiredError';
   }
 }
 

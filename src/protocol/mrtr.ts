@@ -12,6 +12,7 @@
  * spec: basic/patterns/mrtr, client/elicitation, client/sampling, client/roots
  */
 import type { JsonObject, RequestId } from './types.js';
+import { InspectError } from './errors.js';
 
 /** The requests that may answer `input_required`. spec: basic/patterns/mrtr#supported-requests */
 export const MRTR_METHODS = ['tools/call', 'prompts/get', 'resources/read'] as const;
@@ -371,9 +372,11 @@ export function mayAnswerRound(answered: number, maxRounds: number): boolean {
 
 /**
  * The server kept answering `input_required` past the round limit. Carries the last round so
- * the user can see what it kept asking for.
+ * the user can see what it kept asking for. Kind `input-required` (exit 5): the request
+ * ended without the input the server wanted.
  */
-export class InputRoundsExceededError extends Error {
+export class InputRoundsExceededError extends InspectError {
+  readonly kind = 'input-required' as const;
   readonly code = 'MCPI_MAX_ROUNDS' as const;
   constructor(
     readonly method: string,

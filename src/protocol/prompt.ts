@@ -4,28 +4,11 @@
  *
  * spec: server/prompts#data-types
  */
-import type { ContentBlock, JsonObject } from './types.js';
+import type { ContentBlock, JsonObject, Prompt } from './types.js';
 import { sanitizeLine } from '../util/sanitize.js';
 
-/** One argument a prompt accepts. Values are always strings (GetPromptRequestParams.arguments). */
-export interface PromptArgument {
-  name: string;
-  title?: string;
-  description?: string;
-  required?: boolean;
-  [k: string]: unknown;
-}
-
-/** A prompt as listed by `prompts/list`. spec: server/prompts#prompt */
-export interface Prompt {
-  name: string;
-  title?: string;
-  description?: string;
-  arguments?: PromptArgument[];
-  icons?: unknown[];
-  _meta?: JsonObject;
-  [k: string]: unknown;
-}
+/** The protocol's prompt types live in ./types.ts (one set); re-exported here beside their helpers. */
+export type { Prompt, PromptArgument } from './types.js';
 
 /** One message of a `prompts/get` result. spec: server/prompts#promptmessage */
 export interface PromptMessage {

@@ -8,31 +8,8 @@
 import { Buffer } from 'node:buffer';
 import type { JsonObject } from './types.js';
 
-export interface Resource {
-  uri: string;
-  name: string;
-  title?: string;
-  description?: string;
-  mimeType?: string;
-  /** Size in bytes, when the server knows it. */
-  size?: number;
-  annotations?: JsonObject;
-  icons?: unknown[];
-  _meta?: JsonObject;
-  [k: string]: unknown;
-}
-
-export interface ResourceTemplate {
-  uriTemplate: string;
-  name: string;
-  title?: string;
-  description?: string;
-  mimeType?: string;
-  annotations?: JsonObject;
-  icons?: unknown[];
-  _meta?: JsonObject;
-  [k: string]: unknown;
-}
+/** The protocol's resource types live in ./types.ts (one set); re-exported here beside their helpers. */
+export type { Resource, ResourceTemplate } from './types.js';
 
 /** One entry of `resources/read` `contents`: `text` or base64 `blob`. */
 export interface ResourceContents {

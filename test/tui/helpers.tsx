@@ -70,6 +70,9 @@ export function fakeClient(
     listPrompts: async () => ({ items: [], pages: 1 }),
     listResources: async () => ({ items: [], pages: 1 }),
     listResourceTemplates: async () => ({ items: [], pages: 1 }),
+    getPrompt: async () => ({ messages: [] }),
+    readResource: async () => ({ contents: [] }),
+    complete: async () => ({ values: [] }),
     async listTools(): Promise<ToolList> {
       return { tools: opts.tools ?? [], dropped: [], pages: 1 };
     },

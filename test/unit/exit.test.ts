@@ -58,10 +58,19 @@ describe('error kinds and codes', () => {
     expect(explainFailure(cancelled, 'SIGTERM').sentence).toBe('interrupted by SIGTERM');
   });
 
-  it('outcomes: a tool error is 1, an unanswered input_required keeps 1 for now, diff/check verdicts are reserved', () => {
+  it('outcomes: a tool error is 1, an unanswered input_required is 5 (issue 7), diff/check verdicts are reserved', () => {
     expect([exitCodeOf('ok'), exitCodeOf('tool-error'), exitCodeOf('input-required'), exitCodeOf('diff-changed'), exitCodeOf('check-failed')]).toEqual([
-      0, 1, 1, 6, 7,
+      0, 1, 5, 6, 7,
     ]);
+  });
+
+  it('a -32021 names the capability the server wanted and the flag that left it out', () => {
+    const e = new McpError(
+      { code: -32021, message: 'Missing capability', data: { requiredCapabilities: { elicitation: { url: {} } } } },
+      undefined,
+      'tools/call',
+    );
+    expect(explainFailure(e).sentence).toMatch(/\(the server requires the client capability elicitation\.url; drop --no-elicitation to declare it\)$/);
   });
 
   it('one sentence per kind', () => {

@@ -32,6 +32,9 @@ function scripted() {
         else snapshot();
       }),
     listPrompts: async () => ({ items: [], pages: 1 }),
+    getPrompt: async () => ({ messages: [] }),
+    readResource: async () => ({ contents: [] }),
+    complete: async () => ({ values: [] }),
     listResources: async () => ({ items: [], pages: 1 }),
     listResourceTemplates: async () => ({ items: [], pages: 1 }),
     callTool: async () => ({ kind: 'complete', result: { content: [] } }),

@@ -17,10 +17,13 @@ import type { Session } from '../session.js';
 import { addCommonOptions, type CommonFlags } from '../options.js';
 import { TARGET_HELP, runOnTarget, takeUrl, type CommandSpec } from '../command.js';
 import { exitCodeOf, exitCodesHelp } from '../exit.js';
+import { INPUT_HELP, addResumeOption } from '../input-options.js';
+import type { ResumeRound } from '../../client/types.js';
 
 export interface CallFlags {
   args?: string;
   validate?: boolean;
+  resume?: string;
 }
 
 const USAGE = 'which tool? usage: mcp-inspect call <url> <tool> [key=value…]  or  mcp-inspect call <tool> [key=value…] -- command args…';
@@ -30,7 +33,7 @@ export const call: CommandSpec<CommonFlags & CallFlags> = {
   name: 'call',
   description: "call a tool; key=value arguments are typed by the tool's inputSchema and validated before sending",
   configure: (cmd) =>
-    addCommonOptions(cmd)
+    addResumeOption(addCommonOptions(cmd))
       .usage('[target] <tool> [key=value…] [options]  |  <tool> [key=value…] [options] -- command args…')
       .argument('[words...]', 'the URL (unless the server is given after -- or by --config), the tool name, then key=value arguments')
       .option('--args <json|@file|->', 'the whole arguments object as JSON, from a file (@file.json) or stdin (-), passed untouched')
@@ -42,6 +45,7 @@ Arguments:
   key=value    typed by the property's schema: a string property stays a string ("12345",
                "true"); integer, number, boolean, null and enum values are checked; arrays and
                objects are JSON (tags='["a","b"]'); key=@file reads the value from a file.
+${INPUT_HELP}
 ${TARGET_HELP}
 
 Examples:
@@ -49,6 +53,9 @@ Examples:
   mcp-inspect call echo text=12345 -- node server.js
   mcp-inspect call search --args '{"query":"mcp","limit":5}' --json http://127.0.0.1:3000/mcp
   echo '{"a":1,"b":2}' | mcp-inspect call add --args - -- node server.js
+  mcp-inspect call confirm_action action=deploy --elicit confirm='{"confirm":true}' -- node server.js
+  mcp-inspect call confirm_action action=deploy --json -- node server.js > pending.json   # exit 5
+  mcp-inspect call --resume pending.json --elicit confirm='{"confirm":true}' -- node server.js
 
 ${exitCodesHelp()}`,
       ),
@@ -56,6 +63,16 @@ ${exitCodesHelp()}`,
     // The tool name and its pairs follow the target: split them off before the target check.
     const { url, rest } = takeUrl(words, inv.command, flags);
     const [tool, ...pairs] = rest;
+    if (flags.resume !== undefined) {
+      if (rest.length) throw new UsageError('--resume continues the saved call: give no tool name or arguments');
+      return await runOnTarget('call', inv, url ? [url] : [], flags, async (s) => {
+        const { loadResume } = await import('../resume.js');
+        const r = loadResume(flags.resume!, 'tools/call', s);
+        const name = typeof r.params.name === 'string' ? r.params.name : '';
+        const args = (r.params.arguments && typeof r.params.arguments === 'object' ? r.params.arguments : {}) as JsonObject;
+        return callTool(s, name, [], flags, { args, resume: r.round });
+      });
+    }
     if (!tool) throw new UsageError(USAGE);
     return await runOnTarget('call', inv, url ? [url] : [], flags, (s) => callTool(s, tool, pairs, flags));
   },
@@ -202,7 +219,13 @@ export function verdictLine(v: OutputSchemaVerdict, out: Out, formatIssues: (e: 
  * `isError: true` (and, for now, a call left at `input_required`).
  * spec: server/tools#calling-tools, server/tools#output-schema
  */
-export async function callTool(s: Session, toolName: string, pairs: string[], flags: CallFlags): Promise<CommandResult> {
+export async function callTool(
+  s: Session,
+  toolName: string,
+  pairs: string[],
+  flags: CallFlags,
+  resumed?: { args: JsonObject; resume: ResumeRound },
+): Promise<CommandResult> {
   const [{ formatIssues, validateValue }, { outputSchemaVerdict, outputSchemaFindings }] = await Promise.all([
     import('../../schema/validate.js'),
     import('../../check/output-schema.js'),
@@ -220,8 +243,8 @@ export async function callTool(s: Session, toolName: string, pairs: string[], fl
       `the server has no tool named ${JSON.stringify(toolName)}${near.length ? `; did you mean ${near.slice(0, 3).join(', ')}?` : names.length ? `; it has: ${names.slice(0, 20).join(', ')}${names.length > 20 ? ', …' : ''}` : ''}`,
     );
   }
-  const args = buildArguments(tool, pairs, flags);
-  if (flags.validate !== false) {
+  const args = resumed ? resumed.args : buildArguments(tool, pairs, flags);
+  if (flags.validate !== false && !resumed) {
     const v = validateValue(tool.inputSchema, args);
     for (const p of v.unenforcedPatterns ?? [])
       out.warn(`pattern ${JSON.stringify(p)} of ${toolName}'s inputSchema was not checked: it could take exponential time on some strings`);
@@ -233,6 +256,7 @@ export async function callTool(s: Session, toolName: string, pairs: string[], fl
   const outcome = await client
     .callTool(toolName, args, {
       signal: s.signal,
+      resume: resumed?.resume,
       onProgress: (p) => {
         const pct = p.total ? ` ${Math.round((p.progress / p.total) * 100)}%` : '';
         out.status(`progress ${p.progress}${p.total !== undefined ? `/${p.total}` : ''}${pct}${p.message ? ` ${sanitizeLine(p.message)}` : ''}`);
@@ -256,7 +280,7 @@ export async function callTool(s: Session, toolName: string, pairs: string[], fl
             `${toolName} needs more input (resultType "input_required"): ${keys.length ? keys.map((k) => `${sanitizeLine(k)} (${sanitizeLine(String(r.inputRequests![k].method))})`).join(', ') : 'no input requests'}${r.requestState ? ', with requestState' : ''}.`,
           ),
         );
-        o.line(o.c.dim('mcp-inspect does not answer input requests yet (multi round-trip requests); the call did not complete.'));
+        o.line(o.c.dim('the call did not complete: nothing answered the input requests.'));
       },
     };
   }

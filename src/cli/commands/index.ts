@@ -9,6 +9,8 @@ export const COMMANDS: readonly CommandSpec<never>[] = [
   (await import('./tools.js')).tools,
   (await import('./call.js')).call,
   (await import('./auth.js')).auth,
+  (await import('./resources.js')).resources,
+  (await import('./prompts.js')).prompts,
   (await import('./listen.js')).listen,
   (await import('./snapshot.js')).snapshot,
   (await import('./diff.js')).diff,

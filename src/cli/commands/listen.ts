@@ -5,7 +5,10 @@
  * without any notification; drops reconnect with backoff.
  * spec: basic/patterns/subscriptions
  */
-import { TransportError, UsageError } from '../../protocol/errors.js';
+import { TransportError, UsageError, describeError } from '../../protocol/errors.js';
+import { METHOD } from '../../protocol/constants.js';
+import type { ResourceContents } from '../../protocol/resource.js';
+import { sanitizeLine } from '../../util/sanitize.js';
 import { MAX_TIMER_MS, MIN_REFETCH_HELP, addCommonOptions, minRefetchIntervalOf, positiveNumber, type CommonFlags } from '../options.js';
 import type { ListenFilter } from '../../protocol/types.js';
 import { filterLabel } from '../../watch/filter.js';
@@ -23,6 +26,8 @@ export interface ListenFlags {
   count?: string;
   duration?: string;
   minRefetchInterval?: string;
+  /** commander's `--no-diff`: false to print resources/updated alone (no re-read). */
+  diff?: boolean;
 }
 
 const collect = (v: string, prev: string[] = []) => [...prev, v];
@@ -37,7 +42,8 @@ export const listen: CommandSpec<CommonFlags & ListenFlags> = {
       .option('--tools', 'subscribe to tools/list_changed')
       .option('--prompts', 'subscribe to prompts/list_changed')
       .option('--resources', 'subscribe to resources/list_changed')
-      .option('--resource <uri>', 'subscribe to updates of one resource (repeatable)', collect)
+      .option('--resource <uri>', 'subscribe to updates of one resource (repeatable); each update re-reads it and shows a diff of its content', collect)
+      .option('--no-diff', 'with --resource: print the update notification alone (no re-read, no content diff)')
       .option('--poll <seconds>', 'also re-fetch the tool list on this interval (with jitter) and flag changes that came without a notification')
       .option('--count <n>', 'stop after n notifications')
       .option('--duration <seconds>', 'stop after this many seconds')
@@ -127,9 +133,41 @@ export async function runListen(s: Session, flags: ListenFlags): Promise<Command
   /** The last failure seen (a drop or an error event); cleared by a graceful end. */
   let failure: { error: string; cause?: unknown } | undefined;
   let stopped = false;
+  // --resource: the last contents of each watched resource, to diff each update against.
+  const watched = new Map<string, ResourceContents[]>();
+  const reread = async (uri: string): Promise<ResourceContents[] | undefined> => {
+    try {
+      return (await client.readResource(uri, { signal: ctl.signal })).contents;
+    } catch (e) {
+      if (!ctl.signal.aborted) out.warn(`could not re-read ${uri}: ${describeError(e, 'inline')}`);
+      return undefined;
+    }
+  };
+  if (flags.diff !== false) for (const uri of flags.resource ?? []) watched.set(uri, (await reread(uri)) ?? []);
   try {
     for await (const ev of watchTools(client, { filter, pollMs: pollSec ? pollSec * 1000 : undefined, minRefetchIntervalMs, signal: ctl.signal })) {
       out.item(eventJson(ev), () => renderEvent(ev, out));
+      const uri = ev.type === 'notification' && ev.method === METHOD.resourceUpdated ? ev.params?.uri : undefined;
+      if (typeof uri === 'string' && watched.has(uri)) {
+        const after = await reread(uri);
+        if (after) {
+          const { diffContents, contentDiffLines } = await import('../../watch/content-diff.js');
+          const d = diffContents(watched.get(uri)!, after);
+          watched.set(uri, after);
+          out.item({ type: 'resource-diff', time: new Date().toISOString(), uri, unchanged: d.unchanged, diff: d.entries, contents: after }, () =>
+            contentDiffLines(d).map((l) => {
+              const t = sanitizeLine(l.text);
+              return l.kind === 'add'
+                ? out.c.green(`  + ${t}`)
+                : l.kind === 'remove'
+                  ? out.c.red(`  - ${t}`)
+                  : l.kind === 'same'
+                    ? `    ${t}`
+                    : out.c.dim(`  ${t}`);
+            }),
+          );
+        }
+      }
       if (ev.type === 'drop' || ev.type === 'error') failure = ev;
       else if (ev.type === 'end') failure = undefined;
       if (count === undefined) continue;

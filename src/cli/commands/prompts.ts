@@ -1,0 +1,142 @@
+/**
+ * `mcp-inspect prompts`: list every prompt (all pages) with its arguments; `prompts get NAME
+ * key=value…` the messages with their roles and content blocks (input rounds answered as for
+ * `call`); `prompts complete NAME ARG=PREFIX` the server's suggestions for an argument.
+ * spec: server/prompts, server/utilities/completion
+ */
+import { UsageError } from '../../protocol/errors.js';
+import type { ContentBlock, Prompt } from '../../protocol/types.js';
+import type { GetPromptResult } from '../../protocol/prompt.js';
+import { sanitize, sanitizeLine } from '../../util/sanitize.js';
+import type { CommandResult, Out } from '../output.js';
+import type { Session } from '../session.js';
+import { addCommonOptions, type CommonFlags } from '../options.js';
+import { TARGET_HELP, runOnTarget, takeUrl, type CommandSpec } from '../command.js';
+import { EXIT, exitCodesHelp } from '../exit.js';
+import { INPUT_HELP, addResumeOption } from '../input-options.js';
+import type { ResumeRound } from '../../client/types.js';
+
+const SUBCOMMANDS = ['get', 'complete'] as const;
+
+/** `mcp-inspect prompts [target] [get NAME [k=v…] | complete NAME ARG=PREFIX]`. */
+export const prompts: CommandSpec<CommonFlags> = {
+  name: 'prompts',
+  description: 'list prompts (all pages); `prompts get NAME key=value…`, `prompts complete NAME ARG=PREFIX`',
+  configure: (cmd) =>
+    addResumeOption(addCommonOptions(cmd))
+      .usage('[target] [get <name> [key=value…] | complete <name> <arg=prefix> [key=value…]] [options]')
+      .argument('[words...]', 'the URL (unless the server is given after -- or by --config), then what to do')
+      .addHelpText(
+        'after',
+        `
+  prompts                           every prompt: name, title, description, arguments (* = required)
+  prompts get NAME key=value…       the prompt's messages (values are strings)
+  prompts complete NAME ARG=PREFIX  the server's suggestions for argument ARG starting with PREFIX
+                                    (further key=value pairs are the context: other arguments' values)
+${INPUT_HELP}
+${TARGET_HELP}
+
+Examples:
+  mcp-inspect prompts http://127.0.0.1:3000/mcp
+  mcp-inspect prompts get greeting name=Ada style=formal -- node server.js
+  mcp-inspect prompts complete greeting name=G -- node server.js
+
+${exitCodesHelp()}`,
+      ),
+  run: async (inv, words, flags) => {
+    const { url, rest } = takeUrl(words, inv.command, flags);
+    const [sub, name, ...pairs] = rest;
+    const on = (body: (s: Session) => Promise<CommandResult>) => runOnTarget('prompts', inv, url ? [url] : [], flags, body);
+    if (sub === undefined) return on((s) => listPrompts(s));
+    if (!(SUBCOMMANDS as readonly string[]).includes(sub))
+      throw new UsageError(`prompts: unknown subcommand ${JSON.stringify(sub)} (expected ${SUBCOMMANDS.join(', ')}, or nothing to list)`);
+    if (sub === 'get') {
+      if (flags.resume !== undefined) {
+        if (name !== undefined) throw new UsageError('--resume continues the saved prompts/get: give no name or arguments');
+        return on(async (s) => {
+          const { loadResume } = await import('../resume.js');
+          const r = loadResume(flags.resume!, 'prompts/get', s);
+          const args = (r.params.arguments && typeof r.params.arguments === 'object' ? r.params.arguments : {}) as Record<string, string>;
+          return getPrompt(s, String(r.params.name ?? ''), args, r.round);
+        });
+      }
+      if (!name) throw new UsageError('which prompt? usage: mcp-inspect prompts get <name> [key=value…]');
+      const args = stringPairs(pairs, 'prompts get');
+      return on((s) => getPrompt(s, name, args));
+    }
+    const [pair, ...context] = pairs;
+    if (!name || !pair) throw new UsageError('usage: mcp-inspect prompts complete <name> <arg=prefix> [key=value…]');
+    const [arg] = Object.entries(stringPairs([pair], 'prompts complete'));
+    const ctx = stringPairs(context, 'prompts complete');
+    return on((s) => completePrompt(s, name, arg[0], arg[1], ctx));
+  },
+};
+
+/** `key=value` pairs as strings (prompt arguments are always strings). Throws UsageError for a pair without `=` or a key given twice. */
+export function stringPairs(pairs: readonly string[], cmd: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const p of pairs) {
+    const eq = p.indexOf('=');
+    if (eq <= 0) throw new UsageError(`${cmd}: write key=value (got ${JSON.stringify(p)})`);
+    const k = p.slice(0, eq);
+    if (Object.hasOwn(out, k)) throw new UsageError(`${cmd}: ${k} is given more than once`);
+    out[k] = p.slice(eq + 1);
+  }
+  return out;
+}
+
+function promptLine(p: Prompt, out: Out): string {
+  const parts = [out.c.bold(sanitizeLine(p.name))];
+  if (typeof p.title === 'string' && p.title && p.title !== p.name) parts.push(out.c.dim(`“${sanitizeLine(p.title)}”`));
+  const d = typeof p.description === 'string' ? (sanitize(p.description).split('\n').find(Boolean) ?? '') : '';
+  if (d) parts.push(`— ${d.length > 100 ? d.slice(0, 99) + '…' : d}`);
+  const args = Array.isArray(p.arguments) ? p.arguments.filter((a) => a && typeof a.name === 'string') : [];
+  if (args.length) parts.push(out.c.dim(`(${args.map((a) => `${sanitizeLine(a.name)}${a.required ? '*' : ''}`).join(', ')})`));
+  return parts.join(' ');
+}
+
+async function listPrompts(s: Session): Promise<CommandResult> {
+  const { cacheHint } = await import('./resources.js');
+  const stop = s.out.wait('prompts/list');
+  const list = await s.client.listPrompts({ signal: s.signal }).finally(stop);
+  cacheHint(s.out, 'prompts/list', list);
+  return {
+    exitCode: EXIT.ok,
+    json: { prompts: list.items, pages: list.pages, ttlMs: list.ttlMs ?? null, cacheScope: list.cacheScope ?? null },
+    text: (out) => {
+      if (!list.items.length) out.line(out.c.dim('(the server lists no prompts)'));
+      for (const p of list.items) out.line(promptLine(p, out));
+      out.line(out.c.dim(`${list.items.length} prompt${list.items.length === 1 ? '' : 's'}${list.pages > 1 ? ` in ${list.pages} pages` : ''}`));
+    },
+  };
+}
+
+/** `prompts/get`: each message as `role:` and its content block (rendered as `call` renders blocks). */
+async function getPrompt(s: Session, name: string, args: Record<string, string>, resume?: ResumeRound): Promise<CommandResult> {
+  const { renderBlock } = await import('./call.js');
+  const stop = s.out.wait(`prompts/get ${name}`);
+  const r: GetPromptResult = await s.client.getPrompt(name, args, { signal: s.signal, resume }).finally(stop);
+  return {
+    exitCode: EXIT.ok,
+    json: { name, arguments: args, description: r.description ?? null, messages: r.messages },
+    text: (out) => {
+      if (typeof r.description === 'string') out.line(out.c.dim(sanitizeLine(r.description)));
+      if (!r.messages.length) out.line(out.c.dim('(no messages)'));
+      for (const m of r.messages) {
+        out.line(out.c.bold(`${sanitizeLine(String(m.role))}:`));
+        // One block per the spec; an array is tolerated (some servers send one).
+        const blocks: ContentBlock[] = Array.isArray(m.content) ? (m.content as ContentBlock[]) : [m.content];
+        for (const b of blocks) for (const l of renderBlock(b, out)) out.line(`  ${l}`);
+      }
+    },
+  };
+}
+
+async function completePrompt(s: Session, name: string, arg: string, value: string, context: Record<string, string>): Promise<CommandResult> {
+  const { completionResult } = await import('./resources.js');
+  const stop = s.out.wait('completion/complete');
+  const r = await s.client
+    .complete({ type: 'ref/prompt', name }, { name: arg, value }, Object.keys(context).length ? { arguments: context } : undefined, { signal: s.signal })
+    .finally(stop);
+  return completionResult(r, { ref: { type: 'ref/prompt', name }, argument: { name: arg, value } });
+}

@@ -1,0 +1,235 @@
+/**
+ * `mcp-inspect resources`: list every resource (all pages); `resources templates` the
+ * resource templates; `resources read URI|TEMPLATE [key=value…]` one resource (text shown,
+ * blobs as mime type and size, `-o FILE` writes the decoded bytes; a template is expanded from
+ * the pairs, RFC 6570); `resources complete TEMPLATE VAR=PREFIX` the server's suggestions for a
+ * template variable. Input rounds of resources/read are answered as for `call`.
+ * spec: server/resources, server/utilities/completion
+ */
+import { UsageError, McpError } from '../../protocol/errors.js';
+import type { Resource, ResourceTemplate } from '../../protocol/types.js';
+import { decodeBlob, isResourceNotFound, type ReadResourceResult } from '../../protocol/resource.js';
+import { expandUriTemplate, isUriTemplate, parseUriTemplate, templateValuesFromPairs } from '../../protocol/uri-template.js';
+import { sanitize, sanitizeLine } from '../../util/sanitize.js';
+import type { CommandResult, Out } from '../output.js';
+import type { Session } from '../session.js';
+import { addCommonOptions, type CommonFlags } from '../options.js';
+import { TARGET_HELP, runOnTarget, takeUrl, type CommandSpec } from '../command.js';
+import { EXIT, exitCodesHelp } from '../exit.js';
+import { INPUT_HELP, addResumeOption } from '../input-options.js';
+import { OUTPUT_FLAG } from '../output-file.js';
+
+export interface ResourcesFlags extends CommonFlags {
+  output?: string;
+}
+
+const SUBCOMMANDS = ['templates', 'read', 'complete'] as const;
+
+/** `mcp-inspect resources [target] [templates | read URI [k=v…] | complete TEMPLATE VAR=PREFIX]`. */
+export const resources: CommandSpec<ResourcesFlags> = {
+  name: 'resources',
+  description: 'list resources (all pages); `resources templates`, `resources read URI`, `resources complete TEMPLATE VAR=PREFIX`',
+  configure: (cmd) =>
+    addResumeOption(addCommonOptions(cmd))
+      .usage('[target] [templates | read <uri|template> [key=value…] | complete <template> <var=prefix>] [options]')
+      .argument('[words...]', 'the URL (unless the server is given after -- or by --config), then what to do')
+      .option(OUTPUT_FLAG, 'resources read: write the contents (decoded bytes of a blob, or the text) to FILE')
+      .addHelpText(
+        'after',
+        `
+  resources                        every resource: URI, name, mime type, size
+  resources templates              every resource template (RFC 6570 uriTemplate)
+  resources read URI               text shown; a blob as mime type and size (-o FILE writes its bytes)
+  resources read TEMPLATE k=v…     expands the template from the pairs, then reads it
+  resources complete TEMPLATE V=P  the server's suggestions for variable V starting with P
+${INPUT_HELP}
+${TARGET_HELP}
+
+Examples:
+  mcp-inspect resources http://127.0.0.1:3000/mcp
+  mcp-inspect resources read 'surface://items/{category}/{id}' category=books id=7 -- node server.js
+  mcp-inspect resources read surface://data/blob.bin -o blob.bin -- node server.js
+  mcp-inspect resources complete 'surface://items/{category}/{id}' category=b -- node server.js
+
+${exitCodesHelp()}`,
+      ),
+  run: async (inv, words, flags) => {
+    const { url, rest } = takeUrl(words, inv.command, flags);
+    const [sub, ...args] = rest;
+    const on = (body: (s: Session) => Promise<CommandResult>, check?: () => void) => runOnTarget('resources', inv, url ? [url] : [], flags, body, check);
+    if (sub === undefined) return on((s) => listResources(s));
+    if (!(SUBCOMMANDS as readonly string[]).includes(sub))
+      throw new UsageError(`resources: unknown subcommand ${JSON.stringify(sub)} (expected ${SUBCOMMANDS.join(', ')}, or nothing to list)`);
+    if (sub === 'templates') {
+      if (args.length) throw new UsageError('resources templates takes no arguments besides the target');
+      return on((s) => listTemplates(s));
+    }
+    if (sub === 'read') {
+      if (flags.resume !== undefined) {
+        if (args.length) throw new UsageError('--resume continues the saved read: give no URI');
+        return on(async (s) => {
+          const { loadResume } = await import('../resume.js');
+          const r = loadResume(flags.resume!, 'resources/read', s);
+          return readResource(s, String(r.params.uri ?? ''), flags, r.round);
+        });
+      }
+      const [target, ...pairs] = args;
+      if (!target) throw new UsageError('which resource? usage: mcp-inspect resources read <uri|template> [key=value…]');
+      const uri = uriOf(target, pairs);
+      return on((s) => readResource(s, uri, flags));
+    }
+    const [template, pair, ...extra] = args;
+    if (!template || !pair || extra.length) throw new UsageError('usage: mcp-inspect resources complete <template> <var=prefix>');
+    const eq = pair.indexOf('=');
+    if (eq <= 0) throw new UsageError(`resources complete: write VAR=PREFIX (got ${JSON.stringify(pair)})`);
+    return on((s) => completeTemplate(s, template, pair.slice(0, eq), pair.slice(eq + 1)));
+  },
+};
+
+/** The URI to read: `target` itself, or the template `target` expanded from `pairs`. Throws UsageError for pairs a plain URI does not take, unknown or malformed pairs. */
+export function uriOf(target: string, pairs: string[]): string {
+  if (!isUriTemplate(target)) {
+    if (pairs.length) throw new UsageError(`${JSON.stringify(target)} is not a template: key=value pairs go with a uriTemplate such as 'x://items/{id}'`);
+    return target;
+  }
+  const info = parseUriTemplate(target);
+  if (info.error) throw new UsageError(`not a valid URI template (${info.error}): ${JSON.stringify(target)}`);
+  const v = templateValuesFromPairs(info, pairs);
+  if (v.malformed.length) throw new UsageError(`write key=value (got ${v.malformed.map((m) => JSON.stringify(m)).join(', ')})`);
+  if (v.unknown.length)
+    throw new UsageError(
+      `the template has no variable ${v.unknown.map((u) => JSON.stringify(u)).join(', ')}; it has ${info.variables.map((x) => x.name).join(', ') || 'none'}`,
+    );
+  return expandUriTemplate(target, v.values);
+}
+
+/** The caching hints as a stderr line (scripted commands always fetch fresh; they only tell). */
+export function cacheHint(out: Out, what: string, h: { ttlMs?: number; cacheScope?: string }): void {
+  if (h.ttlMs === undefined && h.cacheScope === undefined) return;
+  out.info(`${what}: cacheable for ${h.ttlMs ?? 0} ms${h.cacheScope ? ` (${sanitizeLine(h.cacheScope)})` : ''} per the server; fetched fresh`);
+}
+
+function oneLine(s: unknown, max = 100): string {
+  if (typeof s !== 'string') return '';
+  const l =
+    sanitize(s)
+      .split('\n')
+      .map((x) => x.trim())
+      .find(Boolean) ?? '';
+  return l.length > max ? l.slice(0, max - 1) + '…' : l;
+}
+
+async function listResources(s: Session): Promise<CommandResult> {
+  const stop = s.out.wait('resources/list');
+  const list = await s.client.listResources({ signal: s.signal }).finally(stop);
+  cacheHint(s.out, 'resources/list', list);
+  return {
+    exitCode: EXIT.ok,
+    json: { resources: list.items, pages: list.pages, ttlMs: list.ttlMs ?? null, cacheScope: list.cacheScope ?? null },
+    text: (out) => {
+      if (!list.items.length) out.line(out.c.dim('(the server lists no resources)'));
+      for (const r of list.items) out.line(resourceLine(r, out));
+      out.line(out.c.dim(`${list.items.length} resource${list.items.length === 1 ? '' : 's'}${list.pages > 1 ? ` in ${list.pages} pages` : ''}`));
+    },
+  };
+}
+
+function resourceLine(r: Resource | ResourceTemplate, out: Out): string {
+  const uri = sanitizeLine(String('uri' in r ? r.uri : r.uriTemplate));
+  const name = typeof r.title === 'string' ? r.title : r.name;
+  const parts = [out.c.bold(uri)];
+  if (typeof name === 'string' && name) parts.push(out.c.dim(`“${sanitizeLine(name)}”`));
+  if (typeof r.mimeType === 'string') parts.push(out.c.dim(`(${sanitizeLine(r.mimeType)})`));
+  if ('size' in r && typeof r.size === 'number') parts.push(out.c.dim(`${r.size} bytes`));
+  const d = oneLine(r.description);
+  if (d) parts.push(`— ${d}`);
+  return parts.join(' ');
+}
+
+async function listTemplates(s: Session): Promise<CommandResult> {
+  const stop = s.out.wait('resources/templates/list');
+  const list = await s.client.listResourceTemplates({ signal: s.signal }).finally(stop);
+  cacheHint(s.out, 'resources/templates/list', list);
+  return {
+    exitCode: EXIT.ok,
+    json: { resourceTemplates: list.items, pages: list.pages, ttlMs: list.ttlMs ?? null, cacheScope: list.cacheScope ?? null },
+    text: (out) => {
+      if (!list.items.length) out.line(out.c.dim('(the server lists no resource templates)'));
+      for (const t of list.items) {
+        out.line(resourceLine(t, out));
+        const info = parseUriTemplate(t.uriTemplate);
+        if (info.variables.length) out.line(out.c.dim(`    variables: ${info.variables.map((v) => sanitizeLine(v.name)).join(', ')}`));
+        else if (info.error) out.line(out.c.yellow(`    not a valid URI template: ${sanitizeLine(info.error)}`));
+      }
+      out.line(out.c.dim(`${list.items.length} template${list.items.length === 1 ? '' : 's'}${list.pages > 1 ? ` in ${list.pages} pages` : ''}`));
+    },
+  };
+}
+
+/** Bytes of one content entry: the decoded blob, or the text as UTF-8. */
+function bytesOf(c: ReadResourceResult['contents'][number]): Uint8Array {
+  if (typeof c.blob === 'string') return decodeBlob(c.blob);
+  return new Uint8Array(Buffer.from(typeof c.text === 'string' ? c.text : '', 'utf8'));
+}
+
+/**
+ * `resources/read URI`: text entries shown, blobs as mime type and size; `--output` writes the
+ * bytes of every entry (decoded blobs, text as UTF-8) one after the other. "Not found"
+ * (-32602 modern, -32002 legacy) is said as such (exit 2).
+ */
+async function readResource(s: Session, uri: string, flags: ResourcesFlags, resume?: import('../../client/types.js').ResumeRound): Promise<CommandResult> {
+  const stop = s.out.wait(`resources/read ${uri}`);
+  let result: ReadResourceResult;
+  try {
+    result = await s.client.readResource(uri, { signal: s.signal, resume }).finally(stop);
+  } catch (e) {
+    if (e instanceof McpError && isResourceNotFound(e.rpcCode)) {
+      throw new McpError({ code: e.rpcCode, message: `resource not found: ${uri} (${e.message})`, data: e.data }, e.httpStatus, e.method ?? 'resources/read');
+    }
+    throw e;
+  }
+  cacheHint(s.out, 'resources/read', result);
+  let written: number | undefined;
+  if (flags.output !== undefined) {
+    const { writeOutputFile } = await import('../output-file.js');
+    const parts = result.contents.map(bytesOf);
+    written = writeOutputFile(flags.output, Buffer.concat(parts));
+  }
+  return {
+    exitCode: EXIT.ok,
+    json: { uri, contents: result.contents, ...(written !== undefined ? { output: { file: flags.output, bytes: written } } : {}) },
+    text: (out) => {
+      if (!result.contents.length) out.line(out.c.dim('(no contents)'));
+      for (const c of result.contents) {
+        const mime = typeof c.mimeType === 'string' ? sanitizeLine(c.mimeType) : 'no mime type';
+        if (typeof c.blob === 'string') {
+          out.line(`${out.c.dim('[blob]')} ${sanitizeLine(String(c.uri))} ${out.c.dim(`(${mime}, ${decodeBlob(c.blob).length} bytes)`)}`);
+        } else {
+          if (result.contents.length > 1 || written !== undefined) out.line(out.c.dim(`[text] ${sanitizeLine(String(c.uri))} (${mime})`));
+          if (written === undefined) for (const l of sanitize(typeof c.text === 'string' ? c.text : '').split('\n')) out.line(l);
+        }
+      }
+      if (written !== undefined) out.info(`wrote ${written} bytes to ${sanitizeLine(flags.output!)}`);
+    },
+  };
+}
+
+async function completeTemplate(s: Session, template: string, name: string, value: string): Promise<CommandResult> {
+  const stop = s.out.wait('completion/complete');
+  const r = await s.client.complete({ type: 'ref/resource', uri: template }, { name, value }, undefined, { signal: s.signal }).finally(stop);
+  return completionResult(r, { ref: { type: 'ref/resource', uri: template }, argument: { name, value } });
+}
+
+/** The output of `prompts complete` and `resources complete`: one value a line, then how many more there are. */
+export function completionResult(r: import('../../client/types.js').CompletionResult, asked: Record<string, unknown>): CommandResult {
+  return {
+    exitCode: EXIT.ok,
+    json: { ...asked, values: r.values, total: r.total ?? null, hasMore: r.hasMore ?? false },
+    text: (out) => {
+      if (!r.values.length) out.line(out.c.dim('(no suggestions)'));
+      for (const v of r.values) out.line(sanitizeLine(v));
+      if (r.hasMore || (r.total !== undefined && r.total > r.values.length))
+        out.line(out.c.dim(`… ${r.total !== undefined ? `${r.total} in all` : 'more'} (type a longer prefix)`));
+    },
+  };
+}
