@@ -40,7 +40,7 @@ export async function withSession<T>(
   fn: (s: Session) => Promise<T>,
 ): Promise<T> {
   const out = makeOut({ json: flags.json, quiet: flags.quiet, color: flags.color, trace: flags.trace });
-  const target = resolveTarget(url, command, flags);
+  const target = await resolveTarget(url, command, flags, { onWarning: (w) => out.warn(w) });
   const ctl = new AbortController();
   // Ctrl-C, kill and a closed terminal all end the session in order: the first signal aborts
   // what runs, and the handlers stay installed until the server is stopped, so a second

@@ -21,13 +21,22 @@ import type {
 import type { LogLevel } from '../protocol/constants.js';
 import type { Finding } from '../check/types.js';
 import type { WireEvent } from '../transport/types.js';
+import type { OAuthEntry } from '../config/types.js';
 
 export type { WireEvent };
 
-/** Where the server is. */
-export type Target =
-  | { kind: 'http'; url: string; headers: Record<string, string> }
-  | { kind: 'stdio'; command: string; args: string[]; env: Record<string, string>; cwd?: string };
+/**
+ * Where the server is. `http`: Streamable HTTP, falling back to HTTP+SSE (2024-11-05) when the
+ * URL refuses both `server/discover` and `initialize` POSTs with 404/405, unless
+ * `transportFixed` (`--transport streamable-http`, a config `type: "http"`). `sse`: HTTP+SSE
+ * only (`--transport sse`, config `type: "sse"`). `roots` and `oauth` come from a config entry
+ * (src/config): folders to offer as roots (absolute paths or file:// URIs) and OAuth client settings.
+ */
+export type Target = (
+  | { kind: 'http'; url: string; headers: Record<string, string>; transportFixed?: boolean }
+  | { kind: 'sse'; url: string; headers: Record<string, string> }
+  | { kind: 'stdio'; command: string; args: string[]; env: Record<string, string>; cwd?: string }
+) & { roots?: string[]; oauth?: OAuthEntry };
 
 export interface ClientOptions {
   /** Per-request timeout in ms (default 30000). */
@@ -80,7 +89,7 @@ export interface ServerDescription {
   instructions?: string;
   ttlMs?: number;
   cacheScope?: string;
-  transport: 'stdio' | 'http';
+  transport: 'stdio' | 'http' | 'sse';
   /** The raw discover or initialize result. */
   raw: DiscoverResult | JsonObject;
   /** ms since epoch when the description was fetched (for ttlMs countdowns). */
