@@ -58,6 +58,15 @@ export function takeUrl(words: string[], command: string[], flags: CommonFlags):
   return { url: words[0], rest: words.slice(1) };
 }
 
+/**
+ * The words with the target URL first: a tool name is never a URL, so `call TOOL … URL` is
+ * read as `call URL TOOL …`. The first bare word that looks like a URL moves to the front.
+ */
+export function targetFirst(words: string[]): string[] {
+  const i = words.findIndex((w) => isUrl(w));
+  return i <= 0 ? words : [words[i], ...words.slice(0, i), ...words.slice(i + 1)];
+}
+
 /** Throws UsageError when words besides the target are left. */
 export function noExtra(rest: string[], cmd: string): void {
   if (rest.length) throw new UsageError(`${cmd} takes no arguments besides the target (got ${rest.map((r) => JSON.stringify(r)).join(' ')})`);

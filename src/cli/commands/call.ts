@@ -4,7 +4,7 @@
  * structuredContent checked against outputSchema.
  * spec: server/tools#calling-tools, server/tools#structured-content
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { UsageError } from '../../protocol/errors.js';
 import type { ContentBlock, JsonObject, Tool } from '../../protocol/types.js';
 import { coerceArgs, parseArgsJson } from '../../schema/coerce.js';
@@ -15,12 +15,15 @@ import type { CommandResult, Out } from '../output.js';
 import { formatDuration } from '../../util/format.js';
 import type { Session } from '../session.js';
 import { addCommonOptions, type CommonFlags } from '../options.js';
-import { TARGET_HELP, runOnTarget, takeUrl, type CommandSpec } from '../command.js';
+import { TARGET_HELP, runOnTarget, takeUrl, targetFirst, type CommandSpec } from '../command.js';
+import { closest } from '../../util/distance.js';
 import { exitCodeOf, exitCodesHelp } from '../exit.js';
 
 export interface CallFlags {
   args?: string;
   validate?: boolean;
+  /** `--output FILE` / `-o FILE`: the tools/call result, as JSON, also goes to this file. */
+  output?: string;
 }
 
 const USAGE = 'which tool? usage: mcp-inspect call <url> <tool> [key=value…]  or  mcp-inspect call <tool> [key=value…] -- command args…';
@@ -35,6 +38,7 @@ export const call: CommandSpec<CommonFlags & CallFlags> = {
       .argument('[words...]', 'the URL (unless the server is given after -- or by --config), the tool name, then key=value arguments')
       .option('--args <json|@file|->', 'the whole arguments object as JSON, from a file (@file.json) or stdin (-), passed untouched')
       .option('--no-validate', 'send the arguments even when they do not match the inputSchema')
+      .option('-o, --output <file>', 'also write the tools/call result (JSON) to this file')
       .addHelpText(
         'after',
         `
@@ -42,6 +46,14 @@ Arguments:
   key=value    typed by the property's schema: a string property stays a string ("12345",
                "true"); integer, number, boolean, null and enum values are checked; arrays and
                objects are JSON (tags='["a","b"]'); key=@file reads the value from a file.
+               A property with no type: text that parses as JSON is sent as JSON (12, true,
+               {"a":1}), anything else as text.
+  names=Ada names=Bob       a repeated key builds an array where the schema says array
+                            (a bare value is one item, typed by "items")
+  owner.address.zip=75001   a dotted key builds nested objects; a property whose name
+                            contains a dot wins over this reading
+  Unknown keys are refused (with a did-you-mean) when the schema does not allow others;
+  --no-validate sends anything. The target may come before or after the tool.
 ${TARGET_HELP}
 
 Examples:
@@ -54,7 +66,7 @@ ${exitCodesHelp()}`,
       ),
   run: async (inv, words, flags) => {
     // The tool name and its pairs follow the target: split them off before the target check.
-    const { url, rest } = takeUrl(words, inv.command, flags);
+    const { url, rest } = takeUrl(targetFirst(words), inv.command, flags);
     const [tool, ...pairs] = rest;
     if (!tool) throw new UsageError(USAGE);
     return await runOnTarget('call', inv, url ? [url] : [], flags, (s) => callTool(s, tool, pairs, flags));
@@ -101,6 +113,16 @@ export function buildArguments(tool: Tool, pairs: string[], flags: CallFlags): J
     }
   }
   return args;
+}
+
+/** Writes the result as pretty JSON to `file` (`--output`). Throws UsageError when it cannot be written. */
+function writeResult(file: string, result: unknown, out: Out): void {
+  try {
+    writeFileSync(file, JSON.stringify(result, null, 2) + '\n');
+  } catch (e) {
+    throw new UsageError(`cannot write --output ${file}: ${(e as Error).message}`);
+  }
+  out.info(`wrote the result to ${file}`);
 }
 
 /** Byte size of base64 data. */
@@ -215,7 +237,8 @@ export async function callTool(s: Session, toolName: string, pairs: string[], fl
     const dropped = list.dropped.find((d) => d.name === toolName);
     if (dropped) throw new UsageError(`tool ${toolName} was left out of the list: ${sanitizeLine(dropped.reason)}`);
     const names = list.tools.map((t) => sanitizeLine(t.name));
-    const near = names.filter((n) => n.toLowerCase().includes(toolName.toLowerCase()) || toolName.toLowerCase().includes(n.toLowerCase()));
+    const sub = names.filter((n) => n.toLowerCase().includes(toolName.toLowerCase()) || toolName.toLowerCase().includes(n.toLowerCase()));
+    const near = [...new Set([...closest(toolName, names), ...sub])];
     throw new UsageError(
       `the server has no tool named ${JSON.stringify(toolName)}${near.length ? `; did you mean ${near.slice(0, 3).join(', ')}?` : names.length ? `; it has: ${names.slice(0, 20).join(', ')}${names.length > 20 ? ', …' : ''}` : ''}`,
     );
@@ -244,6 +267,7 @@ export async function callTool(s: Session, toolName: string, pairs: string[], fl
     })
     .finally(stop);
   const elapsed = Date.now() - started;
+  if (flags.output) writeResult(flags.output, outcome.result, out);
   if (outcome.kind === 'input_required') {
     const r = outcome.result;
     return {

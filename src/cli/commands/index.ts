@@ -9,6 +9,7 @@ export const COMMANDS: readonly CommandSpec<never>[] = [
   (await import('./tools.js')).tools,
   (await import('./call.js')).call,
   (await import('./listen.js')).listen,
+  (await import('./servers.js')).servers,
   (await import('./demo.js')).demo,
   (await import('./demo.js')).demoServer,
 ];
