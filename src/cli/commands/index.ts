@@ -10,6 +10,7 @@ export const COMMANDS: readonly CommandSpec<never>[] = [
   (await import('./call.js')).call,
   (await import('./listen.js')).listen,
   (await import('./servers.js')).servers,
+  (await import('./completion.js')).completion,
   (await import('./demo.js')).demo,
   (await import('./demo.js')).demoServer,
 ];
