@@ -358,6 +358,25 @@ export function coerceArgs(inputSchema: unknown, pairs: string[], readFile: (pat
   return fromTree(out);
 }
 
+/**
+ * Did-you-mean hints for top-level argument keys that the schema does not declare although
+ * it allows them (no `additionalProperties: false`), for when validation then fails:
+ * `'txet' is not a declared argument; did you mean 'text'?`. Empty when every key is declared
+ * or none is close to a declared name.
+ */
+export function undeclaredKeyHints(inputSchema: unknown, args: Record<string, unknown>): string[] {
+  const doc: Schema = isObject(inputSchema) ? inputSchema : {};
+  const top: Schema = deref(doc, doc) ?? {};
+  const known = knownNames(doc, top);
+  const out: string[] = [];
+  for (const k of Object.keys(args)) {
+    if (known.includes(k)) continue;
+    const near = closest(k, known);
+    if (near.length) out.push(`${q(k)} is not a declared argument; did you mean ${near.map(q).join(' or ')}?`);
+  }
+  return out;
+}
+
 /** Arguments being built: nested paths make nested maps (plain objects only at the end, so `__proto__` stays a key). */
 type Tree = Map<string, unknown>;
 /** Arrays built item by item from repeated keys (a JSON array given whole is not extended in place). */

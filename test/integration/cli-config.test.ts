@@ -3,7 +3,7 @@
 // lists every entry with its source, and `mcp-inspect tools --server NAME` works for each,
 // against real fixture servers (stdio modern and legacy, Streamable HTTP, HTTP+SSE).
 // Also: the HTTP+SSE server inspected with discover, tools, call and listen.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -181,6 +181,17 @@ describe('an HTTP+SSE (2024-11-05) server from the v1 SDK', () => {
     ok(c);
     expect(c.stdout).toMatch(/done after 2 steps/);
     expect(c.stderr).toMatch(/progress 2\/2/);
+    // Did-you-mean for tools and argument keys; -o writes the result.
+    const typo = await runCli(['call', sse.url, 'ecoh', 'text=x']);
+    expect(typo.code).toBe(64);
+    expect(typo.stderr).toMatch(/no tool named "ecoh"; did you mean echo\?/);
+    const key = await runCli(['call', sse.url, 'echo', 'txet=x']);
+    expect(key.code).toBe(64);
+    // The SDK's schema allows extra keys, so the validator refuses the call and the hint follows.
+    expect(key.stderr).toMatch(/missing required argument 'text'\n'txet' is not a declared argument; did you mean 'text'\?/);
+    const file = join(project, 'result.json');
+    ok(await runCli(['call', 'echo', 'text=saved', '-o', file, sse.url]));
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ content: [{ type: 'text', text: 'saved' }] });
     const ping = await runCli(['call', 'ping_client', sse.url, '--transport', 'sse']);
     ok(ping);
     expect(ping.stdout).toMatch(/the client answered ping/);

@@ -7,7 +7,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { UsageError } from '../../protocol/errors.js';
 import type { ContentBlock, JsonObject, Tool } from '../../protocol/types.js';
-import { coerceArgs, parseArgsJson } from '../../schema/coerce.js';
+import { coerceArgs, parseArgsJson, undeclaredKeyHints } from '../../schema/coerce.js';
 import type { ValidationIssue } from '../../schema/validate.js';
 import type { OutputSchemaVerdict } from '../../check/output-schema.js';
 import { sanitize, sanitizeLine } from '../../util/sanitize.js';
@@ -249,7 +249,10 @@ export async function callTool(s: Session, toolName: string, pairs: string[], fl
     for (const p of v.unenforcedPatterns ?? [])
       out.warn(`pattern ${JSON.stringify(p)} of ${toolName}'s inputSchema was not checked: it could take exponential time on some strings`);
     if (v.schemaError) out.warn(`the inputSchema of ${toolName} cannot be compiled (${v.schemaError}); sending without validation`);
-    else if (!v.valid) throw new UsageError(`invalid arguments for ${toolName}:\n${formatIssues(v.errors)}\n(use --no-validate to send them anyway)`);
+    else if (!v.valid) {
+      const hints = undeclaredKeyHints(tool.inputSchema, args).map((h) => `\n${h}`);
+      throw new UsageError(`invalid arguments for ${toolName}:\n${formatIssues(v.errors)}${hints.join('')}\n(use --no-validate to send them anyway)`);
+    }
   }
   const started = Date.now();
   const stop = out.wait(`tools/call ${toolName}`);
