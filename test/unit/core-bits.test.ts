@@ -5,6 +5,8 @@ import { redactHeaders, looksSecret } from '../../src/util/redact.js';
 import { pickVersion, refusedOf } from '../../src/client/client.js';
 import { splitArgv } from '../../src/cli/main.js';
 import { parseHeaders, parseEnv, resolveTarget } from '../../src/cli/target.js';
+import { InputCancelledError } from '../../src/config/index.js';
+import { exitCodeFor } from '../../src/cli/exit.js';
 import { mergeHeaders, describeBody } from '../../src/transport/http.js';
 import { asMessage, idKey } from '../../src/protocol/jsonrpc.js';
 import { UsageError } from '../../src/protocol/errors.js';
@@ -172,6 +174,11 @@ describe('command line', () => {
     writeFileSync(f2, JSON.stringify({ servers: { web: { url: 'http://127.0.0.1:8/mcp', headers: { Authorization: 'Bearer ${input:tok}' } } } }));
     await expect(r({ config: f2 })).rejects.toThrow(/--config-input tok=VALUE/);
     await expect(r({ config: f2, configInput: ['tok=s3cret'] })).resolves.toMatchObject({ headers: { Authorization: 'Bearer s3cret' } });
+    // Asked when interactive; Ctrl-C at the question ends the run as an interruption (exit 130).
+    const asked = (prompt: (i: { id: string }) => Promise<string>) => resolveTarget(undefined, [], { config: f2 }, { ...noConfig, prompt });
+    await expect(asked(async (i) => `typed-${i.id}`)).resolves.toMatchObject({ headers: { Authorization: 'Bearer typed-tok' } });
+    const cancelled = await asked(async (i) => Promise.reject(new InputCancelledError(i.id))).catch((e: unknown) => e);
+    expect(exitCodeFor(cancelled)).toBe(130);
   });
 });
 
