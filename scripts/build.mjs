@@ -114,6 +114,9 @@ export const bundleOptions = {
   jsx: 'automatic',
   platform: 'node',
   target: 'node20.18',
+  // jsonc-parser's `main` is a UMD build whose require() of its own modules esbuild cannot
+  // follow (the bundle then fails at run time); its ESM build bundles cleanly.
+  alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
   // Bundled CommonJS (commander, ajv, react …) require()s Node's built-ins.
   banner: { js: "import { createRequire as __mcpiCreateRequire } from 'node:module';\nconst require = __mcpiCreateRequire(import.meta.url);" },
   minifyWhitespace: true,

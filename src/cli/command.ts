@@ -7,7 +7,7 @@
  */
 import type { Command } from 'commander';
 import { UsageError } from '../protocol/errors.js';
-import { isUrl } from './target.js';
+import { isUrl, usesConfig } from './target.js';
 import type { CommonFlags } from './options.js';
 import type { FindingLog } from './findings.js';
 import type { EndingSignal } from './exit.js';
@@ -45,7 +45,7 @@ export interface CommandSpec<F extends object = CommonFlags> {
  * Throws UsageError when the first word must be a URL and is not.
  */
 export function takeUrl(words: string[], command: string[], flags: CommonFlags): { url?: string; rest: string[] } {
-  if (command.length || flags.config) {
+  if (command.length || usesConfig(flags)) {
     // A URL as well: let resolveTarget say "give one server" rather than misreading it as a tool.
     return isUrl(words[0]) ? { url: words[0], rest: words.slice(1) } : { rest: words };
   }
@@ -56,6 +56,15 @@ export function takeUrl(words: string[], command: string[], flags: CommonFlags):
     );
   }
   return { url: words[0], rest: words.slice(1) };
+}
+
+/**
+ * The words with the target URL first: a tool name is never a URL, so `call TOOL … URL` is
+ * read as `call URL TOOL …`. The first bare word that looks like a URL moves to the front.
+ */
+export function targetFirst(words: string[]): string[] {
+  const i = words.findIndex((w) => isUrl(w));
+  return i <= 0 ? words : [words[i], ...words.slice(0, i), ...words.slice(i + 1)];
 }
 
 /** Throws UsageError when words besides the target are left. */
@@ -89,4 +98,8 @@ Targets:
                            mcp-inspect tools http://127.0.0.1:3000/mcp
   -- command args…       a stdio server, spawned; everything after -- is its command line:
                            mcp-inspect tools -- node server.js
-  --config F --server N  an entry of an MCP config file ({"mcpServers": …} or {"servers": …})`;
+  --server NAME          a server of your MCP configs (Claude Code, Claude Desktop, Cursor,
+                         VS Code, Windsurf, Codex), found by itself: mcp-inspect servers lists them
+  --config FILE          that config file instead of discovery (also $MCP_INSPECT_CONFIG)
+  --transport sse        a URL of an HTTP+SSE (2024-11-05) server; found by itself when
+                         Streamable HTTP is refused`;

@@ -73,7 +73,7 @@ Examples:
   mcp-inspect listen http://127.0.0.1:3000/mcp --poll 30`;
   program
     .description(
-      'Inspect Model Context Protocol servers: what a server is, what it offers, and when and how that changes.\nSpeaks MCP 2026-07-28 (stateless) and legacy servers (2025-11-25 and older), over stdio and Streamable HTTP.',
+      'Inspect Model Context Protocol servers: what a server is, what it offers, and when and how that changes.\nSpeaks MCP 2026-07-28 (stateless) and legacy servers (2025-11-25 and older), over stdio, Streamable HTTP and HTTP+SSE.',
     )
     .version(packageVersion(), '-V, --version', 'print the version')
     .usage('[command] [target] [options]')

@@ -6,7 +6,7 @@ import { Option, type Command } from 'commander';
 import { LOG_LEVELS, type LogLevel } from '../protocol/constants.js';
 import { UsageError } from '../protocol/errors.js';
 import type { Era } from '../protocol/types.js';
-import type { TargetFlags } from './target.js';
+import { TRANSPORTS, type TargetFlags } from './target.js';
 import { addInputOptions, type InputFlags } from './input-options.js';
 
 export interface CommonFlags extends TargetFlags, InputFlags {
@@ -42,8 +42,10 @@ export function addCommonOptions(cmd: Command): Command {
     .option('--env <K=V>', 'environment variable for the spawned server (repeatable)', collect)
     .option('--cwd <dir>', 'working directory of the spawned server')
     .option('--quiet', "hide the spawned server's stderr")
-    .option('--config <file>', 'read the server from an MCP config file ({"mcpServers": …} or {"servers": …})')
-    .option('--server <name>', 'the server entry to use from --config')
+    .option('--server <name>', 'a server from the discovered MCP configs (see mcp-inspect servers), or from --config')
+    .option('--config <file>', 'read servers from this config file instead of discovering them (default: $MCP_INSPECT_CONFIG)')
+    .option('--config-input <ID=VALUE>', 'the value of ${input:ID} in a config entry (repeatable)', collect)
+    .addOption(new Option('--transport <transport>', 'skip transport detection for a URL').choices([...TRANSPORTS]))
     .option('--timeout <ms>', 'per-request timeout in ms', '30000')
     .addOption(new Option('--era <era>', 'skip era detection').choices(['modern', 'legacy']))
     .option('--protocol-version <version>', 'force a protocol version (e.g. 2026-07-28, 2025-11-25)')

@@ -47,7 +47,7 @@ export async function withSession<T>(
   fn: (s: Session) => Promise<T>,
 ): Promise<T> {
   const out = makeOut({ json: flags.json, quiet: flags.quiet, color: flags.color, trace: flags.trace });
-  const target = resolveTarget(url, command, flags);
+  const target = await resolveTarget(url, command, flags, { onWarning: (w) => out.warn(w) });
   // The config entry's roots, when the config reader gave the target some (--root wins).
   const configRoots = (target as { roots?: Root[] }).roots;
   const input = new CliInputHandler({

@@ -1,12 +1,13 @@
 /**
  * Resolving what the user pointed at into a {@link Target}: a URL, a command after `--`, or an
- * entry of an MCP config file (`{"mcpServers": …}` as in Claude Desktop and Cursor, `{"servers": …}`
- * as in VS Code).
+ * entry of an MCP config file, discovered (`--server NAME`) or named (`--config FILE`,
+ * `$MCP_INSPECT_CONFIG`); see src/config.
  */
-import { readFileSync, statSync } from 'node:fs';
-import { UsageError } from '../protocol/errors.js';
+import { statSync } from 'node:fs';
+import { TransportError, UsageError } from '../protocol/errors.js';
 import { redactUrl } from '../util/redact.js';
 import type { Target } from '../client/types.js';
+import type { ConfigContext, ResolveContext } from '../config/types.js';
 
 export interface TargetFlags {
   header?: string[];
@@ -15,6 +16,9 @@ export interface TargetFlags {
   cwd?: string;
   config?: string;
   server?: string;
+  /** `--config-input ID=VALUE` values for `${input:ID}`. */
+  configInput?: string[];
+  transport?: (typeof TRANSPORTS)[number];
 }
 
 /** True when `s` looks like an http(s) URL. */
@@ -54,7 +58,7 @@ export function parseEnv(list: string[] = []): Record<string, string> {
   return out;
 }
 
-function httpTarget(url: string, flags: TargetFlags, configHeaders: Record<string, string> = {}): Target {
+function httpTarget(url: string, flags: TargetFlags, configHeaders: Record<string, string> = {}): Extract<Target, { kind: 'http' }> {
   try {
     new URL(url);
   } catch {
@@ -68,12 +72,36 @@ function httpTarget(url: string, flags: TargetFlags, configHeaders: Record<strin
   return { kind: 'http', url, headers };
 }
 
+/** What {@link resolveTarget} needs besides the flags; tests inject a config context. */
+export interface ResolveTargetOptions {
+  /** Told about a config entry that shadows others of the same name, and about broken config files. */
+  onWarning?: (message: string) => void;
+  /** The config world (cwd, home, env, files); default: the process's. */
+  configContext?: Partial<ConfigContext>;
+  /** Asks for `${input:ID}` values; default: a masked terminal prompt when stdin and stderr are terminals. */
+  prompt?: ResolveContext['prompt'] | null;
+}
+
+/** The `--transport` values. `streamable-http` skips the HTTP+SSE fallback; `sse` skips detection. */
+export const TRANSPORTS = ['streamable-http', 'sse'] as const;
+
+/** True when a config file names the server: `--config`, `--server` or `$MCP_INSPECT_CONFIG`. */
+export function usesConfig(flags: TargetFlags, env: NodeJS.ProcessEnv = process.env): boolean {
+  return !!(flags.config || flags.server || env.MCP_INSPECT_CONFIG?.trim());
+}
+
 /**
- * Builds the target from a URL operand, the words after `--`, or `--config/--server`.
- * Throws UsageError when none or more than one is given, or the config is unusable.
+ * Builds the target from a URL operand, the words after `--`, or a config entry (`--server
+ * NAME` from the discovered configs, `--config FILE` or `$MCP_INSPECT_CONFIG` instead of
+ * discovery; see src/config). `--header`/`--bearer` merge over a config entry's headers,
+ * `--env` over its env, `--cwd` replaces its cwd; `--transport sse` turns an HTTP target into
+ * HTTP+SSE. Throws UsageError when none or more than one target is given or flags do not fit
+ * it, ConfigError (a UsageError) for config problems, InputCancelledError when the user ends
+ * an `${input:…}` prompt.
  */
-export function resolveTarget(url: string | undefined, command: string[], flags: TargetFlags): Target {
-  const given = [url ? 'a URL' : '', command.length ? 'a command after --' : '', flags.config ? '--config' : ''].filter(Boolean);
+export async function resolveTarget(url: string | undefined, command: string[], flags: TargetFlags, opts: ResolveTargetOptions = {}): Promise<Target> {
+  const env = opts.configContext?.env ?? process.env;
+  const given = [url ? 'a URL' : '', command.length ? 'a command after --' : '', flags.config ? '--config' : flags.server ? '--server' : ''].filter(Boolean);
   if (given.length > 1) throw new UsageError(`give one server: ${given.join(' and ')} were both given`);
   if (url) {
     if (flags.env?.length || flags.cwd) throw new UsageError('--env and --cwd apply to a spawned server (a command after --), not to a URL');
@@ -81,79 +109,69 @@ export function resolveTarget(url: string | undefined, command: string[], flags:
       throw new UsageError(
         `expected an http(s) URL, got ${JSON.stringify(url)}; to run a local server, put its command after --, e.g. mcp-inspect tools -- node server.js`,
       );
-    return httpTarget(url, flags);
+    return withTransport(httpTarget(url, flags), flags);
   }
   if (command.length) {
     if (flags.header?.length || flags.bearer) throw new UsageError('--header and --bearer apply to HTTP servers; a spawned server gets --env K=V instead');
+    if (flags.transport) throw new UsageError('--transport applies to a URL; a command after -- is spawned and spoken to over stdio');
     const [cmd, ...args] = command;
     return { kind: 'stdio', command: cmd, args, env: parseEnv(flags.env), cwd: checkCwd(flags.cwd) };
   }
-  if (flags.config) return fromConfig(flags);
+  if (usesConfig(flags, env)) return fromConfig(flags, opts);
   throw new UsageError(
-    'no server given: pass a URL (mcp-inspect tools http://127.0.0.1:3000/mcp), a command after -- (mcp-inspect tools -- node server.js), or --config FILE --server NAME',
+    'no server given: pass a URL (mcp-inspect tools http://127.0.0.1:3000/mcp), a command after -- (mcp-inspect tools -- node server.js), or --server NAME (see mcp-inspect servers)',
   );
 }
 
-interface ConfigEntry {
-  type?: string;
-  command?: string;
-  args?: unknown[];
-  env?: Record<string, unknown>;
-  cwd?: string;
-  url?: string;
-  headers?: Record<string, unknown>;
+/** Applies `--transport` to an HTTP target. */
+function withTransport(t: Extract<Target, { kind: 'http' }>, flags: TargetFlags): Target {
+  if (!flags.transport) return t;
+  if (flags.transport === 'sse') return { kind: 'sse', url: t.url, headers: t.headers };
+  return { ...t, transportFixed: true };
 }
 
-function fromConfig(flags: TargetFlags): Target {
-  let text: string;
-  try {
-    text = readFileSync(flags.config!, 'utf8');
-  } catch (e) {
-    throw new UsageError(`cannot read --config ${flags.config}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
+/** Parses `--config-input ID=VALUE` pairs. */
+export function parseConfigInputs(list: string[] = []): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const kv of list) {
+    const i = kv.indexOf('=');
+    if (i <= 0) throw new UsageError(`--config-input must look like ID=VALUE (got ${JSON.stringify(kv.slice(0, 40))})`);
+    out[kv.slice(0, i)] = kv.slice(i + 1);
   }
-  let doc: { mcpServers?: Record<string, ConfigEntry>; servers?: Record<string, ConfigEntry> };
-  try {
-    doc = JSON.parse(text) as typeof doc;
-  } catch (e) {
-    throw new UsageError(`--config ${flags.config} is not valid JSON: ${(e as Error).message}`);
+  return out;
+}
+
+async function fromConfig(flags: TargetFlags, opts: ResolveTargetOptions): Promise<Target> {
+  const { discoverServers, findServer, resolveEntry, processConfigContext, shadowWarning, ttyPrompt, canPrompt, InputCancelledError } =
+    await import('../config/index.js');
+  const ctx = processConfigContext({ ...opts.configContext, ...(flags.config !== undefined ? { configFile: flags.config } : {}) });
+  const discovery = discoverServers(ctx);
+  const found = findServer(flags.server, ctx, discovery);
+  const warn = shadowWarning(found, ctx);
+  if (warn) opts.onWarning?.(warn);
+  const prompt =
+    opts.prompt === null ? undefined : (opts.prompt ?? (canPrompt(process.stdin, process.stderr) ? ttyPrompt(process.stdin, process.stderr) : undefined));
+  const resolved = await resolveEntry(found.server, { ...ctx, inputs: parseConfigInputs(flags.configInput), prompt }).catch((e: unknown) => {
+    // Ctrl-C / Ctrl-D at the prompt ends the run as an interruption does (exit 130).
+    if (e instanceof InputCancelledError) throw new TransportError('MCPI_CANCELLED', e.message, { cause: e });
+    throw e;
+  });
+  const t = resolved.target;
+  const extra: Pick<Target, 'roots' | 'oauth'> = {};
+  if (resolved.roots) extra.roots = resolved.roots;
+  if (resolved.oauth) extra.oauth = resolved.oauth;
+  const name = `server "${resolved.name}"`;
+  if (t.kind === 'stdio') {
+    if (flags.header?.length || flags.bearer) throw new UsageError(`--header and --bearer apply to HTTP servers; ${name} is spawned (use --env K=V)`);
+    if (flags.transport) throw new UsageError(`--transport applies to HTTP servers; ${name} is spawned over stdio`);
+    return { ...t, env: { ...t.env, ...parseEnv(flags.env) }, cwd: checkCwd(flags.cwd ?? t.cwd), ...extra };
   }
-  const servers = doc?.mcpServers ?? doc?.servers;
-  if (!servers || typeof servers !== 'object' || Array.isArray(servers))
-    throw new UsageError(`--config ${flags.config} has neither "mcpServers" nor "servers"`);
-  const names = Object.keys(servers);
-  let name = flags.server;
-  if (!name) {
-    if (names.length !== 1)
-      throw new UsageError(`--config ${flags.config} has ${names.length} servers; pick one with --server NAME (${names.join(', ') || 'none'})`);
-    name = names[0]!;
-  }
-  const entry = servers[name];
-  if (entry !== undefined && (entry === null || typeof entry !== 'object' || Array.isArray(entry)))
-    throw new UsageError(`server ${name} in ${flags.config} is not an object`);
-  if (!entry) throw new UsageError(`no server named ${JSON.stringify(name)} in ${flags.config}; it has: ${names.join(', ') || 'none'}`);
-  const type = entry.type?.toLowerCase();
-  if (entry.url || type === 'http' || type === 'streamable-http' || type === 'sse') {
-    if (!entry.url) throw new UsageError(`server ${name} in ${flags.config} has type ${type} but no url`);
-    if (typeof entry.url !== 'string') throw new UsageError(`server ${name} in ${flags.config}: "url" must be a string`);
-    if (entry.headers !== undefined && (typeof entry.headers !== 'object' || entry.headers === null || Array.isArray(entry.headers)))
-      throw new UsageError(`server ${name} in ${flags.config}: "headers" must be an object`);
-    if (type === 'sse') throw new UsageError(`server ${name} uses the deprecated HTTP+SSE transport (type "sse"), which mcp-inspect does not speak`);
-    return httpTarget(entry.url, flags, stringRecord(entry.headers));
-  }
-  if (!entry.command) throw new UsageError(`server ${name} in ${flags.config} has neither "command" nor "url"`);
-  const bad = (field: string, want: string) => new UsageError(`server ${name} in ${flags.config}: "${field}" must be ${want}`);
-  if (typeof entry.command !== 'string') throw bad('command', 'a string');
-  if (entry.args !== undefined && (!Array.isArray(entry.args) || entry.args.some((a) => typeof a !== 'string' && typeof a !== 'number')))
-    throw bad('args', 'an array of strings');
-  if (entry.env !== undefined && (typeof entry.env !== 'object' || entry.env === null || Array.isArray(entry.env))) throw bad('env', 'an object of strings');
-  if (entry.cwd !== undefined && typeof entry.cwd !== 'string') throw bad('cwd', 'a string');
-  return {
-    kind: 'stdio',
-    command: entry.command,
-    args: (entry.args ?? []).map(String),
-    env: { ...stringRecord(entry.env), ...parseEnv(flags.env) },
-    cwd: checkCwd(flags.cwd ?? entry.cwd),
-  };
+  if (flags.env?.length || flags.cwd) throw new UsageError(`--env and --cwd apply to a spawned server; ${name} is reached at a URL`);
+  const http = httpTarget(t.url, flags, t.headers);
+  if (flags.transport) return { ...withTransport(http, flags), ...extra };
+  // A written type decides: "sse" is HTTP+SSE, "http"/"streamable-http" is Streamable HTTP without the fallback.
+  if (t.kind === 'sse') return { kind: 'sse', url: http.url, headers: http.headers, ...extra };
+  return { ...http, ...(resolved.entry.type ? { transportFixed: true } : {}), ...extra };
 }
 
 /** A working directory must exist before spawning (else the spawn error reads "command not found"). */
@@ -169,13 +187,7 @@ function checkCwd(cwd: string | undefined): string | undefined {
   return cwd;
 }
 
-function stringRecord(r: Record<string, unknown> | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(r ?? {})) if (v !== undefined && v !== null) out[k] = String(v);
-  return out;
-}
-
 /** A short label of the target for headers and messages. */
 export function targetLabel(t: Target): string {
-  return t.kind === 'http' ? redactUrl(t.url) : [t.command, ...t.args].join(' ');
+  return t.kind === 'stdio' ? [t.command, ...t.args].join(' ') : redactUrl(t.url) + (t.kind === 'sse' ? ' (HTTP+SSE)' : '');
 }

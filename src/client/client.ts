@@ -109,6 +109,28 @@ interface RpcOptions {
  * Throws TransportError (cannot spawn/connect, timeout), McpError (the server refused), UsageError (bad forced version).
  */
 export async function connect(target: Target, opts: ClientOptions = {}): Promise<McpClient> {
+  try {
+    return await connectOnce(target, opts);
+  } catch (e) {
+    // spec: 2025-11-25 basic/transports#backward-compatibility: a URL that refuses the POSTs
+    // (server/discover, then initialize) with 404/405 may be an HTTP+SSE (2024-11-05) endpoint.
+    // 401/403 never lead here: that is authorization, not an older transport.
+    if (target.kind !== 'http' || target.transportFixed || opts.signal?.aborted || !refusedPost(e)) throw e;
+    opts.onInfo?.(`POST was refused (${describeError(e, 'inline')}): trying the HTTP+SSE transport (2024-11-05) with a GET`);
+    // An HTTP+SSE server is a 2024-11-05 one: go straight to initialize unless told otherwise.
+    return connectOnce({ ...target, kind: 'sse' }, opts.era || opts.protocolVersion ? opts : { ...opts, era: 'legacy' });
+  }
+}
+
+/** Errors of an HTTP `initialize` POST (the last step before trying HTTP+SSE). */
+const initializeErrors = new WeakSet<object>();
+
+/** True for the 404/405 answer to the legacy initialize POST that sends the client to HTTP+SSE. */
+function refusedPost(e: unknown): boolean {
+  return e instanceof TransportError && e.code === 'MCPI_HTTP_STATUS' && (e.status === 404 || e.status === 405) && initializeErrors.has(e);
+}
+
+async function connectOnce(target: Target, opts: ClientOptions): Promise<McpClient> {
   const transport = await makeTransport(target, opts.auth);
   transport.setHooks({ onWire: opts.onWire, onStderr: opts.onStderr });
   const client = new McpClient(transport, opts, credentialIdentity(target.kind === 'http' ? target.headers : undefined));
@@ -137,6 +159,10 @@ async function makeTransport(target: Target, auth: ClientOptions['auth']): Promi
       .filter(([k, v]) => looksSecret(k, v))
       .map(([k]) => k.toLowerCase()),
   );
+  if (target.kind === 'sse') {
+    const { SseTransport } = await import('../transport/sse.js');
+    return new SseTransport({ url: target.url, headers: target.headers, secretHeaderNames: secret });
+  }
   const { HttpTransport } = await import('../transport/http.js');
   return new HttpTransport({ url: target.url, headers: target.headers, secretHeaderNames: secret, auth });
 }
@@ -317,7 +343,8 @@ export class McpClient implements InspectorClient {
   /** After a failed discover: legacy when classifyProbe says so (with the version -32022 named, if any), else rethrow. */
   private async fallBack(e: unknown): Promise<void> {
     const outcome = probeOutcomeOf(e, this.version);
-    const verdict = outcome ? classifyProbe(outcome, this.transport.kind) : { era: 'error' as const };
+    // HTTP+SSE answers on one shared stream, as stdio does (its POST statuses say nothing about the era).
+    const verdict = outcome ? classifyProbe(outcome, this.transport.kind === 'http' ? 'http' : 'stdio') : { era: 'error' as const };
     if (verdict.era !== 'legacy') throw e;
     if (verdict.version) {
       const supported = outcome?.kind === 'rpc-error' ? (outcome.data as JsonObject | undefined)?.supported : undefined;
@@ -409,7 +436,11 @@ export class McpClient implements InspectorClient {
       METHOD.initialize,
       { protocolVersion: requested, capabilities: this.capabilities('legacy'), clientInfo: CLIENT_INFO },
       { plain: true },
-    );
+    ).catch((e: unknown) => {
+      // Marks the refusal connect() may answer by trying HTTP+SSE.
+      if (e instanceof TransportError && this.transport.kind === 'http') initializeErrors.add(e);
+      throw e;
+    });
     return this.finishLegacy(result, requested);
   }
 

@@ -38,10 +38,18 @@ export interface TargetOAuth {
   callbackPort?: number;
 }
 
-/** Where the server is. An HTTP target's `oauth` feeds the OAuth provider the face builds (src/cli/auth-provider.ts). */
-export type Target =
-  | { kind: 'http'; url: string; headers: Record<string, string>; oauth?: TargetOAuth }
-  | { kind: 'stdio'; command: string; args: string[]; env: Record<string, string>; cwd?: string };
+/**
+ * Where the server is. `http`: Streamable HTTP, falling back to HTTP+SSE (2024-11-05) when the
+ * URL refuses both `server/discover` and `initialize` POSTs with 404/405, unless
+ * `transportFixed` (`--transport streamable-http`, a config `type: "http"`). `sse`: HTTP+SSE
+ * only (`--transport sse`, config `type: "sse"`). `roots` and `oauth` come from a config entry
+ * (src/config): folders to offer as roots (absolute paths or file:// URIs) and OAuth client settings.
+ */
+export type Target = (
+  | { kind: 'http'; url: string; headers: Record<string, string>; transportFixed?: boolean }
+  | { kind: 'sse'; url: string; headers: Record<string, string> }
+  | { kind: 'stdio'; command: string; args: string[]; env: Record<string, string>; cwd?: string }
+) & { roots?: string[]; oauth?: TargetOAuth };
 
 export interface ClientOptions {
   /** Per-request timeout in ms (default 30000). */
@@ -100,7 +108,7 @@ export interface ServerDescription {
   instructions?: string;
   ttlMs?: number;
   cacheScope?: string;
-  transport: 'stdio' | 'http';
+  transport: 'stdio' | 'http' | 'sse';
   /** The raw discover or initialize result. */
   raw: DiscoverResult | JsonObject;
   /** ms since epoch when the description was fetched (for ttlMs countdowns). */

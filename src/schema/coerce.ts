@@ -8,6 +8,7 @@
 import { UsageError } from '../protocol/errors.js';
 import { isObject } from '../util/json.js';
 import { resolveLocalRef } from './refs.js';
+import { closest } from '../util/distance.js';
 
 type JsonType = 'string' | 'integer' | 'number' | 'boolean' | 'null' | 'array' | 'object';
 type Schema = Record<string, unknown>;
@@ -307,11 +308,17 @@ function coerceOne(root: Schema, name: string, text: string, schema: unknown, fr
  * - **Untyped** (a property with no type information, or an unknown key when the schema allows
  *   extra properties): JSON if the text parses (`12` → 12, `"x"` → "x"), else the text.
  * - **Unknown keys** when `additionalProperties` (or `unevaluatedProperties`) is `false`: a
- *   UsageError naming the key and listing the known arguments.
- * - **Repeated keys** are a UsageError (neither last-wins nor array-building: a repeat is
- *   almost always a typo, and arrays are written as JSON).
- * - **Nested paths** like `a.b=1` are not supported: the key is taken literally (tools may
- *   have dotted property names); write `a='{"b":1}'`.
+ *   UsageError naming the key, suggesting the closest known names (edit distance: `nn` → `n`)
+ *   and listing the known arguments.
+ * - **Arrays without JSON**: for a property whose type is `array` (and not also `string`), a
+ *   value that starts with `[` is the whole array (JSON); any other value is one item, typed by
+ *   the property's `items`; a repeated key adds items (`names=Ada names=Bob` → `["Ada","Bob"]`).
+ *   Any other repeated key is a UsageError (a repeat is then almost always a typo).
+ * - **Nested paths**: `owner.address.zip=75001` builds `{"owner":{"address":{"zip":75001}}}`,
+ *   typed by the nested `properties`. A property whose name contains a dot wins: at each level
+ *   the longest dotted prefix that is a declared property is taken (`a.b=1` is `{"a.b":1}` when
+ *   `a.b` is a property). A key that names no declared prefix is taken literally. A value
+ *   given whole (`owner='{…}'`) and nested keys under it are merged when the value is an object.
  *
  * The result is not validated against the schema (see `validateValue`): `required`,
  * `minimum`, `pattern` etc. are the validator's job. Keys such as `__proto__` become plain own
@@ -323,43 +330,169 @@ function coerceOne(root: Schema, name: string, text: string, schema: unknown, fr
 export function coerceArgs(inputSchema: unknown, pairs: string[], readFile: (path: string) => string): Record<string, unknown> {
   const doc: Schema = isObject(inputSchema) ? inputSchema : {};
   const top: Schema = deref(doc, doc) ?? {};
-  const out = new Map<string, unknown>();
+  const out: Tree = new Map();
   for (const pair of pairs) {
     const eq = pair.indexOf('=');
     if (eq < 0) throw new UsageError(`${show(pair)} is not key=value: write ${pair || 'name'}=<value>, or pass JSON with --args`);
     const key = pair.slice(0, eq);
     let text = pair.slice(eq + 1);
     if (key === '') throw new UsageError(`${show(pair)} has no argument name before "="`);
-    if (out.has(key)) throw new UsageError(`argument ${q(key)} is given more than once; give it once (arrays are written as JSON, e.g. ${key}='["a","b"]')`);
-
-    const where = lookup(doc, top, key);
-    if (where.kind === 'unknown') {
-      const known = knownNames(doc, top);
-      const near = known.find((k) => k.toLowerCase() === key.toLowerCase());
-      const dotted = key.includes('.') && known.includes(key.split('.')[0]) ? ` (nested keys are not supported: write ${key.split('.')[0]}='{…}')` : '';
-      const hint = near ? ` Did you mean ${q(near)}?` : '';
-      const list = known.length ? `known arguments: ${known.map(q).join(', ')}` : 'this tool takes no arguments';
-      throw new UsageError(`unknown argument ${q(key)}${dotted}: ${list}.${hint}`);
-    }
+    const path = argumentPath(doc, top, key);
 
     let fromFile = false;
     if (text.startsWith('@@')) {
       text = text.slice(1);
     } else if (text.startsWith('@')) {
-      const path = text.slice(1);
-      if (path === '') throw new UsageError(`argument ${q(key)}: "@" must be followed by a file name (write @@ for a literal "@")`);
+      const file = text.slice(1);
+      if (file === '') throw new UsageError(`argument ${q(key)}: "@" must be followed by a file name (write @@ for a literal "@")`);
       try {
-        text = readFile(path);
+        text = readFile(file);
       } catch (e) {
         throw new UsageError(`argument ${q(key)}: ${e instanceof Error ? e.message : String(e)}`);
       }
-      if (typeof text !== 'string') throw new UsageError(`argument ${q(key)}: reading ${JSON.stringify(path)} gave no text`);
+      if (typeof text !== 'string') throw new UsageError(`argument ${q(key)}: reading ${JSON.stringify(file)} gave no text`);
       fromFile = true;
     }
-    const value = coerceOne(doc, key, text, where.kind === 'typed' ? where.schema : {}, fromFile);
-    out.set(key, value);
+    put(doc, out, key, path, text, fromFile);
   }
-  return Object.fromEntries(out);
+  return fromTree(out);
+}
+
+/**
+ * Did-you-mean hints for top-level argument keys that the schema does not declare although
+ * it allows them (no `additionalProperties: false`), for when validation then fails:
+ * `'txet' is not a declared argument; did you mean 'text'?`. Empty when every key is declared
+ * or none is close to a declared name.
+ */
+export function undeclaredKeyHints(inputSchema: unknown, args: Record<string, unknown>): string[] {
+  const doc: Schema = isObject(inputSchema) ? inputSchema : {};
+  const top: Schema = deref(doc, doc) ?? {};
+  const known = knownNames(doc, top);
+  const out: string[] = [];
+  for (const k of Object.keys(args)) {
+    if (known.includes(k)) continue;
+    const near = closest(k, known);
+    if (near.length) out.push(`${q(k)} is not a declared argument; did you mean ${near.map(q).join(' or ')}?`);
+  }
+  return out;
+}
+
+/** Arguments being built: nested paths make nested maps (plain objects only at the end, so `__proto__` stays a key). */
+type Tree = Map<string, unknown>;
+/** Arrays built item by item from repeated keys (a JSON array given whole is not extended in place). */
+const built = new WeakSet<unknown[]>();
+
+/** One step of an argument path: the property name and the schema that governs it. */
+interface Step {
+  name: string;
+  lookup: Lookup;
+}
+
+function declared(doc: Schema, obj: Schema, name: string): unknown {
+  for (const src of propertySources(doc, obj)) {
+    const props = own(src, 'properties');
+    if (isObject(props) && Object.hasOwn(props, name)) return props[name];
+  }
+  return undefined;
+}
+
+/**
+ * Splits `key` into the steps of a nested path: at each level the whole rest when it is a
+ * declared property, else the longest dotted prefix that is one; a rest that names no declared
+ * prefix is one step, looked up as is (patternProperties, additionalProperties). Throws the
+ * unknown-argument UsageError.
+ */
+function argumentPath(doc: Schema, top: Schema, key: string): Step[] {
+  const steps: Step[] = [];
+  let obj = top;
+  let rest = key;
+  for (;;) {
+    const parts = rest.split('.');
+    let hit: { name: string; schema: unknown } | undefined;
+    for (let n = parts.length; n >= 1 && !hit; n--) {
+      const name = parts.slice(0, n).join('.');
+      const schema = declared(doc, obj, name);
+      if (schema !== undefined) hit = { name, schema };
+    }
+    if (!hit || hit.name === rest) {
+      const name = rest;
+      const l: Lookup = hit ? { kind: 'typed', schema: hit.schema } : lookup(doc, obj, name);
+      if (l.kind === 'unknown') throw unknownArgument(doc, obj, name, steps);
+      steps.push({ name, lookup: l });
+      return steps;
+    }
+    steps.push({ name: hit.name, lookup: { kind: 'typed', schema: hit.schema } });
+    obj = deref(doc, hit.schema) ?? {};
+    rest = rest.slice(hit.name.length + 1);
+  }
+}
+
+function unknownArgument(doc: Schema, obj: Schema, key: string, under: Step[]): UsageError {
+  const known = knownNames(doc, obj);
+  const near = closest(key, known);
+  const where = under.length ? ` in ${q(under.map((s) => s.name).join('.'))}` : '';
+  const hint = near.length ? ` Did you mean ${near.map(q).join(' or ')}?` : '';
+  const list = known.length
+    ? `known arguments${where}: ${known.map(q).join(', ')}`
+    : under.length
+      ? `${q(under.map((s) => s.name).join('.'))} takes no properties`
+      : 'this tool takes no arguments';
+  return new UsageError(`unknown argument ${q([...under.map((s) => s.name), key].join('.'))}: ${list}.${hint}`);
+}
+
+/** True when the property is an array and nothing else a bare word could be (so a bare word is one item). */
+function pureArray(doc: Schema, schema: unknown): boolean {
+  const types = typesOf(doc, schema);
+  return !!types && types.has('array') && !types.has('string') && !membersOf(doc, schema);
+}
+
+/** Stores one value at `path`, creating the nested objects; arrays grow by item on repeats. */
+function put(doc: Schema, out: Tree, key: string, path: Step[], text: string, fromFile: boolean): void {
+  let node = out;
+  for (const step of path.slice(0, -1)) {
+    const cur = node.get(step.name);
+    if (cur === undefined) {
+      const next: Tree = new Map();
+      node.set(step.name, next);
+      node = next;
+    } else if (cur instanceof Map) node = cur as Tree;
+    else if (isObject(cur)) {
+      // Given whole as a JSON object before: merge the nested keys into it.
+      const next: Tree = new Map(Object.entries(cur));
+      node.set(step.name, next);
+      node = next;
+    } else throw new UsageError(`argument ${q(key)}: ${q(step.name)} was given a value that is not an object, so it cannot hold nested keys`);
+  }
+  const leaf = path[path.length - 1];
+  const schema = leaf.lookup.kind === 'typed' ? leaf.lookup.schema : {};
+  const existing = node.get(leaf.name);
+  if (pureArray(doc, schema)) {
+    const t = text.trim();
+    const s = deref(doc, schema);
+    const items = s && isObject(own(s, 'items')) ? own(s, 'items') : {};
+    const add = t.startsWith('[') ? (coerceOne(doc, key, text, schema, fromFile) as unknown[]) : [coerceOne(doc, `${key}[]`, text, items, fromFile)];
+    if (existing === undefined) {
+      const arr = [...add];
+      built.add(arr);
+      node.set(leaf.name, arr);
+    } else if (Array.isArray(existing)) {
+      const arr = built.has(existing) ? existing : [...(existing as unknown[])];
+      built.add(arr);
+      arr.push(...add);
+      node.set(leaf.name, arr);
+    } else throw repeated(key);
+    return;
+  }
+  if (existing !== undefined) throw repeated(key);
+  node.set(leaf.name, coerceOne(doc, key, text, schema, fromFile));
+}
+
+function repeated(key: string): UsageError {
+  return new UsageError(`argument ${q(key)} is given more than once; give it once (a repeated key builds an array only for an array property)`);
+}
+
+function fromTree(t: Tree): Record<string, unknown> {
+  return Object.fromEntries([...t].map(([k, v]) => [k, v instanceof Map ? fromTree(v as Tree) : v]));
 }
 
 /**

@@ -88,11 +88,12 @@ export interface TransportCapabilities {
 
 /**
  * A byte pipe to one server (stdio: a spawned process; HTTP: an endpoint URL). Implemented by
- * StdioTransport (src/transport/stdio.ts) and HttpTransport (src/transport/http.ts).
+ * StdioTransport (src/transport/stdio.ts), HttpTransport (src/transport/http.ts) and
+ * SseTransport (src/transport/sse.ts, HTTP+SSE of 2024-11-05).
  */
 export interface Transport {
   /** A label for display (ServerDescription.transport); behaviour follows `capabilities`. */
-  readonly kind: 'stdio' | 'http';
+  readonly kind: 'stdio' | 'http' | 'sse';
   readonly capabilities: TransportCapabilities;
   /** Installs hooks (replaces the previous ones for each key given). */
   setHooks(h: TransportHooks): void;

@@ -49,7 +49,7 @@ describe('usage errors: exit 64, a helpful message, no stack trace', () => {
   it('no target at all', async () => {
     usage(
       await runCli(['tools']),
-      'mcp-inspect: no server given: pass a URL (mcp-inspect tools http://127.0.0.1:3000/mcp), a command after -- (mcp-inspect tools -- node server.js), or --config FILE --server NAME',
+      'mcp-inspect: no server given: pass a URL (mcp-inspect tools http://127.0.0.1:3000/mcp), a command after -- (mcp-inspect tools -- node server.js), or --server NAME (see mcp-inspect servers)',
     );
   });
 
@@ -253,11 +253,11 @@ describe('--config FILE --server NAME', () => {
   it('config errors are usage errors naming the problem', async () => {
     usage(await runCli(['tools', '--config', mcpServersFile]), /has 2 servers; pick one with --server NAME \(modern, legacy\)/);
     usage(await runCli(['tools', '--config', mcpServersFile, '--server', 'nope']), /no server named "nope" in .*; it has: modern, legacy/);
-    usage(await runCli(['tools', '--config', serversFile, '--server', 'old']), /deprecated HTTP\+SSE transport \(type "sse"\)/);
     usage(await runCli(['tools', '--config', join(tmp, 'missing.json'), '--server', 'x']), /cannot read --config .*missing\.json: no such file/);
     const bad = join(tmp, 'bad.json');
     writeFileSync(bad, '{ "mcpServers": ');
-    usage(await runCli(['tools', '--config', bad]), /--config .*bad\.json is not valid JSON/);
+    // JSONC since issue 12: the error gives the line and column.
+    usage(await runCli(['tools', '--config', bad]), /bad\.json:1:17: not valid JSON: a value was expected/);
     const neither = join(tmp, 'neither.json');
     writeFileSync(neither, '{"other": {}}');
     usage(await runCli(['tools', '--config', neither]), /has neither "mcpServers" nor "servers"/);

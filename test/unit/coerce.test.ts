@@ -121,8 +121,10 @@ describe('coerceArgs: types', () => {
     expect(c(['arr=["a","b"]'])).toEqual({ arr: ['a', 'b'] });
     expect(c(['obj={"x":1}'])).toEqual({ obj: { x: 1 } });
     expect(c(['arr= [] '])).toEqual({ arr: [] });
-    expect(err(['arr=a,b'])).toMatch(/^argument 'arr' must be a JSON array; the JSON is invalid: /);
-    expect(err(['arr={"a":1}'])).toBe(`argument 'arr' must be a JSON array; got JSON object`);
+    // Issue 12: a bare word for an array property is one item (typed by `items`: strings here).
+    expect(c(['arr=a,b'])).toEqual({ arr: ['a,b'] });
+    expect(c(['arr={"a":1}'])).toEqual({ arr: ['{"a":1}'] }); // items are strings
+    expect(err(['arr=[1,'])).toMatch(/^argument 'arr' must be a JSON array; the JSON is invalid: /);
     expect(err(['obj=[1]'])).toBe(`argument 'obj' must be a JSON object; got JSON array`);
     expect(err(['obj={x:1}'])).toMatch(/^argument 'obj' must be a JSON object; the JSON is invalid: .*JSON/);
     expect(err(['obj='])).toBe(`argument 'obj' must be a JSON object; got an empty value`);
@@ -250,9 +252,57 @@ describe('coerceArgs: unknown arguments', () => {
     expect(err(['x=1'], { type: 'object', unevaluatedProperties: false })).toBe(`unknown argument 'x': this tool takes no arguments.`);
   });
 
-  it('hints at JSON for dotted keys', () => {
+  it('builds nested objects from dotted keys, typed by the nested properties (issue 12)', () => {
     const s = { type: 'object', properties: { opts: { type: 'object' } }, additionalProperties: false };
-    expect(err(['opts.limit=3'], s)).toBe(`unknown argument 'opts.limit' (nested keys are not supported: write opts='{…}'): known arguments: 'opts'.`);
+    expect(c(['opts.limit=3'], s)).toEqual({ opts: { limit: 3 } });
+    const owner = {
+      type: 'object',
+      properties: {
+        owner: {
+          type: 'object',
+          properties: {
+            name: { type: 'string' },
+            address: { type: 'object', properties: { zip: { type: 'string' }, floor: { type: 'integer' } }, additionalProperties: false },
+          },
+        },
+      },
+      additionalProperties: false,
+    };
+    expect(c(['owner.address.zip=75001', 'owner.address.floor=3', 'owner.name=Ada'], owner)).toEqual({
+      owner: { address: { zip: '75001', floor: 3 }, name: 'Ada' },
+    });
+    expect(c(['owner={"name":"Ada"}', 'owner.address.zip=1'], owner)).toEqual({ owner: { name: 'Ada', address: { zip: '1' } } });
+    expect(err(['owner.address.zpi=1'], owner)).toBe(
+      `unknown argument 'owner.address.zpi': known arguments in 'owner.address': 'zip', 'floor'. Did you mean 'zip'?`,
+    );
+    expect(err(['owner.address.zip=1', 'owner.address.zip=2'], owner)).toMatch(/^argument 'owner.address.zip' is given more than once/);
+    expect(err(['x=5', 'x.y=3'], { type: 'object', properties: { x: {} } })).toMatch(/'x' was given a value that is not an object/);
+    // A property whose name has a dot wins over the nested reading, at every level.
+    const dotted = { type: 'object', properties: { 'a.b': { type: 'integer' }, a: { type: 'object', properties: { 'x.y': { type: 'string' } } } } };
+    expect(c(['a.b=1', 'a.x.y=2'], dotted)).toEqual({ 'a.b': 1, a: { 'x.y': '2' } });
+    // No declared prefix: the key is taken literally.
+    expect(c(['x.y=1'], { type: 'object' })).toEqual({ 'x.y': 1 });
+  });
+
+  it('builds arrays from repeated keys where the schema says array (issue 12)', () => {
+    const s = {
+      type: 'object',
+      properties: { names: { type: 'array', items: { type: 'string' } }, ns: { type: 'array', items: { type: 'integer' } }, one: { type: 'string' } },
+    };
+    expect(c(['names=Ada', 'names=Bob'], s)).toEqual({ names: ['Ada', 'Bob'] });
+    expect(c(['names=Ada'], s)).toEqual({ names: ['Ada'] });
+    expect(c(['ns=1', 'ns=[2,3]', 'ns=4'], s)).toEqual({ ns: [1, 2, 3, 4] });
+    expect(err(['ns=x'], s)).toBe(`argument 'ns[]' must be an integer, got "x"`);
+    expect(err(['one=a', 'one=b'], s)).toMatch(
+      /^argument 'one' is given more than once; give it once \(a repeated key builds an array only for an array property\)/,
+    );
+  });
+
+  it('suggests the closest known names for an unknown key (issue 12)', () => {
+    const s = { type: 'object', properties: { n: { type: 'integer' }, name: { type: 'string' } }, additionalProperties: false };
+    expect(err(['nn=5'], s)).toBe(`unknown argument 'nn': known arguments: 'n', 'name'. Did you mean 'n'?`);
+    expect(err(['nmae=x'], s)).toMatch(/Did you mean 'name'\?$/);
+    expect(err(['zzzz=1'], s)).toBe(`unknown argument 'zzzz': known arguments: 'n', 'name'.`);
   });
 
   it('takes a literal dotted property name when the schema has one', () => {

@@ -5,6 +5,8 @@ import { redactHeaders, looksSecret } from '../../src/util/redact.js';
 import { pickVersion, refusedOf } from '../../src/client/client.js';
 import { splitArgv } from '../../src/cli/main.js';
 import { parseHeaders, parseEnv, resolveTarget } from '../../src/cli/target.js';
+import { InputCancelledError } from '../../src/config/index.js';
+import { exitCodeFor } from '../../src/cli/exit.js';
 import { mergeHeaders, describeBody } from '../../src/transport/http.js';
 import { asMessage, idKey } from '../../src/protocol/jsonrpc.js';
 import { UsageError } from '../../src/protocol/errors.js';
@@ -120,23 +122,30 @@ describe('command line', () => {
     expect(parseEnv(['A=1', 'B=x=y'])).toEqual({ A: '1', B: 'x=y' });
     expect(() => parseEnv(['=1'])).toThrow(UsageError);
   });
-  it('resolves URL, command and config targets', () => {
-    expect(resolveTarget('http://127.0.0.1:1/mcp', [], { bearer: 't' })).toEqual({
+  it('resolves URL, command and config targets', async () => {
+    await expect(resolveTarget('http://127.0.0.1:1/mcp', [], { bearer: 't' })).resolves.toEqual({
       kind: 'http',
       url: 'http://127.0.0.1:1/mcp',
       headers: { Authorization: 'Bearer t' },
     });
-    expect(resolveTarget(undefined, ['node', 's.js'], { env: ['A=1'] })).toEqual({
+    await expect(resolveTarget(undefined, ['node', 's.js'], { env: ['A=1'] })).resolves.toEqual({
       kind: 'stdio',
       command: 'node',
       args: ['s.js'],
       env: { A: '1' },
       cwd: undefined,
     });
-    expect(() => resolveTarget(undefined, [], {})).toThrow(/no server given/);
-    expect(() => resolveTarget('http://a', ['node'], {})).toThrow(UsageError);
-    expect(() => resolveTarget(undefined, ['node'], { header: ['X-A: 1'] })).toThrow(/apply to HTTP servers/);
-    expect(() => resolveTarget('http://127.0.0.1:1/mcp', [], { env: ['A=1'] })).toThrow(/apply to a spawned server/);
+    const noConfig = { configContext: { env: {} } };
+    await expect(resolveTarget(undefined, [], {}, noConfig)).rejects.toThrow(/no server given/);
+    await expect(resolveTarget('http://a', ['node'], {})).rejects.toThrow(UsageError);
+    await expect(resolveTarget(undefined, ['node'], { header: ['X-A: 1'] })).rejects.toThrow(/apply to HTTP servers/);
+    await expect(resolveTarget('http://127.0.0.1:1/mcp', [], { env: ['A=1'] })).rejects.toThrow(/apply to a spawned server/);
+    await expect(resolveTarget('http://127.0.0.1:1/mcp', [], { transport: 'sse' })).resolves.toEqual({
+      kind: 'sse',
+      url: 'http://127.0.0.1:1/mcp',
+      headers: {},
+    });
+    await expect(resolveTarget('http://127.0.0.1:1/mcp', [], { transport: 'streamable-http' })).resolves.toMatchObject({ kind: 'http', transportFixed: true });
     const dir = mkdtempSync(join(tmpdir(), 'mcpi-'));
     const f1 = join(dir, 'claude.json');
     writeFileSync(
@@ -145,15 +154,31 @@ describe('command line', () => {
         mcpServers: { one: { command: 'node', args: ['x.js'], env: { K: 'v' } }, two: { url: 'http://127.0.0.1:9/mcp', headers: { 'X-A': 'b' } } },
       }),
     );
-    expect(resolveTarget(undefined, [], { config: f1, server: 'one' })).toMatchObject({ kind: 'stdio', command: 'node', args: ['x.js'], env: { K: 'v' } });
-    expect(resolveTarget(undefined, [], { config: f1, server: 'two' })).toMatchObject({ kind: 'http', url: 'http://127.0.0.1:9/mcp', headers: { 'X-A': 'b' } });
-    expect(() => resolveTarget(undefined, [], { config: f1 })).toThrow(/pick one with --server/);
-    expect(() => resolveTarget(undefined, [], { config: f1, server: 'three' })).toThrow(/no server named "three"/);
+    const r = (flags: Parameters<typeof resolveTarget>[2]) => resolveTarget(undefined, [], flags, { ...noConfig, prompt: null });
+    await expect(r({ config: f1, server: 'one' })).resolves.toMatchObject({ kind: 'stdio', command: 'node', args: ['x.js'], env: { K: 'v' } });
+    await expect(r({ config: f1, server: 'two' })).resolves.toMatchObject({ kind: 'http', url: 'http://127.0.0.1:9/mcp', headers: { 'X-A': 'b' } });
+    // --header merges over the entry's headers; --env over its env.
+    await expect(r({ config: f1, server: 'two', header: ['X-A: c'] })).resolves.toMatchObject({ headers: { 'X-A': 'c' } });
+    await expect(r({ config: f1, server: 'one', env: ['K=w', 'L=1'] })).resolves.toMatchObject({ env: { K: 'w', L: '1' } });
+    await expect(r({ config: f1 })).rejects.toThrow(/pick one with --server/);
+    await expect(r({ config: f1, server: 'three' })).rejects.toThrow(/no server named "three"/);
     const f2 = join(dir, 'vscode.json');
     writeFileSync(f2, JSON.stringify({ servers: { web: { type: 'http', url: 'http://127.0.0.1:8/mcp' } } }));
-    expect(resolveTarget(undefined, [], { config: f2 })).toMatchObject({ kind: 'http', url: 'http://127.0.0.1:8/mcp' });
+    await expect(r({ config: f2 })).resolves.toMatchObject({ kind: 'http', url: 'http://127.0.0.1:8/mcp', transportFixed: true });
+    // JSONC (issue 12): comments and trailing commas are what VS Code writes; a real error says where.
+    writeFileSync(f2, '// mine\n{"servers": {"web": {"type": "sse", "url": "http://127.0.0.1:8/sse",},},}');
+    await expect(r({ config: f2 })).resolves.toMatchObject({ kind: 'sse', url: 'http://127.0.0.1:8/sse' });
     writeFileSync(f2, '{not json');
-    expect(() => resolveTarget(undefined, [], { config: f2 })).toThrow(/not valid JSON/);
+    await expect(r({ config: f2 })).rejects.toThrow(/vscode\.json:1:2/);
+    // ${input:…} without a value and nobody to ask: a usage error naming --config-input.
+    writeFileSync(f2, JSON.stringify({ servers: { web: { url: 'http://127.0.0.1:8/mcp', headers: { Authorization: 'Bearer ${input:tok}' } } } }));
+    await expect(r({ config: f2 })).rejects.toThrow(/--config-input tok=VALUE/);
+    await expect(r({ config: f2, configInput: ['tok=s3cret'] })).resolves.toMatchObject({ headers: { Authorization: 'Bearer s3cret' } });
+    // Asked when interactive; Ctrl-C at the question ends the run as an interruption (exit 130).
+    const asked = (prompt: (i: { id: string }) => Promise<string>) => resolveTarget(undefined, [], { config: f2 }, { ...noConfig, prompt });
+    await expect(asked(async (i) => `typed-${i.id}`)).resolves.toMatchObject({ headers: { Authorization: 'Bearer typed-tok' } });
+    const cancelled = await asked(async (i) => Promise.reject(new InputCancelledError(i.id))).catch((e: unknown) => e);
+    expect(exitCodeFor(cancelled)).toBe(130);
   });
 });
 

@@ -96,8 +96,8 @@ async function runAuth(inv: Invocation, words: string[], flags: AuthFlags): Prom
   }
 
   // login
-  const target = resolveTarget(url, [], flags);
-  if (target.kind !== 'http') throw new UsageError('auth login: OAuth applies to HTTP servers; this server is spawned (stdio)');
+  const target = await resolveTarget(url, [], flags, { onWarning: (w) => out.warn(w) });
+  if (target.kind === 'stdio') throw new UsageError('auth login: OAuth applies to HTTP servers; this server is spawned (stdio)');
   const { authProviderFor, authorizationUrlLines } = await import('../auth-provider.js');
   const ctl = new AbortController();
   const onSignal = () => ctl.abort();

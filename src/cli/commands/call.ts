@@ -4,10 +4,10 @@
  * structuredContent checked against outputSchema.
  * spec: server/tools#calling-tools, server/tools#structured-content
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { UsageError } from '../../protocol/errors.js';
 import type { ContentBlock, JsonObject, Tool } from '../../protocol/types.js';
-import { coerceArgs, parseArgsJson } from '../../schema/coerce.js';
+import { coerceArgs, parseArgsJson, undeclaredKeyHints } from '../../schema/coerce.js';
 import type { ValidationIssue } from '../../schema/validate.js';
 import type { OutputSchemaVerdict } from '../../check/output-schema.js';
 import { sanitize, sanitizeLine } from '../../util/sanitize.js';
@@ -15,7 +15,8 @@ import type { CommandResult, Out } from '../output.js';
 import { formatDuration } from '../../util/format.js';
 import type { Session } from '../session.js';
 import { addCommonOptions, type CommonFlags } from '../options.js';
-import { TARGET_HELP, runOnTarget, takeUrl, type CommandSpec } from '../command.js';
+import { TARGET_HELP, runOnTarget, takeUrl, targetFirst, type CommandSpec } from '../command.js';
+import { closest } from '../../util/distance.js';
 import { exitCodeOf, exitCodesHelp } from '../exit.js';
 import { INPUT_HELP, addResumeOption } from '../input-options.js';
 import type { ResumeRound } from '../../client/types.js';
@@ -24,6 +25,8 @@ export interface CallFlags {
   args?: string;
   validate?: boolean;
   resume?: string;
+  /** `--output FILE` / `-o FILE`: the tools/call result, as JSON, also goes to this file. */
+  output?: string;
 }
 
 const USAGE = 'which tool? usage: mcp-inspect call <url> <tool> [key=value…]  or  mcp-inspect call <tool> [key=value…] -- command args…';
@@ -38,6 +41,7 @@ export const call: CommandSpec<CommonFlags & CallFlags> = {
       .argument('[words...]', 'the URL (unless the server is given after -- or by --config), the tool name, then key=value arguments')
       .option('--args <json|@file|->', 'the whole arguments object as JSON, from a file (@file.json) or stdin (-), passed untouched')
       .option('--no-validate', 'send the arguments even when they do not match the inputSchema')
+      .option('-o, --output <file>', 'also write the tools/call result (JSON) to this file')
       .addHelpText(
         'after',
         `
@@ -45,6 +49,14 @@ Arguments:
   key=value    typed by the property's schema: a string property stays a string ("12345",
                "true"); integer, number, boolean, null and enum values are checked; arrays and
                objects are JSON (tags='["a","b"]'); key=@file reads the value from a file.
+               A property with no type: text that parses as JSON is sent as JSON (12, true,
+               {"a":1}), anything else as text.
+  names=Ada names=Bob       a repeated key builds an array where the schema says array
+                            (a bare value is one item, typed by "items")
+  owner.address.zip=75001   a dotted key builds nested objects; a property whose name
+                            contains a dot wins over this reading
+  Unknown keys are refused (with a did-you-mean) when the schema does not allow others;
+  --no-validate sends anything. The target may come before or after the tool.
 ${INPUT_HELP}
 ${TARGET_HELP}
 
@@ -61,7 +73,7 @@ ${exitCodesHelp()}`,
       ),
   run: async (inv, words, flags) => {
     // The tool name and its pairs follow the target: split them off before the target check.
-    const { url, rest } = takeUrl(words, inv.command, flags);
+    const { url, rest } = takeUrl(targetFirst(words), inv.command, flags);
     const [tool, ...pairs] = rest;
     if (flags.resume !== undefined) {
       if (rest.length) throw new UsageError('--resume continues the saved call: give no tool name or arguments');
@@ -118,6 +130,16 @@ export function buildArguments(tool: Tool, pairs: string[], flags: CallFlags): J
     }
   }
   return args;
+}
+
+/** Writes the result as pretty JSON to `file` (`--output`). Throws UsageError when it cannot be written. */
+function writeResult(file: string, result: unknown, out: Out): void {
+  try {
+    writeFileSync(file, JSON.stringify(result, null, 2) + '\n');
+  } catch (e) {
+    throw new UsageError(`cannot write --output ${file}: ${(e as Error).message}`);
+  }
+  out.info(`wrote the result to ${file}`);
 }
 
 /** Byte size of base64 data. */
@@ -238,7 +260,8 @@ export async function callTool(
     const dropped = list.dropped.find((d) => d.name === toolName);
     if (dropped) throw new UsageError(`tool ${toolName} was left out of the list: ${sanitizeLine(dropped.reason)}`);
     const names = list.tools.map((t) => sanitizeLine(t.name));
-    const near = names.filter((n) => n.toLowerCase().includes(toolName.toLowerCase()) || toolName.toLowerCase().includes(n.toLowerCase()));
+    const sub = names.filter((n) => n.toLowerCase().includes(toolName.toLowerCase()) || toolName.toLowerCase().includes(n.toLowerCase()));
+    const near = [...new Set([...closest(toolName, names), ...sub])];
     throw new UsageError(
       `the server has no tool named ${JSON.stringify(toolName)}${near.length ? `; did you mean ${near.slice(0, 3).join(', ')}?` : names.length ? `; it has: ${names.slice(0, 20).join(', ')}${names.length > 20 ? ', …' : ''}` : ''}`,
     );
@@ -249,7 +272,10 @@ export async function callTool(
     for (const p of v.unenforcedPatterns ?? [])
       out.warn(`pattern ${JSON.stringify(p)} of ${toolName}'s inputSchema was not checked: it could take exponential time on some strings`);
     if (v.schemaError) out.warn(`the inputSchema of ${toolName} cannot be compiled (${v.schemaError}); sending without validation`);
-    else if (!v.valid) throw new UsageError(`invalid arguments for ${toolName}:\n${formatIssues(v.errors)}\n(use --no-validate to send them anyway)`);
+    else if (!v.valid) {
+      const hints = undeclaredKeyHints(tool.inputSchema, args).map((h) => `\n${h}`);
+      throw new UsageError(`invalid arguments for ${toolName}:\n${formatIssues(v.errors)}${hints.join('')}\n(use --no-validate to send them anyway)`);
+    }
   }
   const started = Date.now();
   const stop = out.wait(`tools/call ${toolName}`);
@@ -268,6 +294,7 @@ export async function callTool(
     })
     .finally(stop);
   const elapsed = Date.now() - started;
+  if (flags.output) writeResult(flags.output, outcome.result, out);
   if (outcome.kind === 'input_required') {
     const r = outcome.result;
     return {

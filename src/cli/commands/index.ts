@@ -15,6 +15,8 @@ export const COMMANDS: readonly CommandSpec<never>[] = [
   (await import('./snapshot.js')).snapshot,
   (await import('./diff.js')).diff,
   (await import('./check.js')).check,
+  (await import('./servers.js')).servers,
+  (await import('./completion.js')).completion,
   (await import('./demo.js')).demo,
   (await import('./demo.js')).demoServer,
 ];

@@ -4,7 +4,7 @@
  * target, the built-in demo server is started in-process on 127.0.0.1.
  */
 import { UsageError } from '../../protocol/errors.js';
-import { resolveTarget, targetLabel, isUrl } from '../target.js';
+import { resolveTarget, targetLabel, isUrl, usesConfig } from '../target.js';
 import { MAX_TIMER_MS, MIN_REFETCH_HELP, addCommonOptions, minRefetchIntervalOf, positiveNumber, timeoutOf, type CommonFlags } from '../options.js';
 import type { CommandSpec } from '../command.js';
 
@@ -55,13 +55,13 @@ export async function runTuiCommand(url: string | undefined, command: string[], 
   const watchPaths = flags.restartOnChange ?? [];
   if (watchPaths.length && !command.length) throw new UsageError('--restart-on-change needs a spawned server: put its command after --');
   let demo: { url?: string; close(): Promise<void> } | undefined;
-  if (!url && !command.length && !flags.config) {
+  if (!url && !command.length && !usesConfig(flags)) {
     const { startDemoServer } = await import('../../demo/server.js');
     demo = await startDemoServer({ transport: 'http', port: 0, changeIntervalMs: 4000 });
     url = demo.url;
   }
   try {
-    const target = resolveTarget(url, command, flags);
+    const target = await resolveTarget(url, command, flags, { onWarning: (w) => process.stderr.write(`mcp-inspect: warning: ${w}\n`) });
     const [{ connect }, { connectOptions }, { colorEnabled }, { runTui }, { connectWithAuth }] = await Promise.all([
       import('../../client/client.js'),
       import('../connect-options.js'),

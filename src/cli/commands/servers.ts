@@ -1,0 +1,141 @@
+/**
+ * `mcp-inspect servers`: the MCP servers found in the config files of the popular clients
+ * (or in `--config FILE` / `$MCP_INSPECT_CONFIG`), in search order, with their transport,
+ * command or URL, source file, whether they are disabled and which entry wins a name clash.
+ * Values are shown as written (variables not substituted, env and header values left out).
+ */
+import { Option } from 'commander';
+import type { CommandSpec } from '../command.js';
+import { EXIT, exitCodesHelp } from '../exit.js';
+import type { CommandResult, Out } from '../output.js';
+import { sanitizeLine } from '../../util/sanitize.js';
+import { redactUrl } from '../../util/redact.js';
+
+export interface ServersFlags {
+  config?: string;
+  json?: boolean;
+  color?: boolean;
+  /** Hidden: the usable names, one per line, nothing else (for shell completion). */
+  names?: boolean;
+}
+
+/** `mcp-inspect servers [--config FILE] [--json]`. */
+export const servers: CommandSpec<ServersFlags> = {
+  name: 'servers',
+  description: 'list the MCP servers configured for Claude Code, Claude Desktop, Cursor, VS Code, Windsurf and Codex',
+  configure: (cmd) =>
+    cmd
+      .option('--config <file>', 'list this config file instead of discovering them (default: $MCP_INSPECT_CONFIG)')
+      .option('--json', 'machine-readable JSON on stdout')
+      .option('--no-color', 'no colors (NO_COLOR is honored too)')
+      .addOption(new Option('--names', 'the usable server names, one per line (for shell completion)').hideHelp())
+      .addHelpText(
+        'after',
+        `
+Search order (the first entry of a name wins; project files before user files):
+  project  ~/.claude.json projects[<cwd>], .mcp.json, .cursor/mcp.json, .vscode/mcp.json
+  user     ~/.claude.json, Claude Desktop's claude_desktop_config.json, ~/.cursor/mcp.json,
+           VS Code's user mcp.json, ~/.codeium/windsurf/mcp_config.json, ~/.codex/config.toml
+A disabled entry is listed and used only when named and no enabled entry has its name.
+
+Examples:
+  mcp-inspect servers
+  mcp-inspect tools --server github
+  mcp-inspect servers --json | jq '.servers[] | select(.wins) | .name'
+
+${exitCodesHelp()}`,
+      ),
+  run: async (inv, _words, flags) => {
+    const [{ makeOut, present }, config] = await Promise.all([import('../output.js'), import('../../config/index.js')]);
+    const ctx = config.processConfigContext(flags.config !== undefined ? { configFile: flags.config } : {});
+    const d = config.discoverServers(ctx);
+    if (flags.names) {
+      const { writeOut } = await import('../stdout.js');
+      const names = [...new Set(d.entries.filter((e) => !e.shadowedBy && !e.error).map((e) => e.name))];
+      writeOut(names.map((n) => n + '\n').join(''));
+      return EXIT.ok;
+    }
+    const out = makeOut({ json: flags.json, color: flags.color });
+    for (const e of d.errors) if (e.server === undefined) out.warn(e.message);
+    return present(serversResult(d, ctx, config), out, inv.findings);
+  },
+};
+
+type Config = typeof import('../../config/index.js');
+type Discovery = import('../../config/index.js').Discovery;
+type Ctx = import('../../config/index.js').ConfigContext;
+
+/** The listing as a CommandResult: JSON `{servers, searched, errors, explicit}` or a table. */
+function serversResult(d: Discovery, ctx: Ctx, config: Config): CommandResult {
+  const where = (e: Discovery['entries'][number]) => config.describeSource(e.source, ctx);
+  const rows = d.entries.map((e) => {
+    const en = e.entry;
+    const what = !en ? '' : en.transport === 'stdio' ? [en.command ?? '', ...(en.args ?? [])].join(' ') : (en.url ?? '');
+    return {
+      name: e.name,
+      transport: en ? (en.transport === 'http' ? 'streamable-http' : en.transport) : null,
+      ...(en?.type ? { type: en.type } : {}),
+      ...(en?.transport === 'stdio' ? { command: en.command, args: en.args ?? [] } : en ? { url: en.url } : {}),
+      ...(en?.env ? { envNames: Object.keys(en.env) } : {}),
+      ...(en?.headers ? { headerNames: Object.keys(en.headers) } : {}),
+      source: { client: e.source.client, file: e.source.file, scope: e.source.scope, ...(e.source.section ? { section: e.source.section } : {}) },
+      disabled: e.disabled,
+      wins: !e.shadowedBy,
+      ...(e.shadowedBy ? { shadowedBy: { client: e.shadowedBy.client, file: e.shadowedBy.file, scope: e.shadowedBy.scope } } : {}),
+      ...(e.error ? { error: e.error.message } : {}),
+      what: en?.transport === 'stdio' ? what : what && redactUrl(what),
+      where: where(e),
+      shadowedWhere: e.shadowedBy ? config.describeSource(e.shadowedBy, ctx) : '',
+    };
+  });
+  const json = {
+    servers: rows.map(({ what: _w, where: _s, shadowedWhere: _x, ...r }) => r),
+    searched: d.searched.map((s) => ({ client: s.client, scope: s.scope, file: s.file, found: s.found })),
+    errors: d.errors.map((e) => ({
+      code: e.code,
+      message: e.message,
+      file: e.file ?? null,
+      line: e.line ?? null,
+      column: e.column ?? null,
+      server: e.server ?? null,
+    })),
+    explicit: d.explicit ?? null,
+  };
+  return {
+    exitCode: EXIT.ok,
+    json,
+    text: (out: Out) => {
+      if (!rows.length) {
+        out.line(d.explicit ? `no MCP servers in ${config.showPath(d.explicit.file, ctx)}` : 'no MCP servers found. Searched:');
+        if (d.explicit) return;
+        // ~/.claude.json is searched twice (its project and its user section): listed once.
+        for (const file of new Set(d.searched.map((s) => s.file)))
+          out.line(`  ${config.showPath(file, ctx)}${d.searched.some((s) => s.file === file && s.found) ? ' (no servers)' : ''}`);
+        return;
+      }
+      const w = (k: 'name' | 'what', max: number) => Math.min(max, Math.max(...rows.map((r) => sanitizeLine(r[k]).length), k === 'name' ? 4 : 14));
+      const nameW = w('name', 24);
+      const whatW = w('what', 48);
+      // Columns align up to a width; longer values are written whole (a path cut short is useless).
+      const pad = (s: string, n: number) => s.padEnd(n);
+      out.line(out.c.dim(`${pad('NAME', nameW)}  ${pad('TRANSPORT', 15)}  ${pad('COMMAND / URL', whatW)}  SOURCE`));
+      for (const r of rows) {
+        const notes = [
+          r.disabled ? out.c.yellow('[disabled]') : '',
+          r.shadowedWhere ? out.c.dim(`[shadowed by ${r.shadowedWhere}]`) : '',
+          r.error ? out.c.red(`[invalid: ${sanitizeLine(r.error)}]`) : '',
+        ]
+          .filter(Boolean)
+          .join(' ');
+        const name = r.wins ? out.c.bold(pad(sanitizeLine(r.name), nameW)) : out.c.dim(pad(sanitizeLine(r.name), nameW));
+        out.line(`${name}  ${pad(r.transport ?? '?', 15)}  ${pad(sanitizeLine(r.what), whatW)}  ${sanitizeLine(r.where)}${notes ? ' ' + notes : ''}`);
+      }
+      const clashes = rows.filter((r) => r.shadowedBy).length;
+      out.line(
+        out.c.dim(
+          `${rows.length} server entr${rows.length === 1 ? 'y' : 'ies'}${clashes ? `; ${clashes} shadowed by an entry of the same name found earlier` : ''}. Use one with --server NAME.`,
+        ),
+      );
+    },
+  };
+}
