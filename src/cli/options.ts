@@ -36,7 +36,7 @@ const collect = (v: string, prev: string[] = []) => [...prev, v];
 
 /** Adds the target, connection and output options every server command takes. */
 export function addCommonOptions(cmd: Command): Command {
-  return addInputOptions(cmd)
+  addInputOptions(cmd)
     .option('--header <header>', "HTTP header 'Name: value' sent on every request (repeatable)", collect)
     .option('--bearer <token>', 'send Authorization: Bearer TOKEN (default: $MCP_BEARER_TOKEN)')
     .option('--env <K=V>', 'environment variable for the spawned server (repeatable)', collect)
