@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BIN, runCli } from '../helpers/cli.js';
+import { COMMANDS } from '../../src/cli/commands/index.js';
 
 const has = (shell: string) => spawnSync('sh', ['-c', `command -v ${shell}`]).status === 0;
 for (const s of ['bash', 'zsh', 'fish']) if (!has(s)) console.warn(`completion test: ${s} is not installed; its test is skipped`);
@@ -98,7 +99,8 @@ describe('completion scripts', () => {
     ]);
     expect(out).toEqual([
       '_mcp_inspect',
-      'discover tools call listen servers completion demo demo-server',
+      // every command of the registry, in its order
+      COMMANDS.map((c) => c.name).join(' '),
       'modern legacy',
       'alpha beta',
       'bash zsh fish',
