@@ -65,9 +65,16 @@ export function followOffset(f: Follow, total: number, height: number): number {
   return f.follow ? Math.max(0, total - height) : clampOffset(f.offset, total, height);
 }
 
-/** A matched move command on a following view: scrolling to the bottom re-enables following; undefined when `m` does not scroll. */
+/**
+ * A matched move command on a following view: a move up (↑, PageUp, g/Home) stops following,
+ * a move down that reaches the bottom (↓, PageDown, G/End) follows again; undefined when `m`
+ * does not scroll.
+ */
 export function followBy(m: KeyMatch | undefined, f: Follow, total: number, height: number): Follow | undefined {
   const o = scrollBy(m, followOffset(f, total, height), total, height);
-  if (o === undefined) return undefined;
-  return { offset: o, follow: o >= Math.max(0, total - height) };
+  if (o === undefined || !m) return undefined;
+  // The direction, not only the position: while every line fits, the top is also the bottom,
+  // and `g` would keep following, so the next lines would pull the view from where the user
+  // asked to be (and a new diff would open the Diffs pane over a reader).
+  return { offset: o, follow: m.arg > 0 && o >= Math.max(0, total - height) };
 }

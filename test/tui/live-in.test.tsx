@@ -350,7 +350,8 @@ describe('truthful screens', () => {
     await press(r, KEY.tab);
     let f = await waitFor(r, (f) => f.includes('Capabilities'));
     expect(f.split('\n')[0]).toContain('calling ping');
-    await press(r, KEY.tab, KEY.tab, KEY.tab);
+    // Server → Listen → Prompts → Resources → Diffs → Log (the pane bar gained Prompts and Resources).
+    await press(r, KEY.tab, KEY.tab, KEY.tab, KEY.tab, KEY.tab);
     f = await waitFor(r, (f) => f.includes('working hard'));
     expect(f).toContain('[info] srv');
     release();
