@@ -8,7 +8,7 @@
  */
 import { useSyncExternalStore } from 'react';
 import type { InputHandler, InputRound } from '../client/types.js';
-import type { InputResponses, Root } from '../protocol/mrtr.js';
+import { rootsResult, type InputResponses, type Root } from '../protocol/mrtr.js';
 import { TransportError } from '../protocol/errors.js';
 
 /** A round waiting for the user. */
@@ -38,6 +38,12 @@ export class InputQueue implements InputHandler {
 
   /** Queues `round` until the UI answers it. Rejects with `MCPI_CANCELLED` when `signal` aborts (the request was cancelled) or the user stops it. */
   answer(round: InputRound, signal?: AbortSignal): Promise<InputResponses> {
+    // A legacy server's own roots/list outside any call (server-everything asks at start-up):
+    // answered with the session's roots at once, not by taking the screen; inside a call the
+    // overlay shows them and lets the user edit them. spec: client/roots#listing-roots
+    if (round.method === 'roots/list' && round.requests.length > 0 && round.requests.every((r) => r.kind === 'roots')) {
+      return Promise.resolve(Object.fromEntries(round.requests.map((r) => [r.key, rootsResult(this.roots)])));
+    }
     return new Promise<InputResponses>((resolve, reject) => {
       if (signal?.aborted) return reject(new TransportError('MCPI_CANCELLED', 'the request was cancelled'));
       const p: PendingRound = { id: this.nextId++, round, at: this.now() };

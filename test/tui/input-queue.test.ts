@@ -7,7 +7,15 @@ import { diffEntryLines } from '../../src/tui/diffViewLines.js';
 import { lineText } from '../../src/tui/lines.js';
 import { diffTools } from '../../src/watch/diff.js';
 
-const roots: InputRound = { method: 'roots/list', params: {}, round: 1, requests: [{ key: '1', raw: {}, kind: 'roots', method: 'roots/list' }], era: 'legacy' };
+// A roots request inside a call (the overlay serves it); one outside any call is answered at once.
+const roots: InputRound = {
+  method: 'tools/call',
+  params: { name: 'x' },
+  round: 1,
+  requests: [{ key: '1', raw: {}, kind: 'roots', method: 'roots/list' }],
+  era: 'legacy',
+};
+const rootsOutsideACall: InputRound = { ...roots, method: 'roots/list', params: {} };
 
 describe('InputQueue', () => {
   it('serves rounds oldest first and settles each once', async () => {
@@ -25,7 +33,13 @@ describe('InputQueue', () => {
     expect(q.roots).toEqual([{ uri: 'file:///a' }]);
   });
 
-  it('connectEarly relays a round asked before the UI is up (a legacy roots/list right after initialize)', async () => {
+  it("a server's own roots/list outside any call is answered with the session's roots, without waiting for the UI", async () => {
+    const q = new InputQueue([{ uri: 'file:///a', name: 'a' }]);
+    expect(await q.answer(rootsOutsideACall)).toEqual({ '1': { roots: [{ uri: 'file:///a', name: 'a' }] } });
+    expect(q.pending()).toEqual([]);
+  });
+
+  it('connectEarly relays a round asked before the UI is up (a legacy server request during a call)', async () => {
     let early: ConnectHooks | undefined;
     const client = {} as InspectorClient;
     const connect = connectEarly(async (h) => {
