@@ -4,10 +4,13 @@
  */
 import type { WatchEvent } from '../client/types.js';
 import { renderToolDiff } from '../watch/render.js';
-import { summarizeDiff, isEmptyDiff } from '../watch/diff.js';
+import { summarizeDiff, isEmptyDiff, listedKey } from '../watch/diff.js';
 import { sanitizeLine } from '../util/sanitize.js';
 import { filterLabel } from '../watch/filter.js';
 import type { Out } from './output.js';
+
+/** How a diff's first line names its list (the tool one as before). */
+const LIST_NOUN = { tools: 'tool list', prompts: 'prompt list', resources: 'resource list' } as const;
 
 const ts = (t: number) => new Date(t).toISOString().slice(11, 23);
 
@@ -18,11 +21,12 @@ export function eventJson(ev: WatchEvent): object {
     case 'diff':
       return {
         type: 'diff',
+        kind: ev.kind ?? 'tools',
         time,
         cause: ev.cause,
         summary: summarizeDiff(ev.diff),
-        added: ev.diff.added.map((t) => t.name),
-        removed: ev.diff.removed.map((t) => t.name),
+        added: ev.diff.added.map((t) => listedKey(t, ev.kind)),
+        removed: ev.diff.removed.map((t) => listedKey(t, ev.kind)),
         changed: ev.diff.changed.map((c) => ({ name: c.name, fields: c.fields.map((f) => f.field) })),
         reordered: ev.diff.reordered,
         diff: ev.diff,
@@ -59,16 +63,17 @@ export function renderEvent(ev: WatchEvent, out: Out): string[] {
       return [`${at} ${c.bold(sanitizeLine(ev.method))}${uri}${ev.unsolicited ? c.dim(' (unsolicited, legacy)') : ''}`];
     }
     case 'diff': {
+      const kind = ev.kind ?? 'tools';
       const label =
         ev.cause === 'poll'
           ? c.yellow('changed WITHOUT any notification (found by polling)')
           : ev.cause === 'resync'
             ? 're-synced after reconnect'
-            : 'after tools/list_changed';
-      if (isEmptyDiff(ev.diff)) return [`${at} tools/list re-fetched ${label}: ${c.dim('no change')}`];
+            : `after ${kind}/list_changed`;
+      if (isEmptyDiff(ev.diff)) return [`${at} ${kind}/list re-fetched ${label}: ${c.dim('no change')}`];
       return [
-        `${at} tool list ${label}: ${summarizeDiff(ev.diff)}`,
-        ...renderToolDiff(ev.diff, { color: c.enabled })
+        `${at} ${LIST_NOUN[kind]} ${label}: ${summarizeDiff(ev.diff)}`,
+        ...renderToolDiff(ev.diff, { color: c.enabled, noun: kind })
           .replace(/\n$/, '')
           .split('\n')
           .map((l) => `  ${l}`),

@@ -258,9 +258,25 @@ export type WatchEvent =
       time: number;
       /** What triggered the re-fetch: a list_changed notification, a poll that found a change nobody notified, or a re-sync after reconnect. */
       cause: 'notification' | 'poll' | 'resync';
+      /** Which list was re-fetched; absent (older producers) or `tools`: the tool list. */
+      kind?: 'tools';
       diff: import('../watch/types.js').ToolDiff;
       tools: Tool[];
       /** How many list_changed notifications this re-fetch answers (bursts are coalesced into one re-fetch). */
+      notifications?: number;
+    }
+  /**
+   * A prompts or resources list re-fetched from page 1 (`resources`: `resources/list` and
+   * `resources/templates/list` together, keyed by `uri` / `uriTemplate`) and diffed against the last.
+   */
+  | {
+      type: 'diff';
+      time: number;
+      cause: 'notification' | 'poll' | 'resync';
+      kind: 'prompts' | 'resources';
+      diff: import('../watch/types.js').ListDiff<import('../watch/types.js').ListedItem>;
+      /** The new list. */
+      items: import('../watch/types.js').ListedItem[];
       notifications?: number;
     }
   | { type: 'tools'; time: number; tools: Tool[]; dropped: DroppedTool[] }

@@ -1,14 +1,16 @@
 /**
  * watchTools: the listen → re-fetch → diff cycle shared by `mcp-inspect listen` and the TUI.
- * Opens the listen stream, re-fetches `tools/list` on every `tools/list_changed` and diffs it
- * against the last list, optionally polls (with jitter) to catch changes that arrived without
+ * Opens the listen stream, re-fetches `tools/list` on every `tools/list_changed` (and, when
+ * watched, the prompts and resources lists on theirs: {@link LIST_KINDS}) from page 1 and diffs
+ * it against the last list, optionally polls (with jitter) to catch changes that arrived without
  * any notification, and reconnects with exponential backoff after an abrupt drop, re-syncing by
  * fetching and diffing. spec: basic/patterns/subscriptions (delivery is best effort: poll too)
  */
 import { ERROR_CODE, METHOD } from '../protocol/constants.js';
 import { McpError, TransportError, describeError } from '../protocol/errors.js';
 import type { ListenFilter, Tool } from '../protocol/types.js';
-import { diffTools, isEmptyDiff } from '../watch/diff.js';
+import { diffListed, diffTools, isEmptyDiff } from '../watch/diff.js';
+import type { ListKind, ListedItem, ToolDiff } from '../watch/types.js';
 import { AsyncQueue } from './queue.js';
 import type { InspectorClient, WatchEvent } from './types.js';
 
@@ -52,6 +54,64 @@ export function defaultFilter(client: InspectorClient): ListenFilter {
   return f;
 }
 
+/** One list's re-fetch state inside {@link watchTools}. */
+interface KindState {
+  current: unknown[];
+  /** A list_changed arrived since the last fetch started. */
+  notifiedSinceFetch: boolean;
+  fetching: Promise<void>;
+  /** A re-fetch that is queued but has not started: later triggers join it instead of queueing more. */
+  queued: { cause: 'notification' | 'poll' | 'resync'; notifications: number; done: Promise<void> } | undefined;
+  /** performance.now() when the last fetch of this list started (the first list's included). */
+  lastFetchAt: number;
+}
+
+/**
+ * The lists that are re-fetched and diffed: how each is fetched (every page, from page 1,
+ * through the client's one listAll) and named in errors. Each is diffed keyed by its key
+ * field (src/watch/diff.ts: tools and prompts by `name`, resources by `uri`, templates by
+ * `uriTemplate`). spec: server/tools, server/prompts, server/resources (#list-changed-notification)
+ */
+export const LIST_KINDS: Record<ListKind, { method: string; notification: string; list: (c: InspectorClient, signal: AbortSignal) => Promise<unknown[]> }> = {
+  tools: { method: METHOD.toolsList, notification: METHOD.toolsListChanged, list: async (c, signal) => (await c.listTools({ signal })).tools },
+  prompts: { method: METHOD.promptsList, notification: METHOD.promptsListChanged, list: async (c, signal) => (await c.listPrompts({ signal })).items },
+  resources: {
+    method: METHOD.resourcesList,
+    notification: METHOD.resourcesListChanged,
+    // Resources and templates together: one resources/list_changed covers both.
+    list: async (c, signal) => {
+      const [resources, templates] = await Promise.all([
+        c.listResources({ signal }),
+        c.listResourceTemplates({ signal }).catch((e: unknown) => {
+          // A server without templates may not implement the method: no templates then.
+          if (e instanceof McpError && e.code === ERROR_CODE.methodNotFound) return { items: [] };
+          throw e;
+        }),
+      ]);
+      return [...resources.items, ...templates.items];
+    },
+  },
+};
+
+const KIND_OF_NOTIFICATION: Record<string, ListKind | undefined> = {
+  [METHOD.toolsListChanged]: 'tools',
+  [METHOD.promptsListChanged]: 'prompts',
+  [METHOD.resourcesListChanged]: 'resources',
+};
+
+/**
+ * The lists a watch re-fetches: always tools (its first list is the watch's first event);
+ * prompts and resources when the filter asks for their list_changed and the server's
+ * capabilities say that list can change (`listChanged`).
+ */
+export function watchedKinds(client: InspectorClient, filter: ListenFilter): ListKind[] {
+  const caps = client.description.capabilities;
+  const kinds: ListKind[] = ['tools'];
+  if (filter.promptsListChanged && caps.prompts?.listChanged) kinds.push('prompts');
+  if (filter.resourcesListChanged && caps.resources?.listChanged) kinds.push('resources');
+  return kinds;
+}
+
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
     const t = setTimeout(done, ms);
@@ -65,7 +125,8 @@ const sleep = (ms: number, signal?: AbortSignal) =>
 
 /**
  * Yields, in order: `tools` (the first full list), every listen event, `diff` after each
- * re-fetch (cause `notification`, `poll` — a change nobody announced — or `resync` after a
+ * re-fetch (`kind` absent for tools, `prompts` / `resources` for those lists: see
+ * {@link watchedKinds}; cause `notification`, `poll` — a change nobody announced — or `resync` after a
  * reconnect), `reconnecting`/`reconnected`, and `error` for failed re-fetches (with the thrown
  * error as `cause`). Ends when `signal` aborts, after a graceful `end`, (without reconnect)
  * after a `drop`, or after a `fatal` error when the server is gone for good.
@@ -80,55 +141,62 @@ export function watchTools(client: InspectorClient, opts: WatchOptions = {}): As
   signal.addEventListener('abort', () => q.end(), { once: true });
   const random = opts.random ?? Math.random;
   const filter = opts.filter ?? defaultFilter(client);
-  let current: Tool[] = [];
-  let notifiedSinceFetch = false;
-  let fetching: Promise<void> = Promise.resolve();
-  /** A re-fetch that is queued but has not started: later triggers join it instead of queueing more. */
-  let queued: { cause: 'notification' | 'poll' | 'resync'; notifications: number; done: Promise<void> } | undefined;
-  const rank = { poll: 0, resync: 1, notification: 2 } as const;
   const minInterval = opts.minRefetchIntervalMs ?? DEFAULT_MIN_REFETCH_INTERVAL_MS;
-  /** performance.now() when the last tools/list fetch started (the first list's included). */
-  let lastFetchAt = -Infinity;
+  const rank = { poll: 0, resync: 1, notification: 2 } as const;
+  /** Per list kind: the last list, and the re-fetch scheduling (each kind coalesced and rate-limited on its own). */
+  const lists = new Map<ListKind, KindState>();
+  for (const kind of watchedKinds(client, filter)) {
+    lists.set(kind, { current: [], notifiedSinceFetch: false, fetching: Promise.resolve(), queued: undefined, lastFetchAt: -Infinity });
+  }
+  const tools = lists.get('tools')!;
 
   /**
-   * Serialized re-fetch + diff, so a burst of notifications and a poll never interleave, and
-   * coalesced: while one re-fetch runs or waits out the minimum interval, any number of
-   * triggers make at most one more.
+   * Serialized re-fetch + diff of one list, so a burst of notifications and a poll never
+   * interleave, and coalesced: while one re-fetch runs or waits out the minimum interval, any
+   * number of triggers make at most one more.
    */
-  const refetch = (cause: 'notification' | 'poll' | 'resync'): Promise<void> => {
+  const refetch = (kind: ListKind, cause: 'notification' | 'poll' | 'resync'): Promise<void> => {
+    const st = lists.get(kind);
+    if (!st) return Promise.resolve();
     const n = cause === 'notification' ? 1 : 0;
-    if (queued) {
-      queued.notifications += n;
-      if (rank[cause] > rank[queued.cause]) queued.cause = cause;
-      return queued.done;
+    if (st.queued) {
+      st.queued.notifications += n;
+      if (rank[cause] > rank[st.queued.cause]) st.queued.cause = cause;
+      return st.queued.done;
     }
     const entry = { cause, notifications: n, done: Promise.resolve() };
-    queued = entry;
-    entry.done = fetching = fetching.then(async () => {
+    st.queued = entry;
+    entry.done = st.fetching = st.fetching.then(async () => {
       // Still `queued` while it waits: the triggers of a storm join this one fetch.
-      const wait = lastFetchAt + minInterval - performance.now();
+      const wait = st.lastFetchAt + minInterval - performance.now();
       if (wait > 0) await sleep(wait, signal);
-      queued = undefined;
+      st.queued = undefined;
       if (signal.aborted) return;
-      lastFetchAt = performance.now();
+      st.lastFetchAt = performance.now();
       try {
-        const list = await client.listTools({ signal });
-        const diff = diffTools(current, list.tools);
-        current = list.tools;
+        const items = await LIST_KINDS[kind].list(client, signal);
+        const diff = kind === 'tools' ? diffTools(st.current as Tool[], items as Tool[]) : diffListed(kind, st.current as ListedItem[], items as ListedItem[]);
+        st.current = items;
         let cause = entry.cause;
         if (cause === 'poll') {
           if (isEmptyDiff(diff)) return;
           // A list_changed arrived since the last fetch: it announced this change, even though
           // the poll happened to fetch it first (its own re-fetch will then find nothing new).
-          if (notifiedSinceFetch) cause = 'notification';
+          if (st.notifiedSinceFetch) cause = 'notification';
         }
-        notifiedSinceFetch = false;
-        q.push({ type: 'diff', time: Date.now(), cause, diff, tools: list.tools, notifications: entry.notifications });
+        st.notifiedSinceFetch = false;
+        const base = { type: 'diff' as const, time: Date.now(), cause, notifications: entry.notifications };
+        if (kind === 'tools') q.push({ ...base, diff: diff as ToolDiff, tools: items as Tool[] });
+        else q.push({ ...base, kind, diff: diff, items: items as ListedItem[] });
       } catch (e) {
-        if (!signal.aborted) q.push({ type: 'error', time: Date.now(), error: `re-fetching tools/list failed: ${describeError(e, 'inline')}`, cause: e });
+        if (!signal.aborted)
+          q.push({ type: 'error', time: Date.now(), error: `re-fetching ${LIST_KINDS[kind].method} failed: ${describeError(e, 'inline')}`, cause: e });
       }
     });
     return entry.done;
+  };
+  const refetchAll = async (cause: 'poll' | 'resync') => {
+    await Promise.all([...lists.keys()].map((k) => refetch(k, cause)));
   };
 
   const listenLoop = async () => {
@@ -143,14 +211,16 @@ export function watchTools(client: InspectorClient, opts: WatchOptions = {}): As
           if (ev.type === 'acknowledged' || ev.type === 'notification') {
             if (!sawAck && attempt > 0) {
               q.push({ type: 'reconnected', time: Date.now() });
-              void refetch('resync');
+              void refetchAll('resync');
             }
             if (!sawAck) upSince = Date.now();
             sawAck = true;
           }
-          if (ev.type === 'notification' && ev.method === METHOD.toolsListChanged) {
-            notifiedSinceFetch = true;
-            void refetch('notification');
+          const kind = ev.type === 'notification' ? KIND_OF_NOTIFICATION[ev.method] : undefined;
+          const st = kind && lists.get(kind);
+          if (kind && st) {
+            st.notifiedSinceFetch = true;
+            void refetch(kind, 'notification');
           }
           if (ev.type === 'end') return q.end();
           if (ev.type === 'drop') dropped = ev.error;
@@ -194,16 +264,27 @@ export function watchTools(client: InspectorClient, opts: WatchOptions = {}): As
     while (!signal.aborted) {
       await sleep(Math.round(opts.pollMs * (0.8 + 0.4 * random())), signal);
       if (signal.aborted) return;
-      await refetch('poll');
+      await refetchAll('poll');
     }
   };
 
   void (async () => {
     try {
-      lastFetchAt = performance.now();
+      tools.lastFetchAt = performance.now();
       const list = await client.listTools({ signal });
-      current = list.tools;
+      tools.current = list.tools;
       q.push({ type: 'tools', time: Date.now(), tools: list.tools, dropped: list.dropped });
+      // The first prompts / resources lists: what their first list_changed is diffed against.
+      for (const [kind, st] of lists) {
+        if (kind === 'tools') continue;
+        st.lastFetchAt = performance.now();
+        try {
+          st.current = await LIST_KINDS[kind].list(client, signal);
+        } catch (e) {
+          if (signal.aborted) return;
+          q.push({ type: 'error', time: Date.now(), error: `fetching ${LIST_KINDS[kind].method} failed: ${describeError(e, 'inline')}`, cause: e });
+        }
+      }
     } catch (e) {
       if (signal.aborted) return;
       return q.fail(e);

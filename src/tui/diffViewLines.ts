@@ -4,7 +4,9 @@
  * around each change). Poll-found changes are labelled "changed without notification".
  */
 import { sanitizeLine } from '../util/sanitize.js';
-import type { DiffLine } from '../watch/types.js';
+import type { DiffLine, ListedItem } from '../watch/types.js';
+import { listedKey } from '../watch/diff.js';
+import type { Tool } from '../protocol/types.js';
 import type { DiffEntry } from './watchState.js';
 import { line, type Line } from './lines.js';
 import { formatClock } from './text.js';
@@ -67,14 +69,14 @@ export function diffEntryLines(e: DiffEntry, width: number, context = 2): Line[]
   }
   for (const t of d.added) {
     out.push([
-      { text: `+ ${sanitizeLine(itemName(t))}`, style: 'added' },
-      { text: descSuffix(displayName(t), t.name, shortDescription(t)), style: 'added' },
+      { text: `+ ${sanitizeLine(itemName(t, e.kind))}`, style: 'added' },
+      { text: itemSuffix(t, e.kind), style: 'added' },
     ]);
   }
   for (const t of d.removed) {
     out.push([
-      { text: `- ${sanitizeLine(itemName(t))}`, style: 'removed' },
-      { text: descSuffix(displayName(t), t.name, shortDescription(t)), style: 'removed' },
+      { text: `- ${sanitizeLine(itemName(t, e.kind))}`, style: 'removed' },
+      { text: itemSuffix(t, e.kind), style: 'removed' },
     ]);
   }
   for (const c of d.changed) {
@@ -104,8 +106,16 @@ export function diffEntryLines(e: DiffEntry, width: number, context = 2): Line[]
 }
 
 /** The key of a diffed item: a tool's or prompt's `name`, a resource's `uri` when it has no name. */
-function itemName(t: { name?: unknown; uri?: unknown }): string {
-  return typeof t.name === 'string' ? t.name : typeof t.uri === 'string' ? t.uri : '(unnamed)';
+function itemName(t: Tool | ListedItem, kind: DiffEntry['kind']): string {
+  return listedKey(t, kind) || '(unnamed)';
+}
+
+/** What follows an added or removed entry's key: its display name when it differs, and the first line of its description. */
+function itemSuffix(t: Tool | ListedItem, kind: DiffEntry['kind']): string {
+  const key = itemName(t, kind);
+  const display = sanitizeLine(typeof t.title === 'string' && t.title ? t.title : typeof t.name === 'string' ? t.name : key);
+  // A tool's display name also looks at annotations.title (src/protocol/tool.ts).
+  return descSuffix('inputSchema' in t ? displayName(t as Tool) : display, key, shortDescription(t as Tool));
 }
 
 function descSuffix(display: string, name: string, desc: string): string {

@@ -6,7 +6,7 @@
  */
 import type { DroppedTool, WatchEvent } from '../client/types.js';
 import type { ListenFilter, Tool } from '../protocol/types.js';
-import type { ToolDiff } from '../watch/types.js';
+import type { ListDiff, ListKind, ListedItem, ToolDiff } from '../watch/types.js';
 import { isEmptyDiff } from '../watch/diff.js';
 
 /** Bound of the live event tail. */
@@ -23,13 +23,13 @@ export interface DiffEntry {
   time: number;
   /** `refresh`: the user re-fetched the list (u); `restart`: the list after a reconnect or a server restart, against the one before. */
   cause: 'notification' | 'poll' | 'resync' | 'refresh' | 'restart';
-  diff: ToolDiff;
+  diff: ToolDiff | ListDiff<ListedItem>;
   /** Which list changed (a `diff` event's `kind`; absent: tools). Prompts and resources diffs are keyed by `name` / `uri` like tools by `name`. */
   kind?: ListKind;
 }
 
 /** The lists a diff may be about. */
-export type ListKind = 'tools' | 'prompts' | 'resources';
+export type { ListKind };
 
 /** The `kind` of a watch `diff` event: `tools` unless it says `prompts` or `resources`. */
 export function diffKindOf(ev: object): ListKind {
@@ -129,13 +129,14 @@ export function applyWatchEvents(state: WatchState, events: readonly WatchEvent[
           diffs.push({ id: s.diffCount, time: ev.time, cause: ev.cause, diff: ev.diff, kind });
           break;
         }
-        s.tools = ev.tools;
+        const tev = ev as Extract<WatchEvent, { type: 'diff'; tools: Tool[] }>;
+        s.tools = tev.tools;
         s.toolsAt = ev.time;
         // A re-fetch that found nothing new is not a change: keep the marks and the history.
         if (isEmptyDiff(ev.diff)) break;
-        s.marks = marksOf(ev.diff);
+        s.marks = marksOf(tev.diff);
         s.diffCount++;
-        diffs.push({ id: s.diffCount, time: ev.time, cause: ev.cause, diff: ev.diff });
+        diffs.push({ id: s.diffCount, time: ev.time, cause: ev.cause, diff: tev.diff });
         break;
       }
       case 'acknowledged':

@@ -12,7 +12,7 @@
  */
 import { diffLines } from 'diff';
 import type { Tool } from '../protocol/types.js';
-import { DIFFED_FIELDS, type ChangedTool, type DiffLine, type FieldChange, type ToolDiff } from './types.js';
+import { DIFFED_FIELDS, type ChangedItem, type DiffLine, type FieldChange, type ListDiff, type ListKind, type ListedItem, type ToolDiff } from './types.js';
 
 /** Extra top-level fields reported first (in this order) after {@link DIFFED_FIELDS}; any other field follows, sorted. */
 const PREFERRED_EXTRA_FIELDS = ['icons', '_meta'] as const;
@@ -49,14 +49,14 @@ export function diffFieldLines(before: unknown, after: unknown): DiffLine[] {
   return out;
 }
 
-/** Field names to compare for one tool pair, in report order. */
-function fieldsToCompare(before: Tool, after: Tool): string[] {
-  const known = new Set<string>(['name', ...DIFFED_FIELDS]);
+/** Field names to compare for one entry pair, in report order: `first`, then `icons`, `_meta`, then the rest sorted (`key` never: it matched). */
+function fieldsToCompare(before: object, after: object, first: readonly string[] = DIFFED_FIELDS, key = 'name'): string[] {
+  const known = new Set<string>([key, ...first]);
   const extra = new Set<string>();
   for (const k of [...Object.keys(before), ...Object.keys(after)]) if (!known.has(k)) extra.add(k);
   const preferred = PREFERRED_EXTRA_FIELDS.filter((k) => extra.has(k));
   const rest = [...extra].filter((k) => !(PREFERRED_EXTRA_FIELDS as readonly string[]).includes(k)).sort();
-  return [...DIFFED_FIELDS, ...preferred, ...rest];
+  return [...first, ...preferred, ...rest];
 }
 
 /**
@@ -66,10 +66,15 @@ function fieldsToCompare(before: Tool, after: Tool): string[] {
  * (key order ignored).
  */
 export function diffTool(before: Tool, after: Tool): FieldChange[] {
+  return diffEntry(before, after, DIFFED_FIELDS, 'name');
+}
+
+/** {@link diffTool} for any keyed entry: `first` fields in that order, then `icons`, `_meta`, then the rest sorted. */
+function diffEntry(before: object, after: object, first: readonly string[], key: string): FieldChange[] {
   const fields: FieldChange[] = [];
-  for (const field of fieldsToCompare(before, after)) {
-    const b = before[field];
-    const a = after[field];
+  for (const field of fieldsToCompare(before, after, first, key)) {
+    const b = (before as Record<string, unknown>)[field];
+    const a = (after as Record<string, unknown>)[field];
     if (jsonEqual(b, a)) continue;
     const change: FieldChange = { field, lines: diffFieldLines(b, a) };
     if (b !== undefined) change.before = b;
@@ -79,11 +84,47 @@ export function diffTool(before: Tool, after: Tool): FieldChange[] {
   return fields;
 }
 
-/** Index of tools by name; the first occurrence of a duplicated name wins (names SHOULD be unique). */
-function byName(tools: Tool[]): Map<string, Tool> {
-  const m = new Map<string, Tool>();
-  for (const t of tools) if (!m.has(t.name)) m.set(t.name, t);
+/** Index of entries by key; the first occurrence of a duplicated key wins (keys SHOULD be unique). */
+function byKey<T>(items: T[], keyOf: (t: T) => string): Map<string, T> {
+  const m = new Map<string, T>();
+  for (const t of items) {
+    const k = keyOf(t);
+    if (!m.has(k)) m.set(k, t);
+  }
   return m;
+}
+
+/**
+ * Diffs two lists of one kind keyed by `keyOf` (see {@link diffTools} for the rules); `first`:
+ * the fields compared first, in report order (every other top-level field follows).
+ */
+export function diffList<T extends object>(before: T[], after: T[], keyOf: (t: T) => string, first: readonly string[], keyField: string): ListDiff<T> {
+  const b = byKey(before, keyOf);
+  const a = byKey(after, keyOf);
+  const added: T[] = [];
+  const removed: T[] = [];
+  const changed: ChangedItem<T>[] = [];
+  let unchanged = 0;
+
+  for (const [name, item] of a) {
+    const old = b.get(name);
+    if (!old) {
+      added.push(item);
+      continue;
+    }
+    // Most entries of a re-fetch are unchanged: one equality walk settles them, field by field
+    // only for the few that differ.
+    const fields = jsonEqual(old, item) ? [] : diffEntry(old, item, first, keyField);
+    if (fields.length > 0) changed.push({ name, before: old, after: item, fields });
+    else unchanged++;
+  }
+  for (const [name, item] of b) if (!a.has(name)) removed.push(item);
+
+  const commonBefore = [...b.keys()].filter((n) => a.has(n));
+  const commonAfter = [...a.keys()].filter((n) => b.has(n));
+  const reordered = commonBefore.some((n, i) => commonAfter[i] !== n);
+
+  return { added, removed, changed, unchanged, reordered };
 }
 
 /**
@@ -101,36 +142,38 @@ function byName(tools: Tool[]): Map<string, Tool> {
  * JSON input.
  */
 export function diffTools(before: Tool[], after: Tool[]): ToolDiff {
-  const b = byName(before);
-  const a = byName(after);
-  const added: Tool[] = [];
-  const removed: Tool[] = [];
-  const changed: ChangedTool[] = [];
-  let unchanged = 0;
+  return diffList(before, after, (t) => t.name, DIFFED_FIELDS, 'name');
+}
 
-  for (const [name, tool] of a) {
-    const old = b.get(name);
-    if (!old) {
-      added.push(tool);
-      continue;
-    }
-    // Most tools of a re-fetch are unchanged: one equality walk settles them, field by field
-    // only for the few that differ.
-    const fields = jsonEqual(old, tool) ? [] : diffTool(old, tool);
-    if (fields.length > 0) changed.push({ name, before: old, after: tool, fields });
-    else unchanged++;
+/**
+ * The key of a listed entry of `kind`: a tool's or prompt's `name`; a resource's `uri`, a
+ * template's `uriTemplate` (`''` when absent: the client leaves such entries out).
+ */
+export function listedKey(item: Tool | ListedItem, kind: ListKind = 'tools'): string {
+  if (kind === 'resources') {
+    if (typeof item.uri === 'string') return item.uri;
+    if (typeof item.uriTemplate === 'string') return item.uriTemplate;
   }
-  for (const [name, tool] of b) if (!a.has(name)) removed.push(tool);
+  return typeof item.name === 'string' ? item.name : '';
+}
 
-  const commonBefore = [...b.keys()].filter((n) => a.has(n));
-  const commonAfter = [...a.keys()].filter((n) => b.has(n));
-  const reordered = commonBefore.some((n, i) => commonAfter[i] !== n);
+/** The prompt fields reported first, in order. spec: server/prompts#prompt */
+const PROMPT_FIELDS = ['title', 'description', 'arguments'] as const;
+/** The resource (and template) fields reported first, in order. spec: server/resources#resource */
+const RESOURCE_FIELDS = ['name', 'title', 'description', 'mimeType', 'size', 'annotations'] as const;
 
-  return { added, removed, changed, unchanged, reordered };
+/**
+ * Diffs two `prompts/list` results keyed by `name`, or two resource lists (resources and
+ * templates together) keyed by `uri` / `uriTemplate`; the same rules as {@link diffTools}.
+ */
+export function diffListed(kind: 'prompts' | 'resources', before: ListedItem[], after: ListedItem[]): ListDiff<ListedItem> {
+  return kind === 'prompts'
+    ? diffList(before, after, (p) => listedKey(p, 'prompts'), PROMPT_FIELDS, 'name')
+    : diffList(before, after, (r) => listedKey(r, 'resources'), RESOURCE_FIELDS, 'uri');
 }
 
 /** True when nothing changed: no tool added, removed or changed, and no reorder. */
-export function isEmptyDiff(d: ToolDiff): boolean {
+export function isEmptyDiff(d: ListDiff<unknown>): boolean {
   return d.added.length === 0 && d.removed.length === 0 && d.changed.length === 0 && !d.reordered;
 }
 
@@ -138,7 +181,7 @@ export function isEmptyDiff(d: ToolDiff): boolean {
  * A one-line summary such as `"+1 added, -1 removed, ~2 changed"`. Zero counts are left out;
  * `", reordered"` is appended when the order changed; `"no changes"` when the diff is empty.
  */
-export function summarizeDiff(d: ToolDiff): string {
+export function summarizeDiff(d: ListDiff<unknown>): string {
   const parts: string[] = [];
   if (d.added.length) parts.push(`+${d.added.length} added`);
   if (d.removed.length) parts.push(`-${d.removed.length} removed`);

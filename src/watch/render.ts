@@ -9,7 +9,8 @@
 import kleur from 'kleur';
 import { sanitize, sanitizeLine } from '../util/sanitize.js';
 import type { Tool } from '../protocol/types.js';
-import type { DiffLine, FieldChange, ToolDiff } from './types.js';
+import type { DiffLine, FieldChange, ListDiff, ListKind, ListedItem, ToolDiff } from './types.js';
+import { listedKey } from './diff.js';
 
 /** Options of {@link renderToolDiff}. */
 export interface RenderDiffOptions {
@@ -17,6 +18,8 @@ export interface RenderDiffOptions {
   color: boolean;
   /** Lines of unchanged context shown around each change inside a field (default 2; 0 = none). */
   context?: number;
+  /** The list diffed, for the reorder line (default `tools`). */
+  noun?: ListKind;
 }
 
 type Paint = (s: string) => string;
@@ -117,9 +120,9 @@ function renderField(f: FieldChange, p: Palette, context: number): string[] {
   return out;
 }
 
-function addedLine(t: Tool, p: Palette): string {
+function addedLine(t: Tool | ListedItem, p: Palette, kind: ListKind): string {
   const summary = firstLine(t.description);
-  return p.green(`+ ${sanitizeLine(t.name)}${summary ? ` — ${summary}` : ''}`);
+  return p.green(`+ ${sanitizeLine(listedKey(t, kind))}${summary ? ` — ${summary}` : ''}`);
 }
 
 /**
@@ -140,16 +143,16 @@ function addedLine(t: Tool, p: Palette): string {
  * around each change (default 2). With `opts.color` false the output has no escape codes.
  * Never throws.
  */
-export function renderToolDiff(diff: ToolDiff, opts: RenderDiffOptions): string {
+export function renderToolDiff(diff: ToolDiff | ListDiff<ListedItem>, opts: RenderDiffOptions): string {
   const p = createPalette(opts.color);
   const context = Math.max(0, Math.floor(opts.context ?? 2));
   const out: string[] = [];
-  for (const t of diff.added) out.push(addedLine(t, p));
-  for (const t of diff.removed) out.push(p.red(`- ${sanitizeLine(t.name)}`));
+  for (const t of diff.added) out.push(addedLine(t, p, opts.noun ?? 'tools'));
+  for (const t of diff.removed) out.push(p.red(`- ${sanitizeLine(listedKey(t, opts.noun))}`));
   for (const c of diff.changed) {
     out.push(p.yellow(`~ ${sanitizeLine(c.name)}`));
     for (const f of c.fields) out.push(...renderField(f, p, context));
   }
-  if (diff.reordered) out.push(p.dim('  (tool order changed)'));
+  if (diff.reordered) out.push(p.dim(`  (${(opts.noun ?? 'tools').replace(/s$/, '')} order changed)`));
   return out.join('\n');
 }

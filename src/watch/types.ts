@@ -2,7 +2,7 @@
  * The model of a change between two tool lists. Produced by `diffTools` (src/watch/diff.ts),
  * rendered by the CLI (kleur) and the TUI (Ink) from the same data.
  */
-import type { Tool } from '../protocol/types.js';
+import type { Prompt, Resource, ResourceTemplate, Tool } from '../protocol/types.js';
 
 /** The tool fields whose changes are reported, in display order. */
 export const DIFFED_FIELDS = ['title', 'description', 'inputSchema', 'outputSchema', 'annotations'] as const;
@@ -21,20 +21,32 @@ export interface FieldChange {
   lines: DiffLine[];
 }
 
-export interface ChangedTool {
+/** A changed entry of a list; `name` is its key (a tool's or prompt's `name`, a resource's `uri` or a template's `uriTemplate`). */
+export interface ChangedItem<T> {
   name: string;
-  before: Tool;
-  after: Tool;
+  before: T;
+  after: T;
   fields: FieldChange[];
 }
 
-/** Difference between two tool lists, keyed by tool `name`. */
-export interface ToolDiff {
-  added: Tool[];
-  removed: Tool[];
-  changed: ChangedTool[];
-  /** Count of tools present and identical in both lists. */
+/** Difference between two lists of one kind, keyed as {@link ChangedItem.name} says. */
+export interface ListDiff<T> {
+  added: T[];
+  removed: T[];
+  changed: ChangedItem<T>[];
+  /** Count of entries present and identical in both lists. */
   unchanged: number;
-  /** True when the order of otherwise-identical tools changed. */
+  /** True when the order of otherwise-identical entries changed. */
   reordered: boolean;
 }
+
+export type ChangedTool = ChangedItem<Tool>;
+
+/** Difference between two tool lists, keyed by tool `name`. */
+export type ToolDiff = ListDiff<Tool>;
+
+/** The lists whose `list_changed` notifications are re-fetched and diffed (`resources`: `resources/list` and `resources/templates/list` together). */
+export type ListKind = 'tools' | 'prompts' | 'resources';
+
+/** An entry of a prompts or resources list (a resource or a resource template). */
+export type ListedItem = Prompt | Resource | ResourceTemplate;

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup } from 'ink-testing-library';
 import { act } from 'react';
 import { diffsPane } from '../../src/tui/panes/diffs.js';
-import { diffTools } from '../../src/watch/diff.js';
+import { diffListed, diffTools } from '../../src/watch/diff.js';
 import type { Tool } from '../../src/protocol/types.js';
 import { KEY, press, renderPane, tool, toolsEvent, waitFor } from './helpers.js';
 
@@ -51,5 +51,28 @@ describe('Diffs pane (alone)', () => {
     await waitFor(h.r, (f) => f.includes('Diff #1'));
     act(() => h.latest().onJump!());
     await waitFor(h.r, (f) => f.includes('Diff #3') && f.includes('newest'));
+  });
+});
+
+describe('Diffs pane: other lists', () => {
+  it('shows a prompts diff (kind, cause, added and removed prompts, changed fields)', async () => {
+    const h = renderPane(diffsPane);
+    h.feed.push(toolsEvent(lists[0]));
+    const before = [
+      { name: 'greeting', description: 'Says hello' },
+      { name: 'farewell', description: 'Says goodbye' },
+    ];
+    const after = [
+      { name: 'greeting', description: 'Says hello, loudly' },
+      { name: 'extra_prompt', description: 'Only present after change_lists' },
+    ];
+    h.feed.push({ type: 'diff', time: Date.now(), cause: 'notification', kind: 'prompts', diff: diffListed('prompts', before, after), items: after });
+    const f = await waitFor(h.r, (f) => f.includes('Diff #1'));
+    expect(f).toContain('prompts: after prompts/list_changed notification');
+    expect(f).toContain('+ extra_prompt');
+    expect(f).toContain('Only present after change_lists');
+    expect(f).toContain('- farewell');
+    expect(f).toContain('~ greeting');
+    expect(f).toContain('+ Says hello, loudly');
   });
 });

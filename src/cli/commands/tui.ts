@@ -7,6 +7,7 @@ import { UsageError } from '../../protocol/errors.js';
 import { resolveTarget, targetLabel, isUrl, usesConfig } from '../target.js';
 import { MAX_TIMER_MS, MIN_REFETCH_HELP, addCommonOptions, minRefetchIntervalOf, positiveNumber, timeoutOf, type CommonFlags } from '../options.js';
 import type { CommandSpec } from '../command.js';
+import type { Root } from '../../protocol/mrtr.js';
 
 export interface TuiFlags extends CommonFlags {
   poll?: string;
@@ -42,6 +43,18 @@ export function tuiCommand(commands: readonly string[]): CommandSpec<TuiFlags> {
 }
 
 /**
+ * The roots the TUI answers `roots/list` with at first: the `--root` flags (PATH or `file://`
+ * URI, resolved against `cwd`), else the config entry's `roots`, else none (`undefined`) —
+ * the same choice as the scripted commands' (src/cli/session.ts, through answersFromFlags).
+ * Throws UsageError for a bad `--root` (or a bad `--elicit` / `--elicit-file`). spec: client/roots
+ */
+export async function initialRoots(target: object, flags: TuiFlags, cwd = process.cwd()): Promise<Root[] | undefined> {
+  const { answersFromFlags } = await import('../input.js');
+  const configRoots = (target as { roots?: Root[] }).roots;
+  return answersFromFlags(flags, Array.isArray(configRoots) ? configRoots : undefined, cwd).roots;
+}
+
+/**
  * Runs the interactive inspector on a URL, a command line, `--config`, or the demo server.
  * Throws UsageError without a terminal or for bad flags. Resolves to the TUI's exit code.
  */
@@ -73,6 +86,7 @@ export async function runTuiCommand(url: string | undefined, command: string[], 
     // Checks the paths now (a missing one is a usage error before the screen opens); the TUI subscribes below.
     if (watchForRestart) watchForRestart(watchPaths, () => {})();
     return await runTui({
+      roots: await initialRoots(target, flags),
       restartOn: watchForRestart ? (restart) => watchForRestart(watchPaths, (changed) => restart(`${changed} changed`)) : undefined,
       targetLabel: demo ? `demo server ${targetLabel(target)}` : targetLabel(target),
       pollMs: pollSec ? pollSec * 1000 : undefined,
