@@ -5,7 +5,7 @@
  */
 import type { ClientOptions, WireEvent } from '../client/types.js';
 import type { Finding } from '../check/types.js';
-import { timeoutOf, type CommonFlags } from './options.js';
+import { maxTimeOf, timeoutOf, type CommonFlags } from './options.js';
 
 /** Where a face wants to hear what the client reports. Absent sinks are not called. */
 export interface ConnectSinks {
@@ -19,13 +19,15 @@ export interface ConnectSinks {
 }
 
 /**
- * Builds ClientOptions: `--timeout` (ms; throws UsageError when invalid), `--era`,
+ * Builds ClientOptions: `--timeout` and `--max-time` (ms; throw UsageError when invalid), `--follow-redirects`, `--era`,
  * `--protocol-version`, `--log-level`; `--quiet` silences the server's stderr and the
  * client's informational messages. Warnings and findings always get through.
  */
 export function connectOptions(flags: CommonFlags, sinks: ConnectSinks): ClientOptions {
   return {
     timeoutMs: timeoutOf(flags),
+    maxTimeMs: maxTimeOf(flags),
+    followRedirects: flags.followRedirects,
     era: flags.era,
     protocolVersion: flags.protocolVersion,
     logLevel: flags.logLevel,

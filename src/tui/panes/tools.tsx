@@ -154,6 +154,7 @@ function useToolsPane({ client, watch, width, height, flash }: PaneContext): Pan
           filtering={list.filtering}
           marks={ws.marks}
           dropped={ws.dropped}
+          incomplete={ws.incomplete}
           error={ws.toolsError}
           width={width}
           height={height}
