@@ -123,7 +123,15 @@ export function watchTools(client: InspectorClient, opts: WatchOptions = {}): As
           if (notifiedSinceFetch) cause = 'notification';
         }
         notifiedSinceFetch = false;
-        q.push({ type: 'diff', time: Date.now(), cause, diff, tools: list.tools, notifications: entry.notifications });
+        q.push({
+          type: 'diff',
+          time: Date.now(),
+          cause,
+          diff,
+          tools: list.tools,
+          notifications: entry.notifications,
+          ...(list.incomplete && { incomplete: list.incomplete }),
+        });
       } catch (e) {
         if (!signal.aborted) q.push({ type: 'error', time: Date.now(), error: `re-fetching tools/list failed: ${describeError(e, 'inline')}`, cause: e });
       }
@@ -140,6 +148,13 @@ export function watchTools(client: InspectorClient, opts: WatchOptions = {}): As
       try {
         for await (const ev of client.listen(filter, { signal })) {
           q.push(ev);
+          if (ev.type === 'session') {
+            // A legacy session renewed (or its GET stream re-opened): the stream is up again and the lists may differ.
+            if (attempt > 0 && !sawAck) q.push({ type: 'reconnected', time: Date.now() });
+            if (!sawAck) upSince = Date.now();
+            sawAck = true;
+            void refetch('resync');
+          }
           if (ev.type === 'acknowledged' || ev.type === 'notification') {
             if (!sawAck && attempt > 0) {
               q.push({ type: 'reconnected', time: Date.now() });
@@ -203,7 +218,7 @@ export function watchTools(client: InspectorClient, opts: WatchOptions = {}): As
       lastFetchAt = performance.now();
       const list = await client.listTools({ signal });
       current = list.tools;
-      q.push({ type: 'tools', time: Date.now(), tools: list.tools, dropped: list.dropped });
+      q.push({ type: 'tools', time: Date.now(), tools: list.tools, dropped: list.dropped, ...(list.incomplete && { incomplete: list.incomplete }) });
     } catch (e) {
       if (signal.aborted) return;
       return q.fail(e);
