@@ -39,7 +39,11 @@ const REGISTRY = {
     'server/utilities/pagination',
     'a prompts/resources/resource-templates list entry lacks its identifying string field (it is left out)',
   ),
-  'list.repeated-cursor': rule('warning', 'server/utilities/pagination', 'the server sent a nextCursor it had sent before (paging stops)'),
+  'list.loop': rule(
+    'warning',
+    'server/utilities/pagination',
+    'the server answered the same nextCursor with the same page again (paging stops; the list is incomplete)',
+  ),
   'list.page-cap': rule('warning', 'server/utilities/pagination', 'a list kept sending new cursors past the page limit (the list is incomplete)'),
   // JSON-RPC framing and ids (basic)
   'jsonrpc.not-a-message': rule('error', 'basic#messages', 'a JSON value that is not a JSON-RPC request, notification or response'),

@@ -9,7 +9,7 @@ import { maxRoundsOf } from '../protocol/mrtr.js';
 import { UsageError } from '../protocol/errors.js';
 import type { InputFlags } from './input-options.js';
 import type { Finding } from '../check/types.js';
-import { timeoutOf, type CommonFlags } from './options.js';
+import { maxTimeOf, timeoutOf, type CommonFlags } from './options.js';
 
 /** Where a face wants to hear what the client reports. Absent sinks are not called. */
 export interface ConnectSinks {
@@ -25,7 +25,7 @@ export interface ConnectSinks {
 }
 
 /**
- * Builds ClientOptions: `--timeout` (ms; throws UsageError when invalid), `--era`,
+ * Builds ClientOptions: `--timeout` and `--max-time` (ms; throw UsageError when invalid), `--follow-redirects`, `--era`,
  * `--protocol-version`, `--log-level`; `--quiet` silences the server's stderr and the
  * client's informational messages. Warnings and findings always get through. The capability
  * toggles (`--no-elicitation`, `--no-roots`, `--no-sampling`) give `features`; `--max-rounds`
@@ -43,6 +43,8 @@ export function connectOptions(flags: CommonFlags & InputFlags, sinks: ConnectSi
     features: featuresFromFlags(flags),
     maxRounds,
     timeoutMs: timeoutOf(flags),
+    maxTimeMs: maxTimeOf(flags),
+    followRedirects: flags.followRedirects,
     era: flags.era,
     protocolVersion: flags.protocolVersion,
     logLevel: flags.logLevel,

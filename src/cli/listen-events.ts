@@ -87,6 +87,8 @@ export function renderEvent(ev: WatchEvent, out: Out): string[] {
       return [`${at} ${c.yellow(`reconnecting in ${ev.delayMs} ms`)} (attempt ${ev.attempt})`];
     case 'reconnected':
       return [`${at} ${c.green('reconnected')}; re-syncing the tool list`];
+    case 'session':
+      return [`${at} ${c.yellow('new session')}: ${sanitizeLine(ev.message)}`];
     case 'error':
       return [`${at} ${c.red('error')}: ${sanitizeLine(ev.error)}`];
   }

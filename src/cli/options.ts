@@ -12,6 +12,8 @@ import { addInputOptions, type InputFlags } from './input-options.js';
 export interface CommonFlags extends TargetFlags, InputFlags {
   quiet?: boolean;
   timeout?: string;
+  maxTime?: string;
+  followRedirects?: 'same-origin' | 'any' | 'none';
   era?: Era;
   protocolVersion?: string;
   logLevel?: LogLevel;
@@ -46,7 +48,13 @@ export function addCommonOptions(cmd: Command): Command {
     .option('--config <file>', 'read servers from this config file instead of discovering them (default: $MCP_INSPECT_CONFIG)')
     .option('--config-input <ID=VALUE>', 'the value of ${input:ID} in a config entry (repeatable)', collect)
     .addOption(new Option('--transport <transport>', 'skip transport detection for a URL').choices([...TRANSPORTS]))
-    .option('--timeout <ms>', 'per-request timeout in ms', '30000')
+    .option('--timeout <ms>', "per-request timeout in ms, counted from the request's last sign of life (its progress notifications)", '30000')
+    .option('--max-time <ms>', 'total cap of one request in ms, however much progress it reports (default: none)')
+    .addOption(
+      new Option('--follow-redirects <which>', 'HTTP 307/308 redirects to follow (a POST is never turned into a GET)')
+        .choices(['same-origin', 'any', 'none'])
+        .default('same-origin'),
+    )
     .addOption(new Option('--era <era>', 'skip era detection').choices(['modern', 'legacy']))
     .option('--protocol-version <version>', 'force a protocol version (e.g. 2026-07-28, 2025-11-25)')
     .addOption(new Option('--log-level <level>', 'ask the server for log messages at this level').choices([...LOG_LEVELS]))
@@ -83,6 +91,11 @@ export function scopesOf(flags: Pick<CommonFlags, 'scope'>): string[] | undefine
 /** Parses --timeout. */
 export function timeoutOf(flags: CommonFlags): number {
   return positiveNumber(flags.timeout ?? '30000', '--timeout', 'ms', MAX_TIMER_MS)!;
+}
+
+/** Parses --max-time (undefined: no cap). */
+export function maxTimeOf(flags: CommonFlags): number | undefined {
+  return positiveNumber(flags.maxTime, '--max-time', 'ms', MAX_TIMER_MS);
 }
 
 /** The longest delay a Node.js timer takes (2^31 − 1 ms, about 24.8 days). */

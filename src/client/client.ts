@@ -47,13 +47,16 @@ import type {
 } from '../protocol/types.js';
 import { findingKey, type Finding } from '../check/types.js';
 import { checkCallResult, checkToolList, isNamedTool } from '../check/rules/tools.js';
-import { invalidListItem, pageCap, repeatedCursor } from '../check/rules/list.js';
+import { invalidListItem, listLoop, pageCap } from '../check/rules/list.js';
 import { invalidXMcpHeaders, skippedParamHeaders } from '../check/rules/xmcpheader.js';
 import { foreignProgressToken, untaggedNotification } from '../check/rules/subscriptions.js';
 import { setLevelFailed, unknownNegotiatedVersion } from '../check/rules/lifecycle.js';
 import { getStreamFailed, requestOnResponseStream } from '../check/rules/http.js';
 import { StdioTransport } from '../transport/stdio.js';
-import type { RawReply, ServerRequestChannel, Transport } from '../transport/types.js';
+import { makeLifeline, type RawReply, type ServerRequestChannel, type Transport } from '../transport/types.js';
+import { createHash } from 'node:crypto';
+import { diffTools } from '../watch/diff.js';
+import { diffByKey, diffCapabilities, resyncSummary } from './resync.js';
 import { isObject } from '../util/json.js';
 import { looksSecret } from '../util/redact.js';
 import { sanitizeLine } from '../util/sanitize.js';
@@ -68,10 +71,13 @@ import type {
   CompletionResult,
   InspectorClient,
   ListenEvent,
+  ListSnapshot,
   PagedList,
   RequestOptions,
   ResumeRound,
+  ResyncResult,
   ServerDescription,
+  SessionRenewal,
   Target,
   ToolList,
 } from './types.js';
@@ -83,6 +89,12 @@ export const CLIENT_INFO: Implementation = { name: 'mcp-inspect', version: packa
 
 /** Upper bound of pages followed by one list call. */
 const MAX_PAGES = 10_000;
+/** Upper bound of a legacy server's notifications kept from before its initialize result (shown by the first listen). */
+const MAX_EARLY_NOTIFICATIONS = 100;
+/** SessionRenewal.method when the legacy GET stream found the session gone. */
+const GET_STREAM = 'the GET stream';
+/** A legacy GET stream that ends sooner than this after opening is not re-opened at once (no tight loop). */
+const GET_STREAM_MIN_LIFE_MS = 1_000;
 /** Upper bound of finding keys remembered for de-duplication (the oldest are forgotten first). */
 const MAX_FINDING_KEYS = 10_000;
 const KNOWN_RESULT_TYPES = new Set(['complete', 'input_required']);
@@ -101,6 +113,8 @@ interface RpcOptions {
   plain?: boolean;
   /** ms to keep routing out-of-band notifications to this request after its response (legacy GET stream). */
   lingerMs?: number;
+  /** Do not renew a forgotten legacy session for this request (the retry after a renewal, and requests during one). */
+  noRenew?: boolean;
 }
 
 /**
@@ -131,7 +145,7 @@ function refusedPost(e: unknown): boolean {
 }
 
 async function connectOnce(target: Target, opts: ClientOptions): Promise<McpClient> {
-  const transport = await makeTransport(target, opts.auth);
+  const transport = await makeTransport(target, opts);
   transport.setHooks({ onWire: opts.onWire, onStderr: opts.onStderr });
   const client = new McpClient(transport, opts, credentialIdentity(target.kind === 'http' ? target.headers : undefined));
   const onAbort = () => void transport.close();
@@ -152,7 +166,7 @@ async function connectOnce(target: Target, opts: ClientOptions): Promise<McpClie
 }
 
 /** Builds the transport; undici is loaded only for HTTP targets (it costs ~50 ms of start-up). */
-async function makeTransport(target: Target, auth: ClientOptions['auth']): Promise<Transport> {
+async function makeTransport(target: Target, opts: ClientOptions = {}): Promise<Transport> {
   if (target.kind === 'stdio') return new StdioTransport({ command: target.command, args: target.args, env: target.env, cwd: target.cwd });
   const secret = new Set(
     Object.entries(target.headers)
@@ -164,7 +178,13 @@ async function makeTransport(target: Target, auth: ClientOptions['auth']): Promi
     return new SseTransport({ url: target.url, headers: target.headers, secretHeaderNames: secret });
   }
   const { HttpTransport } = await import('../transport/http.js');
-  return new HttpTransport({ url: target.url, headers: target.headers, secretHeaderNames: secret, auth });
+  return new HttpTransport({
+    url: target.url,
+    headers: target.headers,
+    secretHeaderNames: secret,
+    auth: opts.auth,
+    followRedirects: opts.followRedirects,
+  });
 }
 
 export class McpClient implements InspectorClient {
@@ -185,6 +205,19 @@ export class McpClient implements InspectorClient {
    * lists. The scripted commands never read it; the TUI does (age shown, refresh forces).
    */
   readonly cache: ResponseCache;
+  /** Notifications that arrived before the description (a legacy server speaking before its initialize result). */
+  private early: { n: JsonRpcNotification; time: number }[] = [];
+  /** The lists last fetched (see snapshot()). */
+  private last: ListSnapshot = {};
+  /** The legacy session renewal in progress, shared by the requests that hit the dead session. */
+  private renewing: Promise<SessionRenewal> | undefined;
+  /** The Mcp-Session-Id the running renewal replaces. */
+  private renewalOf: string | undefined;
+  /** Legacy listens in progress, told when the session was renewed. */
+  private sessionListeners = new Set<(ev: ListenEvent) => void>();
+  private getStreamOpenedAt = 0;
+  /** A renewal that happened while no legacy listen was running, for the next one. */
+  private unheardRenewal: ListenEvent | undefined;
 
   constructor(
     private readonly transport: Transport,
@@ -201,6 +234,8 @@ export class McpClient implements InspectorClient {
       onUnsolicited: (n) => {
         if (this.routeRequestScoped(n)) return;
         this.invalidateOn(n);
+        // A legacy server may speak before its initialize result: keep that for the first listen.
+        if (!this.desc && this.early.length < MAX_EARLY_NOTIFICATIONS) this.early.push({ n, time: Date.now() });
         for (const l of this.unsolicited) l(n);
       },
       onServerRequest: (req, channel) => this.onServerRequest(req, channel),
@@ -209,10 +244,7 @@ export class McpClient implements InspectorClient {
         this.closedForGood = true;
         for (const l of this.closeListeners) l(reason);
       },
-      onServerStreamEnd: (reason) => {
-        this.closedReason = reason;
-        for (const l of this.closeListeners) l(reason);
-      },
+      onServerStreamEnd: (reason) => void this.onServerStreamEnd(reason),
     });
   }
 
@@ -450,6 +482,7 @@ export class McpClient implements InspectorClient {
     if (!(LEGACY_VERSIONS as readonly string[]).includes(negotiated)) this.report(unknownNegotiatedVersion(negotiated, requested));
     this.version = negotiated;
     if (this.transport.capabilities.session) this.transport.useLegacySession?.(negotiated);
+    this.sessionIdAtInit = this.transport.sessionId;
     await this.transport.notify({ jsonrpc: '2.0', method: METHOD.initialized });
     const caps = isObject(result.capabilities) ? (result.capabilities as ServerCapabilities) : {};
     const level = this.opts.logLevel;
@@ -468,6 +501,7 @@ export class McpClient implements InspectorClient {
       fetchedAt: Date.now(),
     };
     if (this.transport.capabilities.serverStream && this.transport.openServerStream) {
+      this.getStreamOpenedAt = Date.now();
       this.legacyGetStream = await this.transport.openServerStream().catch((e: unknown) => {
         this.report(getStreamFailed(describeError(e, 'inline')));
         return false;
@@ -551,18 +585,35 @@ export class McpClient implements InspectorClient {
           this.report(foreignProgressToken(token, method, progressToken));
           return;
         }
+        // The request's own progress is a sign of life: its timeout starts again.
+        if (n.method === METHOD.progress) lifeline.touch();
         o.onNotification!(n);
       });
+    const lifeline = makeLifeline();
     const unregister = progressToken !== undefined && onNotification ? this.trackActive(progressToken, onNotification) : undefined;
-    const res = await this.transport
-      .request(
-        { jsonrpc: '2.0', id, method, params: fullParams },
-        { signal: o.signal, timeoutMs: o.timeoutMs ?? this.timeoutMs, onNotification, headers, stream: o.stream },
-      )
-      .finally(async () => {
-        if (o.lingerMs && unregister) await new Promise((r) => setTimeout(r, o.lingerMs));
-        unregister?.();
-      });
+    const sentSession = this.transport.sessionId;
+    let res;
+    try {
+      res = await this.transport
+        .request(
+          { jsonrpc: '2.0', id, method, params: fullParams },
+          { signal: o.signal, timeoutMs: o.timeoutMs ?? this.timeoutMs, maxTimeMs: this.opts.maxTimeMs, onNotification, headers, stream: o.stream, lifeline },
+        )
+        .finally(async () => {
+          if (o.lingerMs && unregister) await new Promise((r) => setTimeout(r, o.lingerMs));
+          unregister?.();
+        });
+    } catch (e) {
+      if (!(e instanceof TransportError) || e.code !== 'MCPI_SESSION_EXPIRED' || o.noRenew || method === METHOD.initialize) throw e;
+      if (this.renewing) {
+        // A renewal runs: a request sent on the old session waits for it and retries; one of the renewal's own fails.
+        if (sentSession !== this.renewalOf) throw e;
+        await this.renewing;
+      } else if (!this.transport.sessionId || this.transport.sessionId === sentSession) {
+        await this.renewSession(method, e);
+      } // else: another request renewed the session already; retry on the new one.
+      return this.rpc(method, params, { ...o, noRenew: true });
+    }
     const msg = res.message;
     if ('error' in msg && msg.error) {
       const err = new McpError(msg.error, res.httpStatus, method);
@@ -595,11 +646,14 @@ export class McpClient implements InspectorClient {
   }
 
   /**
-   * The one paginated-list routine: requests `method` with `cursor` until `nextCursor` is absent
-   * or empty, collecting the entries of `result[key]` in order. Stops (with a finding) when the
-   * server repeats a cursor or after MAX_PAGES pages. `ttlMs`/`cacheScope` come from the first
-   * page. Throws McpError / TransportError (also MCPI_BAD_RESPONSE when a page has no `key` array).
-   * spec: server/utilities/pagination
+   * The one paginated-list routine: requests `method` with `cursor` until the server omits
+   * `nextCursor`, collecting the entries of `result[key]` in order. Cursors are opaque: `""` is
+   * a cursor like any other, and a repeated cursor is not the end by itself (a server may track
+   * the position itself). Paging stops early, marking the list `incomplete` with a finding,
+   * only when the server demonstrably loops (the same nextCursor with the same page content
+   * as before: that page is not added again) or after MAX_PAGES pages. `ttlMs`/`cacheScope`
+   * come from the first page. Throws McpError / TransportError (also MCPI_BAD_RESPONSE when a
+   * page has no `key` array). spec: server/utilities/pagination
    */
   private async listAll(method: string, key: string, opts: { signal?: AbortSignal } = {}): Promise<PagedList<unknown>> {
     const items: unknown[] = [];
@@ -607,28 +661,37 @@ export class McpClient implements InspectorClient {
     let pages = 0;
     let ttlMs: number | undefined;
     let cacheScope: string | undefined;
+    let incomplete: PagedList<unknown>['incomplete'];
+    /** Hashes of (nextCursor, page content) seen: the same pair again means the server loops. */
     const seen = new Set<string>();
     do {
-      const result = await this.rpc(method, cursor ? { cursor } : {}, { signal: opts.signal });
+      const result = await this.rpc(method, cursor !== undefined ? { cursor } : {}, { signal: opts.signal });
       pages++;
       const page = result[key];
       if (!Array.isArray(page)) throw new TransportError('MCPI_BAD_RESPONSE', `the ${method} result has no ${key} array`);
-      for (const item of page) items.push(item);
       if (pages === 1) {
         ttlMs = typeof result.ttlMs === 'number' ? result.ttlMs : undefined;
         cacheScope = typeof result.cacheScope === 'string' ? result.cacheScope : undefined;
       }
-      cursor = typeof result.nextCursor === 'string' && result.nextCursor !== '' ? result.nextCursor : undefined;
+      cursor = typeof result.nextCursor === 'string' ? result.nextCursor : undefined;
       if (cursor !== undefined) {
-        if (seen.has(cursor)) {
-          this.report(repeatedCursor(method, cursor));
+        const state = createHash('sha256')
+          .update(JSON.stringify([cursor, page]))
+          .digest('base64');
+        if (seen.has(state)) {
+          this.report(listLoop(method, cursor, pages));
+          incomplete = 'loop';
           break;
         }
-        seen.add(cursor);
+        seen.add(state);
       }
+      for (const item of page) items.push(item);
     } while (cursor !== undefined && pages < MAX_PAGES);
-    if (cursor !== undefined && pages >= MAX_PAGES) this.report(pageCap(method, MAX_PAGES, cursor));
-    return { items, pages, ttlMs, cacheScope };
+    if (cursor !== undefined && !incomplete && pages >= MAX_PAGES) {
+      this.report(pageCap(method, MAX_PAGES, cursor));
+      incomplete = 'page-cap';
+    }
+    return { items, pages, ttlMs, cacheScope, ...(incomplete && { incomplete }) };
   }
 
   /**
@@ -637,33 +700,189 @@ export class McpClient implements InspectorClient {
    * `x-mcp-header` annotations are invalid (a finding each). spec: server/tools#listing-tools
    */
   async listTools(opts: { signal?: AbortSignal } = {}): Promise<ToolList> {
-    const { items, pages, ttlMs, cacheScope } = await this.listAll(METHOD.toolsList, 'tools', opts);
+    const { items, pages, ttlMs, cacheScope, incomplete } = await this.listAll(METHOD.toolsList, 'tools', opts);
     for (const f of checkToolList(items)) this.report(f);
     const all = items.filter(isNamedTool);
-    let list: ToolList = { tools: all, dropped: [], pages, ttlMs, cacheScope };
+    const mark = incomplete ? { incomplete } : {};
+    let list: ToolList = { tools: all, dropped: [], pages, ttlMs, cacheScope, ...mark };
     if (this.transport.capabilities.requestHeaders) {
       const f = filterToolsByXMcpHeader(all);
       this.headerSpecs = f.specsByTool;
       for (const x of invalidXMcpHeaders(f.dropped)) this.report(x);
-      list = { tools: f.tools, dropped: f.dropped, pages, ttlMs, cacheScope };
+      list = { tools: f.tools, dropped: f.dropped, pages, ttlMs, cacheScope, ...mark };
     }
+    this.last.tools = list.tools;
     this.cache.set(METHOD.toolsList, {}, list, list);
     return list;
   }
 
   /** Fetches every page of `prompts/list`; entries without a string `name` are left out (a finding). spec: server/prompts#listing-prompts */
-  listPrompts(opts: { signal?: AbortSignal } = {}): Promise<PagedList<Prompt>> {
-    return this.listEntries<Prompt>(METHOD.promptsList, 'prompts', 'prompt', 'name', opts);
+  async listPrompts(opts: { signal?: AbortSignal } = {}): Promise<PagedList<Prompt>> {
+    const l = await this.listEntries<Prompt>(METHOD.promptsList, 'prompts', 'prompt', 'name', opts);
+    this.last.prompts = l.items;
+    return l;
   }
 
   /** Fetches every page of `resources/list`; entries without a string `uri` are left out (a finding). spec: server/resources#listing-resources */
-  listResources(opts: { signal?: AbortSignal } = {}): Promise<PagedList<Resource>> {
-    return this.listEntries<Resource>(METHOD.resourcesList, 'resources', 'resource', 'uri', opts);
+  async listResources(opts: { signal?: AbortSignal } = {}): Promise<PagedList<Resource>> {
+    const l = await this.listEntries<Resource>(METHOD.resourcesList, 'resources', 'resource', 'uri', opts);
+    this.last.resources = l.items;
+    return l;
   }
 
   /** Fetches every page of `resources/templates/list`; entries without a string `uriTemplate` are left out (a finding). spec: server/resources#resource-templates */
-  listResourceTemplates(opts: { signal?: AbortSignal } = {}): Promise<PagedList<ResourceTemplate>> {
-    return this.listEntries<ResourceTemplate>(METHOD.resourceTemplatesList, 'resourceTemplates', 'resource template', 'uriTemplate', opts);
+  async listResourceTemplates(opts: { signal?: AbortSignal } = {}): Promise<PagedList<ResourceTemplate>> {
+    const l = await this.listEntries<ResourceTemplate>(METHOD.resourceTemplatesList, 'resourceTemplates', 'resource template', 'uriTemplate', opts);
+    this.last.resourceTemplates = l.items;
+    return l;
+  }
+
+  /** The description and the lists last fetched through this client (copies of the arrays), for `resync`. */
+  snapshot(): ListSnapshot {
+    const s: ListSnapshot = { description: this.desc };
+    if (this.last.tools) s.tools = [...this.last.tools];
+    if (this.last.prompts) s.prompts = [...this.last.prompts];
+    if (this.last.resources) s.resources = [...this.last.resources];
+    if (this.last.resourceTemplates) s.resourceTemplates = [...this.last.resourceTemplates];
+    return s;
+  }
+
+  /**
+   * Re-sync every list and diff it against what it was: re-fetches the description (modern:
+   * `server/discover`; legacy: the description of the current session, renewed by
+   * renewSession) and every list the capabilities offer (`tools`; `prompts`; `resources`:
+   * resources and resource templates), each diffed against `before` (default: this client's
+   * own snapshot() taken now). For a restarted server, diff a fresh client against the old one:
+   * `const before = old.snapshot(); const fresh = await connect(target, opts); const r = await fresh.resync(before);`
+   * A list that fails is reported in `errors`; a failing description throws McpError / TransportError.
+   */
+  async resync(before: ListSnapshot = this.snapshot(), opts: { signal?: AbortSignal } = {}): Promise<ResyncResult> {
+    if (this.era === 'modern') this.useDiscover(await this.discoverRequest(opts.signal));
+    const description = this.description;
+    const caps = description.capabilities as JsonObject;
+    const lists: ResyncResult['lists'] = {};
+    const errors: Record<string, string> = {};
+    const fetch = async (method: string, run: () => Promise<void>) => {
+      try {
+        await run();
+      } catch (e) {
+        if (opts.signal?.aborted) throw e;
+        errors[method] = describeError(e, 'inline');
+      }
+    };
+    if (isObject(caps.tools))
+      await fetch(METHOD.toolsList, async () => {
+        const l = await this.listTools(opts);
+        lists.tools = {
+          items: l.tools,
+          diff: diffByKey(before.tools, l.tools, 'name'),
+          toolDiff: diffTools(before.tools ?? [], l.tools),
+          ...(l.incomplete && { incomplete: l.incomplete }),
+        };
+      });
+    if (isObject(caps.prompts))
+      await fetch(METHOD.promptsList, async () => {
+        const l = await this.listPrompts(opts);
+        lists.prompts = { items: l.items, diff: diffByKey(before.prompts, l.items, 'name'), ...(l.incomplete && { incomplete: l.incomplete }) };
+      });
+    if (isObject(caps.resources)) {
+      await fetch(METHOD.resourcesList, async () => {
+        const l = await this.listResources(opts);
+        lists.resources = { items: l.items, diff: diffByKey(before.resources, l.items, 'uri'), ...(l.incomplete && { incomplete: l.incomplete }) };
+      });
+      await fetch(METHOD.resourceTemplatesList, async () => {
+        const l = await this.listResourceTemplates(opts);
+        lists.resourceTemplates = {
+          items: l.items,
+          diff: diffByKey(before.resourceTemplates, l.items, 'uriTemplate'),
+          ...(l.incomplete && { incomplete: l.incomplete }),
+        };
+      });
+    }
+    const r = { description, capabilities: diffCapabilities(before.description?.capabilities, description.capabilities), lists, errors };
+    return { ...r, summary: resyncSummary(r) };
+  }
+
+  /**
+   * Legacy HTTP: the server no longer knows the session (`e`: MCPI_SESSION_EXPIRED, for a
+   * request of `method`). Starts a new session with a new `initialize` (same version), opens
+   * its GET stream, re-syncs every list against the old ones, says so (onWarning,
+   * onSessionRenewed, legacy listens), and resolves; the caller retries its request once.
+   * Concurrent callers share one renewal. Rejects when the new initialize fails.
+   * spec: 2025-11-25 basic/transports#session-management ("start a new session")
+   */
+  private renewSession(method: string, e: TransportError): Promise<SessionRenewal> {
+    this.renewing ??= (async () => {
+      const before = this.snapshot();
+      const oldSession = this.sessionAtInit;
+      this.renewalOf = this.sessionIdAtInit;
+      this.transport.resetSession?.();
+      try {
+        await this.initLegacy(this.version);
+        if (!this.closedForGood) this.closedReason = undefined;
+        const resync = await this.resync(before);
+        const newSession = this.transport.sessionId?.slice(0, 8);
+        const then = method === GET_STREAM ? 're-opened the GET stream' : `retried ${method}`;
+        const message = `${e.message}: started a new session${newSession ? ` (${newSession}…)` : ''} with initialize and ${then}; ${resync.summary}`;
+        const renewal: SessionRenewal = { time: Date.now(), status: e.status ?? 404, oldSession, newSession, method, resync, message };
+        this.opts.onWarning?.(message);
+        this.opts.onSessionRenewed?.(renewal);
+        const ev: ListenEvent = { type: 'session', time: renewal.time, message, renewal };
+        // No listen running (the watch waits to reconnect): the next listen tells it.
+        if (this.sessionListeners.size) for (const l of this.sessionListeners) l(ev);
+        else this.unheardRenewal = ev;
+        return renewal;
+      } finally {
+        this.renewalOf = undefined;
+      }
+    })().finally(() => (this.renewing = undefined));
+    return this.renewing;
+  }
+
+  /** The first characters of the session id `initialize` gave (for SessionRenewal.oldSession). */
+  private get sessionAtInit(): string | undefined {
+    return this.sessionIdAtInit?.slice(0, 8);
+  }
+  private sessionIdAtInit: string | undefined;
+
+  /**
+   * The legacy GET stream ended. Unless it lived less than GET_STREAM_MIN_LIFE_MS, it is
+   * re-opened at once: when the server answers that the session is gone, the session is
+   * renewed (and legacy listens hear a `session` event, not a drop); when it cannot be
+   * re-opened, listens hear the drop with both reasons.
+   */
+  private async onServerStreamEnd(reason: string): Promise<void> {
+    if (this.era === 'legacy' && this.transport.openServerStream && !this.closedForGood && Date.now() - this.getStreamOpenedAt >= GET_STREAM_MIN_LIFE_MS) {
+      try {
+        await this.reopenServerStream();
+        return;
+      } catch (e) {
+        reason = `${reason}; re-opening it failed: ${describeError(e, 'inline')}`;
+      }
+    }
+    this.closedReason = reason;
+    for (const l of this.closeListeners) l(reason);
+  }
+
+  /**
+   * Re-opens the legacy GET stream, renewing the session when the server has forgotten it
+   * (then resolves true: the renewal told the listens). Throws TransportError when it cannot.
+   */
+  private async reopenServerStream(): Promise<boolean> {
+    try {
+      this.getStreamOpenedAt = Date.now();
+      const ok = await this.transport.openServerStream!();
+      this.legacyGetStream = ok;
+      if (!ok) throw new TransportError('MCPI_CLOSED', 'the server no longer offers a GET stream');
+      if (!this.closedForGood) this.closedReason = undefined;
+      return false;
+    } catch (e) {
+      if (e instanceof TransportError && e.code === 'MCPI_SESSION_EXPIRED') {
+        await this.renewSession(GET_STREAM, e);
+        return true;
+      }
+      throw e;
+    }
   }
 
   /** listAll, keeping the entries that are objects with a string `field`. */
@@ -935,16 +1154,35 @@ export class McpClient implements InspectorClient {
     const onN = (n: JsonRpcNotification) => q.push({ type: 'notification', time: Date.now(), method: n.method, params: n.params, unsolicited: true });
     const onClose = (reason: string) => {
       q.push({ type: 'drop', time: Date.now(), error: reason, cause: new TransportError('MCPI_CLOSED', reason) });
-      q.end();
+      cleanup();
+    };
+    let told = false;
+    const onSession = (ev: ListenEvent) => {
+      told = true;
+      q.push(ev);
     };
     const cleanup = () => {
       this.unsolicited.delete(onN);
       this.closeListeners.delete(onClose);
+      this.sessionListeners.delete(onSession);
       q.end();
     };
+    // What the server said before its initialize result is shown by the first listen.
+    for (const { n, time } of this.early.splice(0)) q.push({ type: 'notification', time, method: n.method, params: n.params, unsolicited: true });
+    if (this.unheardRenewal) onSession(this.unheardRenewal);
+    this.unheardRenewal = undefined;
     this.unsolicited.add(onN);
     this.closeListeners.add(onClose);
-    if (this.closedReason) onClose(this.closedReason);
+    this.sessionListeners.add(onSession);
+    if (this.closedReason && !this.closedForGood && this.transport.openServerStream) {
+      // The GET stream is gone (the watch reconnects): re-open it, renewing a forgotten session.
+      this.reopenServerStream().then(
+        () => {
+          if (!told) onSession({ type: 'session', time: Date.now(), message: 're-opened the GET stream' });
+        },
+        (e: unknown) => onClose(describeError(e, 'inline')),
+      );
+    } else if (this.closedReason) onClose(this.closedReason);
     signal?.addEventListener('abort', cleanup, { once: true });
     if (signal?.aborted) cleanup();
     return q;

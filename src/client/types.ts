@@ -52,8 +52,22 @@ export type Target = (
 ) & { roots?: string[]; oauth?: TargetOAuth };
 
 export interface ClientOptions {
-  /** Per-request timeout in ms (default 30000). */
+  /**
+   * Per-request timeout in ms (default 30000): the time allowed since the request's last sign
+   * of life, i.e. since it was sent or since its last progress notification (matched by
+   * progressToken; progress with a foreign token does not count). spec: basic/utilities/progress
+   */
   timeoutMs?: number;
+  /** Total cap of one request in ms, however much progress it reports (`--max-time`); undefined: none. */
+  maxTimeMs?: number;
+  /** HTTP redirects to follow (`--follow-redirects`, default `same-origin`); see HttpOptions.followRedirects. */
+  followRedirects?: 'same-origin' | 'any' | 'none';
+  /**
+   * Called after the client replaced a legacy HTTP session the server had forgotten (404 to
+   * its Mcp-Session-Id, or a 400 naming the session): a new `initialize`, then every list
+   * re-fetched and diffed. The request that hit the dead session is retried once afterwards.
+   */
+  onSessionRenewed?: (renewal: SessionRenewal) => void;
   /** Skip era detection. */
   era?: Era;
   /** Force a protocol version (modern or legacy). */
@@ -126,6 +140,12 @@ export interface PagedList<T> {
   /** The entries of every page, in order (entries without their identifying field are left out, with a finding). */
   items: T[];
   pages: number;
+  /**
+   * Set when paging stopped before the server omitted `nextCursor`: it demonstrably looped
+   * (`loop`: the same nextCursor with the same page again) or the page cap was reached
+   * (`page-cap`). A finding says which. spec: server/utilities/pagination
+   */
+  incomplete?: 'loop' | 'page-cap';
   /** From the first page: cache lifetime in ms. */
   ttlMs?: number;
   cacheScope?: string;
@@ -136,6 +156,8 @@ export interface ToolList {
   tools: Tool[];
   dropped: DroppedTool[];
   pages: number;
+  /** See PagedList.incomplete. */
+  incomplete?: 'loop' | 'page-cap';
   ttlMs?: number;
   cacheScope?: string;
 }
@@ -179,6 +201,8 @@ export type ListenEvent =
       refused: ListenFilter;
     }
   | { type: 'notification'; time: number; method: string; params?: JsonObject; unsolicited: boolean }
+  /** Legacy HTTP: the server had forgotten the session; the client started a new one and re-opened the GET stream. */
+  | { type: 'session'; time: number; message: string; renewal?: SessionRenewal }
   /** The server ended the subscription itself (answered the listen request, or sent notifications/cancelled). */
   | { type: 'end'; time: number; reason: string }
   /**
@@ -245,6 +269,68 @@ export interface InspectorClient {
   readonly legacyGetStream?: boolean;
   /** Ends the session: closes streams, DELETEs a legacy HTTP session, stops a spawned server. */
   close(): Promise<void>;
+  /** The lists last fetched through this client (see ListSnapshot); for `resync` of this or another client. Optional: fakes may lack it. */
+  snapshot?(): ListSnapshot;
+  /**
+   * Re-fetches the description (`server/discover`, or legacy `initialize` in a new session when
+   * `opts.renew`) and every list the server's capabilities offer, and diffs each against
+   * `before` (default: this client's own `snapshot()`). For a restarted server:
+   * `const before = old.snapshot(); const fresh = await connect(target, opts); const r = await fresh.resync(before)`.
+   * Throws McpError / TransportError when the description cannot be fetched; a list that fails
+   * is reported in `errors` instead.
+   */
+  resync?(before?: ListSnapshot, opts?: { signal?: AbortSignal }): Promise<ResyncResult>;
+}
+
+/** The lists a client fetched last, with the description they belong to. Absent lists were never fetched. */
+export interface ListSnapshot {
+  description?: ServerDescription;
+  tools?: Tool[];
+  prompts?: Prompt[];
+  resources?: Resource[];
+  resourceTemplates?: ResourceTemplate[];
+}
+
+/** Names added, removed and changed between two lists of one kind (keyed by name, uri or uriTemplate). */
+export interface ListDiff {
+  added: string[];
+  removed: string[];
+  /** Present in both with a different JSON value. */
+  changed: string[];
+  unchanged: number;
+}
+
+/** What `resync` found. */
+export interface ResyncResult {
+  description: ServerDescription;
+  /** Capability keys (`tools`, `prompts`, `logging`…) added, removed or changed since `before.description`. */
+  capabilities: ListDiff;
+  /** Each list re-fetched: its entries now and the diff against `before` (against nothing when `before` lacked it). */
+  lists: {
+    tools?: { items: Tool[]; diff: ListDiff; incomplete?: 'loop' | 'page-cap'; toolDiff: import('../watch/types.js').ToolDiff };
+    prompts?: { items: Prompt[]; diff: ListDiff; incomplete?: 'loop' | 'page-cap' };
+    resources?: { items: Resource[]; diff: ListDiff; incomplete?: 'loop' | 'page-cap' };
+    resourceTemplates?: { items: ResourceTemplate[]; diff: ListDiff; incomplete?: 'loop' | 'page-cap' };
+  };
+  /** Lists that could not be re-fetched: method → error sentence. */
+  errors: Record<string, string>;
+  /** One line for people: "capabilities unchanged; tools: +1 −0 ~0; prompts unchanged (3)". */
+  summary: string;
+}
+
+/** A legacy HTTP session the client replaced (see ClientOptions.onSessionRenewed). */
+export interface SessionRenewal {
+  time: number;
+  /** The HTTP status the dead session got: 404, or 400. */
+  status: number;
+  /** The first characters of the old and the new Mcp-Session-Id. */
+  oldSession?: string;
+  newSession?: string;
+  /** The request that hit the dead session (retried once after the renewal). */
+  method: string;
+  resync: ResyncResult;
+  /** One sentence for people. */
+  message: string;
 }
 
 /**
@@ -264,6 +350,8 @@ export type WatchEvent =
       tools: Tool[];
       /** How many list_changed notifications this re-fetch answers (bursts are coalesced into one re-fetch). */
       notifications?: number;
+      /** See ToolList.incomplete. */
+      incomplete?: 'loop' | 'page-cap';
     }
   /**
    * A prompts or resources list re-fetched from page 1 (`resources`: `resources/list` and
@@ -278,8 +366,10 @@ export type WatchEvent =
       /** The new list. */
       items: import('../watch/types.js').ListedItem[];
       notifications?: number;
+      /** Set when the re-fetch stopped early (the server loops, or the page cap): the list is incomplete. */
+      incomplete?: 'loop' | 'page-cap';
     }
-  | { type: 'tools'; time: number; tools: Tool[]; dropped: DroppedTool[] }
+  | { type: 'tools'; time: number; tools: Tool[]; dropped: DroppedTool[]; incomplete?: 'loop' | 'page-cap' }
   | { type: 'reconnecting'; time: number; attempt: number; delayMs: number; error: string }
   | { type: 'reconnected'; time: number }
   /**

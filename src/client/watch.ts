@@ -72,9 +72,19 @@ interface KindState {
  * field (src/watch/diff.ts: tools and prompts by `name`, resources by `uri`, templates by
  * `uriTemplate`). spec: server/tools, server/prompts, server/resources (#list-changed-notification)
  */
-export const LIST_KINDS: Record<ListKind, { method: string; notification: string; list: (c: InspectorClient, signal: AbortSignal) => Promise<unknown[]> }> = {
-  tools: { method: METHOD.toolsList, notification: METHOD.toolsListChanged, list: async (c, signal) => (await c.listTools({ signal })).tools },
-  prompts: { method: METHOD.promptsList, notification: METHOD.promptsListChanged, list: async (c, signal) => (await c.listPrompts({ signal })).items },
+export const LIST_KINDS: Record<
+  ListKind,
+  { method: string; notification: string; list: (c: InspectorClient, signal: AbortSignal) => Promise<{ items: unknown[]; incomplete?: 'loop' | 'page-cap' }> }
+> = {
+  tools: {
+    method: METHOD.toolsList,
+    notification: METHOD.toolsListChanged,
+    list: async (c, signal) => {
+      const l = await c.listTools({ signal });
+      return { items: l.tools, incomplete: l.incomplete };
+    },
+  },
+  prompts: { method: METHOD.promptsList, notification: METHOD.promptsListChanged, list: async (c, signal) => await c.listPrompts({ signal }) },
   resources: {
     method: METHOD.resourcesList,
     notification: METHOD.resourcesListChanged,
@@ -88,7 +98,10 @@ export const LIST_KINDS: Record<ListKind, { method: string; notification: string
           throw e;
         }),
       ]);
-      return [...resources.items, ...templates.items];
+      return {
+        items: [...resources.items, ...templates.items],
+        incomplete: resources.incomplete ?? (templates as { incomplete?: 'loop' | 'page-cap' }).incomplete,
+      };
     },
   },
 };
@@ -174,7 +187,7 @@ export function watchTools(client: InspectorClient, opts: WatchOptions = {}): As
       if (signal.aborted) return;
       st.lastFetchAt = performance.now();
       try {
-        const items = await LIST_KINDS[kind].list(client, signal);
+        const { items, incomplete } = await LIST_KINDS[kind].list(client, signal);
         const diff = kind === 'tools' ? diffTools(st.current as Tool[], items as Tool[]) : diffListed(kind, st.current as ListedItem[], items as ListedItem[]);
         st.current = items;
         let cause = entry.cause;
@@ -186,8 +199,9 @@ export function watchTools(client: InspectorClient, opts: WatchOptions = {}): As
         }
         st.notifiedSinceFetch = false;
         const base = { type: 'diff' as const, time: Date.now(), cause, notifications: entry.notifications };
-        if (kind === 'tools') q.push({ ...base, diff: diff as ToolDiff, tools: items as Tool[] });
-        else q.push({ ...base, kind, diff: diff, items: items as ListedItem[] });
+        const mark = incomplete ? { incomplete } : {};
+        if (kind === 'tools') q.push({ ...base, diff: diff as ToolDiff, tools: items as Tool[], ...mark });
+        else q.push({ ...base, kind, diff: diff, items: items as ListedItem[], ...mark });
       } catch (e) {
         if (!signal.aborted)
           q.push({ type: 'error', time: Date.now(), error: `re-fetching ${LIST_KINDS[kind].method} failed: ${describeError(e, 'inline')}`, cause: e });
@@ -208,6 +222,13 @@ export function watchTools(client: InspectorClient, opts: WatchOptions = {}): As
       try {
         for await (const ev of client.listen(filter, { signal })) {
           q.push(ev);
+          if (ev.type === 'session') {
+            // A legacy session renewed (or its GET stream re-opened): the stream is up again and the lists may differ.
+            if (attempt > 0 && !sawAck) q.push({ type: 'reconnected', time: Date.now() });
+            if (!sawAck) upSince = Date.now();
+            sawAck = true;
+            void refetchAll('resync');
+          }
           if (ev.type === 'acknowledged' || ev.type === 'notification') {
             if (!sawAck && attempt > 0) {
               q.push({ type: 'reconnected', time: Date.now() });
@@ -273,13 +294,13 @@ export function watchTools(client: InspectorClient, opts: WatchOptions = {}): As
       tools.lastFetchAt = performance.now();
       const list = await client.listTools({ signal });
       tools.current = list.tools;
-      q.push({ type: 'tools', time: Date.now(), tools: list.tools, dropped: list.dropped });
+      q.push({ type: 'tools', time: Date.now(), tools: list.tools, dropped: list.dropped, ...(list.incomplete && { incomplete: list.incomplete }) });
       // The first prompts / resources lists: what their first list_changed is diffed against.
       for (const [kind, st] of lists) {
         if (kind === 'tools') continue;
         st.lastFetchAt = performance.now();
         try {
-          st.current = await LIST_KINDS[kind].list(client, signal);
+          st.current = (await LIST_KINDS[kind].list(client, signal)).items;
         } catch (e) {
           if (signal.aborted) return;
           q.push({ type: 'error', time: Date.now(), error: `fetching ${LIST_KINDS[kind].method} failed: ${describeError(e, 'inline')}`, cause: e });

@@ -171,7 +171,9 @@ export class DemoCore {
    * - `initialize` (a legacy client's handshake) → -32601 naming the supported versions:
    *   a modern-only server SHOULD name its versions in any error to `initialize`, and
    *   `initialize` is not a method of this revision (spec: basic/versioning#backward-compatibility…).
-   *   HTTP status 400, as the compatibility matrix describes for a legacy client's first POST.
+   *   HTTP status 404 with -32601, as for every removed method (the conformance suite's
+   *   server-stateless scenario: sep-2575-http-server-method-not-found-404-initialize); a
+   *   legacy client's first POST failing with 404 is what the backward-compatibility rules expect.
    * - `_meta` missing, not an object, `protocolVersion` not a non-empty string, or
    *   `clientCapabilities` not an object → -32602 (HTTP 400). spec: basic/index#meta
    *
@@ -184,7 +186,7 @@ export class DemoCore {
         ERROR_CODE.methodNotFound,
         `Method not found: initialize. This server speaks only MCP ${DEMO_SUPPORTED_VERSIONS.join(', ')}, which has no initialize handshake: ` +
           `send each request with _meta["${META.protocolVersion}"] instead. Supported protocol versions: ${DEMO_SUPPORTED_VERSIONS.join(', ')}.`,
-        400,
+        404,
         { supported: [...DEMO_SUPPORTED_VERSIONS], ...(requested ? { requested } : {}) },
       );
     }

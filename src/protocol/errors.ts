@@ -69,6 +69,8 @@ export type TransportErrorCode =
   | 'MCPI_BAD_RESPONSE' // a response that is not valid JSON-RPC / unexpected content type
   | 'MCPI_TOO_LARGE' // a message over the size limit
   | 'MCPI_AUTH' // 401/403 with WWW-Authenticate that could not be answered (kind `auth`: exit 4)
+  | 'MCPI_REDIRECT' // a redirect mcp-inspect will not follow (POST → GET, another origin, a loop, --follow-redirects none)
+  | 'MCPI_SESSION_EXPIRED' // legacy HTTP: the server no longer knows the Mcp-Session-Id (404, or a 400 naming the session)
   | 'MCPI_CANCELLED'; // the user cancelled
 
 /**

@@ -5,7 +5,7 @@
  * legacy mode: `Mcp-Session-Id`, a GET stream for server-initiated messages, DELETE on close.
  * spec: basic/transports/streamable-http (2026-07-28 and 2025-11-25)
  */
-import { Agent, interceptors, request as undiciRequest, type Dispatcher } from 'undici';
+import { Agent, request as undiciRequest, type Dispatcher } from 'undici';
 import { createParser } from 'eventsource-parser';
 import { InspectError, TransportError } from '../protocol/errors.js';
 import { HEADER } from '../protocol/constants.js';
@@ -41,6 +41,12 @@ export interface HttpOptions {
    * Authorization: the user's own `--bearer`/`--header` wins.
    */
   auth?: AuthProvider;
+  /**
+   * Which redirects to follow (`--follow-redirects`, default `same-origin`): 307/308 keep the
+   * method and body and are followed to the same origin only (`any`: to any origin, `none`:
+   * never). A 301/302/303 answering a POST is never followed (it would turn the POST into a GET).
+   */
+  followRedirects?: RedirectPolicy;
 }
 
 /** One HTTP exchange as {@link HttpTransport} sees it after OAuth had its say. */
@@ -56,7 +62,37 @@ function isChallenge(status: number, resHeaders: Record<string, string>): boolea
   return status === 401 || (status === 403 && !!resHeaders['www-authenticate']);
 }
 
+/** `--follow-redirects`: see {@link HttpOptions.followRedirects}. */
+export type RedirectPolicy = 'same-origin' | 'any' | 'none';
+
+/** Most redirects followed for one request. */
+const MAX_REDIRECTS = 5;
+
+/** Socket errors that mean "the connection died": before any response byte, worth one retry on a fresh connection. */
+const DEAD_SOCKET = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE', 'UND_ERR_CLOSED']);
+
 type Body = Dispatcher.ResponseData['body'];
+
+/**
+ * A short cleaned excerpt of an error body for display (the TUI's error detail): tags,
+ * scripts and styles removed, whitespace collapsed, at most `max` characters (default 200),
+ * the page title left out (the message has it). Empty for an empty body.
+ */
+export function bodyExcerpt(text: string, max = 200): string {
+  const plain = text
+    .replace(/<(script|style|title|head)[^>]*>[\s\S]*?<\/\1>/gi, ' ')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&nbsp;/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  const line = sanitizeLine(plain);
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+/** "1.9 kB" / "312 bytes": the size of a body for a message. */
+function sizeLabel(bytes: number): string {
+  return bytes < 1000 ? `${bytes} bytes` : `${(bytes / 1000).toFixed(1)} kB`;
+}
 
 /** Pulls a human hint out of a non-JSON error body: an HTML <title>, or the first line of text. */
 export function describeBody(text: string, contentType: string): string {
@@ -105,9 +141,12 @@ export class HttpTransport implements Transport {
   /** A POST per message with its own answer; headers; legacy sessions and the legacy GET stream. */
   readonly capabilities: TransportCapabilities = { perRequestStreams: true, requestHeaders: true, session: true, serverStream: true };
   private hooks: TransportHooks = {};
-  private readonly pool = new Agent({ keepAliveTimeout: 4_000, connect: { timeout: 10_000 } });
-  /** Follows up to 5 redirects (307/308 keep the method and body), as servers mounted at /mcp/ send. */
-  private readonly agent = this.pool.compose(interceptors.redirect({ maxRedirections: 5 }));
+  /**
+   * Keep-alive pool. A server's `Keep-Alive: timeout=N` hint is honoured (undici keeps the
+   * socket N s minus keepAliveTimeoutThreshold); without one, 4 s. Redirects are ours (see `send`).
+   */
+  private readonly pool = new Agent({ keepAliveTimeout: 4_000, keepAliveTimeoutThreshold: 1_000, connect: { timeout: 10_000 } });
+  private readonly agent: Dispatcher = this.pool;
   private readonly controllers = new Set<AbortController>();
   private closed = false;
   /** Legacy session id (2025-03-26…2025-11-25), captured from the initialize response. */
@@ -121,8 +160,92 @@ export class HttpTransport implements Transport {
     this.hooks = { ...this.hooks, ...h };
   }
 
+  /**
+   * One HTTP exchange with our redirect rules and one retry on a dead keep-alive socket.
+   * Redirects: 307/308 are followed within `followRedirects` (a 308 moves the endpoint for
+   * the rest of the process: `opts.url` is updated); a 301/302/303 answering a POST, a
+   * redirect to another origin (unless `any`), any redirect under `none`, a loop and more than
+   * MAX_REDIRECTS hops fail with TransportError('MCPI_REDIRECT'). A connection that dies before
+   * any response byte (a pooled socket the server was closing) is retried once on a fresh one.
+   * spec: basic/transports/streamable-http (a POST must stay a POST)
+   */
+  private async send(options: Omit<Dispatcher.RequestOptions, 'origin' | 'path'> & { dispatcher?: Dispatcher }): Promise<Dispatcher.ResponseData> {
+    const policy = this.opts.followRedirects ?? 'same-origin';
+    let url = this.opts.url;
+    const visited = [url];
+    for (let hop = 0; ; hop++) {
+      let res: Dispatcher.ResponseData;
+      try {
+        res = await undiciRequest(url, { ...options, dispatcher: this.agent });
+      } catch (e) {
+        const code = (e as { code?: string }).code;
+        if (!code || !DEAD_SOCKET.has(code) || (options.signal as AbortSignal | undefined)?.aborted || this.closed) throw e;
+        // The pooled socket died before any byte of the answer arrived: once more, on a fresh connection.
+        this.hooks.onWire?.({
+          time: Date.now(),
+          direction: 'in',
+          raw: `(the connection died before any response byte: ${code}; retrying once on a fresh connection)`,
+          bytes: 0,
+        });
+        res = await undiciRequest(url, { ...options, dispatcher: this.agent, reset: true });
+      }
+      const status = res.statusCode;
+      const location = res.headers.location;
+      if (status < 300 || status >= 400 || status === 304 || typeof location !== 'string') return res;
+      await res.body.dump().catch(() => undefined);
+      this.wireHttp('in', { status, headers: headerRecord(res.headers) });
+      const method = options.method ?? 'GET';
+      let next: URL;
+      try {
+        next = new URL(location, url);
+      } catch {
+        throw new TransportError(
+          'MCPI_REDIRECT',
+          `HTTP ${status} from ${redactUrl(url)} redirects to an invalid URL (${sanitizeLine(location).slice(0, 200)})`,
+          { status },
+        );
+      }
+      const where = `HTTP ${status} from ${redactUrl(url)} redirects ${method} to ${redactUrl(next.href)}`;
+      if (status !== 307 && status !== 308 && method !== 'GET') {
+        throw new TransportError('MCPI_REDIRECT', `${where}: not followed (a ${status} would turn the ${method} into a GET); use the new URL if it is right`, {
+          status,
+        });
+      }
+      if (policy === 'none') throw new TransportError('MCPI_REDIRECT', `${where}: not followed (--follow-redirects none)`, { status });
+      if (next.origin !== new URL(url).origin && policy !== 'any') {
+        throw new TransportError(
+          'MCPI_REDIRECT',
+          `${where}, another origin: not followed (the request and its headers would go there; allow it with --follow-redirects any)`,
+          {
+            status,
+          },
+        );
+      }
+      if (visited.includes(next.href))
+        throw new TransportError('MCPI_REDIRECT', `redirect loop: ${[...visited, next.href].map((u) => redactUrl(u)).join(' → ')}`, { status });
+      if (hop + 1 >= MAX_REDIRECTS)
+        throw new TransportError('MCPI_REDIRECT', `more than ${MAX_REDIRECTS} redirects from ${redactUrl(this.opts.url)}`, { status });
+      visited.push(next.href);
+      // A permanent redirect moves the endpoint: later requests go straight to the new URL.
+      if (status === 308 || status === 301) this.opts.url = next.href;
+      url = next.href;
+      this.wireHttp('out', { method, url, headers: (options.headers ?? {}) as Record<string, string> });
+    }
+  }
+
   /** Nothing to start: every request opens its own connection (from a keep-alive pool). */
   async start(): Promise<void> {}
+
+  /** The legacy GET stream's controller, aborted by resetSession. */
+  private serverStreamCtl: AbortController | undefined;
+
+  /** Forgets the legacy session and closes its GET stream quietly (see Transport.resetSession). */
+  resetSession(): void {
+    this.sessionId = undefined;
+    this.legacyProtocolVersion = undefined;
+    this.serverStreamCtl?.abort();
+    this.serverStreamCtl = undefined;
+  }
 
   /** Legacy (2025-03-26…2025-11-25): every later request carries `MCP-Protocol-Version: protocolVersion` and the captured Mcp-Session-Id. */
   useLegacySession(protocolVersion: string): void {
@@ -185,12 +308,12 @@ export class HttpTransport implements Transport {
     o: { body?: string; signal?: AbortSignal; headersTimeout?: number; bodyTimeout?: number },
   ): Promise<Exchange> {
     this.wireHttp('out', { method, url: this.opts.url, headers });
-    const res = await undiciRequest(this.opts.url, {
+    // Through `send`: our redirect rules and the dead-socket retry apply to every attempt.
+    const res = await this.send({
       method,
       headers,
       body: o.body,
       signal: o.signal,
-      dispatcher: this.agent,
       headersTimeout: o.headersTimeout,
       bodyTimeout: o.bodyTimeout,
     });
@@ -241,36 +364,68 @@ export class HttpTransport implements Transport {
     const headers = this.baseHeaders(opts.headers);
     const ctl = new AbortController();
     this.controllers.add(ctl);
-    let timedOut = false;
+    let timedOut: string | undefined;
     let userAborted = false;
+    let finished = false;
+    const legacy = !!this.legacyProtocolVersion;
     const onAbort = () => {
       userAborted = true;
       ctl.abort();
+      // Closing a legacy response stream is not a cancellation (2025-11-25): say it.
+      if (legacy) this.cancelLegacy(req, 'cancelled by the user');
+      else this.wireCancel(req);
     };
     if (opts.signal?.aborted) throw new TransportError('MCPI_CANCELLED', `${req.method} cancelled`);
     opts.signal?.addEventListener('abort', onAbort, { once: true });
-    let timer: NodeJS.Timeout | undefined;
-    const arm = () => {
-      if (opts.timeoutMs && opts.timeoutMs > 0)
-        timer = setTimeout(() => {
-          timedOut = true;
-          ctl.abort();
-        }, opts.timeoutMs);
+    const expire = (message: string) => {
+      if (finished) return;
+      timedOut = message;
+      ctl.abort();
+      if (legacy) this.cancelLegacy(req, 'timeout');
+      else this.wireCancel(req);
     };
-    const disarm = () => {
+    const ms = opts.timeoutMs && opts.timeoutMs > 0 ? opts.timeoutMs : undefined;
+    let touched = false;
+    const arm = () =>
+      setTimeout(
+        () =>
+          expire(
+            touched
+              ? `no progress and no answer from ${req.method} for ${ms} ms (--timeout counts from its last progress)`
+              : `no answer to ${req.method} within ${ms} ms`,
+          ),
+        ms,
+      );
+    let timer = ms !== undefined ? arm() : undefined;
+    opts.lifeline?.listen(() => {
+      if (finished || timer === undefined) return;
+      touched = true;
+      clearTimeout(timer);
+      timer = arm();
+    });
+    const capTimer =
+      opts.maxTimeMs && opts.maxTimeMs > 0 && !opts.stream
+        ? setTimeout(() => expire(`${req.method} took longer than the total cap of ${opts.maxTimeMs} ms (--max-time)`), opts.maxTimeMs)
+        : undefined;
+    // A login through the provider can take minutes: the request timer stops meanwhile.
+    const pause = () => {
       if (timer) clearTimeout(timer);
       timer = undefined;
     };
-    arm();
+    const resume = () => {
+      if (ms !== undefined && !finished) timer = arm();
+    };
     const done = () => {
+      finished = true;
       if (timer) clearTimeout(timer);
+      if (capTimer) clearTimeout(capTimer);
       opts.signal?.removeEventListener('abort', onAbort);
       this.controllers.delete(ctl);
     };
     const failure = (e: unknown): Error => {
       if (e instanceof InspectError) return e; // TransportError, and AuthError from the provider
       if (userAborted) return new TransportError('MCPI_CANCELLED', `${req.method} cancelled`);
-      if (timedOut) return new TransportError('MCPI_TIMEOUT', `no answer to ${req.method} within ${opts.timeoutMs} ms`);
+      if (timedOut) return new TransportError('MCPI_TIMEOUT', timedOut);
       if (this.closed) return new TransportError('MCPI_CLOSED', 'the connection was closed');
       const code = (e as { code?: string }).code;
       if (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'UND_ERR_ABORTED' || code === 'ERR_STREAM_PREMATURE_CLOSE') {
@@ -288,24 +443,32 @@ export class HttpTransport implements Transport {
         signal: ctl.signal,
         headersTimeout: 0,
         bodyTimeout: 0,
-        beforeChallenge: disarm,
-        afterChallenge: arm,
+        beforeChallenge: pause,
+        afterChallenge: resume,
       });
     } catch (e) {
       done();
       throw failure(e);
     }
     const { res, resHeaders } = x;
+    const sentSession = headers[HEADER.sessionId];
     const sid = resHeaders[HEADER.sessionId.toLowerCase()];
     if (sid && req.method === 'initialize') this.sessionId = sid;
     const ctype = (resHeaders['content-type'] ?? '').toLowerCase();
     try {
       if (ctype.includes('text/event-stream') && res.statusCode < 300) {
-        if (opts.stream && timer) clearTimeout(timer);
+        if (opts.stream && timer) {
+          clearTimeout(timer);
+          timer = undefined;
+        }
         const message = await this.readSse(res.body, req, opts, ctl);
         return { message, httpStatus: res.statusCode, httpHeaders: resHeaders };
       }
       const text = x.challengeText ?? (await this.readText(res.body));
+      if (sentSession !== undefined && (res.statusCode === 404 || (res.statusCode === 400 && /session/i.test(text)))) {
+        if (text) this.hooks.onWire?.({ time: Date.now(), direction: 'in', raw: text.slice(0, 4096), bytes: Buffer.byteLength(text) });
+        throw this.sessionExpired(res.statusCode, sentSession, text, ctype);
+      }
       const parsed = text.trim() ? parseMessage(text) : undefined;
       if (parsed?.kind === 'response') {
         const message = parsed.message;
@@ -319,9 +482,10 @@ export class HttpTransport implements Transport {
         this.hooks.onWire?.({ time: Date.now(), direction: 'in', raw: text.slice(0, 4096), bytes: Buffer.byteLength(text) });
       if (isChallenge(res.statusCode, resHeaders)) throw this.challengeError(res.statusCode, resHeaders, text);
       if (res.statusCode >= 400) {
-        throw new TransportError('MCPI_HTTP_STATUS', `HTTP ${res.statusCode} from ${redactUrl(this.opts.url)}: ${describeBody(text, ctype)}`, {
+        const rest = text.trim() ? ` (${sizeLabel(Buffer.byteLength(text))} ${ctype.split(';')[0] || 'body'}; all of it: --trace, the Wire pane)` : '';
+        throw new TransportError('MCPI_HTTP_STATUS', `HTTP ${res.statusCode} from ${redactUrl(this.opts.url)}: ${describeBody(text, ctype)}${rest}`, {
           status: res.statusCode,
-          detail: text.slice(0, 2048),
+          detail: bodyExcerpt(text) || undefined,
         });
       }
       throw new TransportError(
@@ -335,6 +499,38 @@ export class HttpTransport implements Transport {
     } finally {
       done();
     }
+  }
+
+  /**
+   * The error for a legacy request whose session the server no longer knows: 404 (the spec's
+   * answer), or a 400 naming the session (what SDK example servers answer after a restart).
+   * Forgets the session id so that nothing else is sent with it. spec: 2025-11-25 basic/transports#session-management
+   */
+  private sessionExpired(status: number, sent: string, text: string, ctype: string): TransportError {
+    if (this.sessionId === sent) this.sessionId = undefined;
+    const json = parseMessage(text);
+    const said =
+      json.kind === 'response' && 'error' in json.message && json.message.error
+        ? sanitizeLine(String(json.message.error.message)).slice(0, 160)
+        : describeBody(text, ctype);
+    const id = sanitizeLine(sent).slice(0, 12);
+    const how = status === 404 ? 'HTTP 404' : `HTTP 400 "${said}", where the spec asks for 404`;
+    return new TransportError('MCPI_SESSION_EXPIRED', `the server no longer knows session ${id}… (${how})`, { status, detail: said });
+  }
+
+  /** Legacy (2025-11-25): a cancelled request is announced with notifications/cancelled; closing its stream is not enough. */
+  private cancelLegacy(req: JsonRpcRequest, reason: string): void {
+    void this.notify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: req.id, reason } }).catch(() => undefined);
+  }
+
+  /** Modern HTTP: cancelling is closing the response stream; shown on the wire as an event of its own. */
+  private wireCancel(req: JsonRpcRequest): void {
+    this.hooks.onWire?.({
+      time: Date.now(),
+      direction: 'out',
+      raw: `(closed the response stream of ${req.method}, id ${JSON.stringify(req.id)}: cancelled)`,
+      bytes: 0,
+    });
   }
 
   private async readText(body: Body): Promise<string> {
@@ -429,6 +625,7 @@ export class HttpTransport implements Transport {
   async openServerStream(): Promise<boolean> {
     const ctl = new AbortController();
     this.controllers.add(ctl);
+    this.serverStreamCtl = ctl;
     const headers = this.baseHeaders({ Accept: 'text/event-stream' });
     delete headers['Content-Type'];
     let res: Dispatcher.ResponseData;
@@ -439,6 +636,14 @@ export class HttpTransport implements Transport {
       this.controllers.delete(ctl);
       if (e instanceof InspectError) throw e;
       throw connectError(this.opts.url, e);
+    }
+    const sent = headers[HEADER.sessionId];
+    if (sent !== undefined && (res.statusCode === 404 || res.statusCode === 400)) {
+      const text = await this.readText(res.body).catch(() => '');
+      this.controllers.delete(ctl);
+      if (res.statusCode === 404 || /session/i.test(text))
+        throw this.sessionExpired(res.statusCode, sent, text, (resHeaders['content-type'] ?? '').toLowerCase());
+      return false;
     }
     if (res.statusCode !== 200 || !(resHeaders['content-type'] ?? '').includes('text/event-stream')) {
       await res.body.dump().catch(() => undefined);
@@ -457,9 +662,10 @@ export class HttpTransport implements Transport {
     void (async () => {
       try {
         for await (const chunk of res.body) parser.feed(decoder.decode(chunk as Buffer, { stream: true }));
-        if (!this.closed) this.hooks.onServerStreamEnd?.('the server ended the GET stream');
+        if (!this.closed && !ctl.signal.aborted) this.hooks.onServerStreamEnd?.('the server ended the GET stream');
       } catch {
-        if (!this.closed) this.hooks.onServerStreamEnd?.('the GET stream broke');
+        // An abort is ours (close, a session reset): not the server's doing, nothing to report.
+        if (!this.closed && !ctl.signal.aborted) this.hooks.onServerStreamEnd?.('the GET stream broke');
       } finally {
         this.controllers.delete(ctl);
       }
@@ -477,13 +683,7 @@ export class HttpTransport implements Transport {
     this.wireHttp('out', { method: 'POST', url: this.opts.url, headers });
     this.hooks.onWire?.({ time: Date.now(), direction: 'out', raw: text.slice(0, 4096), bytes: Buffer.byteLength(text) });
     try {
-      const res = await undiciRequest(this.opts.url, {
-        method: 'POST',
-        headers,
-        body: text,
-        dispatcher: this.agent,
-        signal: AbortSignal.timeout(opts.timeoutMs),
-      });
+      const res = await this.send({ method: 'POST', headers, body: text, signal: AbortSignal.timeout(opts.timeoutMs) });
       this.wireHttp('in', { status: res.statusCode, headers: headerRecord(res.headers) });
       const body = await this.readText(res.body);
       if (body) this.hooks.onWire?.({ time: Date.now(), direction: 'in', raw: body.slice(0, 4096), bytes: Buffer.byteLength(body) });
@@ -501,6 +701,7 @@ export class HttpTransport implements Transport {
       return { httpStatus: res.statusCode, text: body };
     } catch (e) {
       if (['TimeoutError', 'AbortError'].includes(String((e as { name?: string }).name))) return {};
+      if (e instanceof TransportError) throw e; // a redirect not followed
       throw connectError(this.opts.url, e);
     }
   }

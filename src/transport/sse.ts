@@ -397,6 +397,7 @@ export class SseTransport implements Transport {
         reject(new TransportError('MCPI_CANCELLED', `${req.method} cancelled`));
       };
       let timer: NodeJS.Timeout | undefined;
+      let capTimer: NodeJS.Timeout | undefined;
       const p: Pending = {
         id: req.id,
         method: req.method,
@@ -405,15 +406,39 @@ export class SseTransport implements Transport {
         reject,
         cleanup: () => {
           if (timer) clearTimeout(timer);
+          if (capTimer) clearTimeout(capTimer);
           opts.signal?.removeEventListener('abort', onAbort);
           this.pending.delete(key);
         },
       };
+      const expire = (message: string) => {
+        abandon(true);
+        reject(new TransportError('MCPI_TIMEOUT', message));
+      };
       if (opts.timeoutMs && opts.timeoutMs > 0 && !opts.stream) {
-        timer = setTimeout(() => {
-          abandon(true);
-          reject(new TransportError('MCPI_TIMEOUT', `no answer to ${req.method} within ${opts.timeoutMs} ms`));
-        }, opts.timeoutMs);
+        // --timeout counts from the request's last sign of life (its progress: the lifeline).
+        const ms = opts.timeoutMs;
+        let touched = false;
+        const arm = () =>
+          setTimeout(
+            () =>
+              expire(
+                touched
+                  ? `no progress and no answer from ${req.method} for ${ms} ms (--timeout counts from its last progress)`
+                  : `no answer to ${req.method} within ${ms} ms`,
+              ),
+            ms,
+          );
+        timer = arm();
+        opts.lifeline?.listen(() => {
+          if (!this.pending.has(key)) return;
+          touched = true;
+          clearTimeout(timer);
+          timer = arm();
+        });
+      }
+      if (opts.maxTimeMs && opts.maxTimeMs > 0 && !opts.stream) {
+        capTimer = setTimeout(() => expire(`${req.method} took longer than the total cap of ${opts.maxTimeMs} ms (--max-time)`), opts.maxTimeMs);
       }
       opts.signal?.addEventListener('abort', onAbort, { once: true });
       // Registered before the POST: the answer may come on the stream before the 202.

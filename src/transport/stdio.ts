@@ -32,7 +32,7 @@ export interface StdioOptions {
   /** Added to the inherited environment. */
   env?: Record<string, string>;
   cwd?: string;
-  /** ms to wait after closing stdin before SIGTERM (default 300). */
+  /** ms to wait after closing stdin before SIGTERM (default 30: a one-shot command returns soon after its output even when the server ignores EOF). */
   closeGraceMs?: number;
   /** ms to wait after SIGTERM before SIGKILL (default 700). */
   termGraceMs?: number;
@@ -46,6 +46,8 @@ interface Pending {
   reject: (e: Error) => void;
   onNotification?: (n: JsonRpcNotification) => void;
   timer?: NodeJS.Timeout;
+  /** The --max-time cap, which progress does not extend. */
+  capTimer?: NodeJS.Timeout;
   cleanup: () => void;
 }
 
@@ -280,16 +282,39 @@ export class StdioTransport implements Transport {
         onNotification: opts.onNotification,
         cleanup: () => {
           if (p.timer) clearTimeout(p.timer);
+          if (p.capTimer) clearTimeout(p.capTimer);
           opts.signal?.removeEventListener('abort', onAbort);
           this.pending.delete(key);
         },
       };
+      const expire = (message: string) => {
+        p.cleanup();
+        this.sendCancelled(req, 'timeout');
+        reject(new TransportError('MCPI_TIMEOUT', message));
+      };
       if (opts.timeoutMs && opts.timeoutMs > 0 && !opts.stream) {
-        p.timer = setTimeout(() => {
-          p.cleanup();
-          this.sendCancelled(req, 'timeout');
-          reject(new TransportError('MCPI_TIMEOUT', `no answer to ${req.method} within ${opts.timeoutMs} ms`));
-        }, opts.timeoutMs);
+        const ms = opts.timeoutMs;
+        let touched = false;
+        const arm = () =>
+          setTimeout(
+            () =>
+              expire(
+                touched
+                  ? `no progress and no answer from ${req.method} for ${ms} ms (--timeout counts from its last progress)`
+                  : `no answer to ${req.method} within ${ms} ms`,
+              ),
+            ms,
+          );
+        p.timer = arm();
+        opts.lifeline?.listen(() => {
+          if (!this.pending.has(key)) return;
+          touched = true;
+          clearTimeout(p.timer);
+          p.timer = arm();
+        });
+      }
+      if (opts.maxTimeMs && opts.maxTimeMs > 0 && !opts.stream) {
+        p.capTimer = setTimeout(() => expire(`${req.method} took longer than the total cap of ${opts.maxTimeMs} ms (--max-time)`), opts.maxTimeMs);
       }
       opts.signal?.addEventListener('abort', onAbort, { once: true });
       this.pending.set(key, p);
@@ -338,7 +363,7 @@ export class StdioTransport implements Transport {
       this.failAll(new TransportError('MCPI_CLOSED', 'the connection was closed'));
       proc.stdin!.end();
       const gone = (ms: number) => Promise.race([this.exitPromise.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms).unref())]);
-      if (await gone(this.opts.closeGraceMs ?? 300)) return;
+      if (await gone(this.opts.closeGraceMs ?? 30)) return;
       this.signal('SIGTERM');
       if (await gone(this.opts.termGraceMs ?? 700)) return;
       this.signal('SIGKILL');

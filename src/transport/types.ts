@@ -38,6 +38,31 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   /** A long-lived request (subscriptions/listen): no timeout once the stream is open. */
   stream?: boolean;
+  /**
+   * Signs of life of this request (its own progress notifications, which the client matches by
+   * progressToken): each `touch()` restarts the `timeoutMs` wait, so `timeoutMs` is the time
+   * allowed since the last sign of life. spec: basic/utilities/progress
+   */
+  lifeline?: Lifeline;
+  /** ms the request may take in total, however much progress it reports (`--max-time`); undefined: no cap. Fails with MCPI_TIMEOUT. */
+  maxTimeMs?: number;
+}
+
+/** See {@link RequestOptions.lifeline}: the client calls `touch()`, the transport `listen()`s (one listener). */
+export interface Lifeline {
+  touch(): void;
+  listen(onTouch: () => void): void;
+}
+
+/** A {@link Lifeline}: `touch()` calls the listener the transport installed, if any. */
+export function makeLifeline(): Lifeline {
+  let listener: (() => void) | undefined;
+  return {
+    touch: () => listener?.(),
+    listen: (fn) => {
+      listener = fn;
+    },
+  };
 }
 
 /** A response together with what the transport saw around it. */
@@ -111,6 +136,14 @@ export interface Transport {
   respond(res: JsonRpcResponse): Promise<void>;
   /** `capabilities.session` only: from now on send `MCP-Protocol-Version: protocolVersion` and the session id captured from `initialize`. */
   useLegacySession?(protocolVersion: string): void;
+  /**
+   * `capabilities.session` only: forgets the legacy session (id, version header) and closes its
+   * server stream without reporting its end, before a new `initialize` starts a new session.
+   * spec: 2025-11-25 basic/transports#session-management
+   */
+  resetSession?(): void;
+  /** `capabilities.session` only: the current Mcp-Session-Id, if the server gave one. */
+  readonly sessionId?: string;
   /**
    * `capabilities.serverStream` only: opens the stream for server-initiated messages. Resolves
    * true once open, false when the server offers none; rejects with TransportError when the

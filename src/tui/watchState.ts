@@ -47,6 +47,8 @@ export interface WatchState {
   /** undefined until the first list arrives. */
   tools: Tool[] | undefined;
   dropped: DroppedTool[];
+  /** Set when the current list stopped early (the server loops, or the page cap): see ToolList.incomplete. */
+  incomplete?: 'loop' | 'page-cap';
   /** When the current list was fetched (ms since epoch). */
   toolsAt?: number;
   /** Failure of the initial list, or of the watch as a whole. */
@@ -116,6 +118,7 @@ export function applyWatchEvents(state: WatchState, events: readonly WatchEvent[
         s.pendingResync = undefined;
         s.tools = ev.tools;
         s.dropped = ev.dropped;
+        s.incomplete = ev.incomplete;
         s.toolsAt = ev.time;
         s.toolsError = undefined;
         break;
@@ -131,6 +134,7 @@ export function applyWatchEvents(state: WatchState, events: readonly WatchEvent[
         }
         const tev = ev as Extract<WatchEvent, { type: 'diff'; tools: Tool[] }>;
         s.tools = tev.tools;
+        s.incomplete = tev.incomplete;
         s.toolsAt = ev.time;
         // A re-fetch that found nothing new is not a change: keep the marks and the history.
         if (isEmptyDiff(ev.diff)) break;
@@ -156,6 +160,9 @@ export function applyWatchEvents(state: WatchState, events: readonly WatchEvent[
         break;
       case 'reconnected':
         s.listen = { ...s.listen, status: 'listening', detail: undefined, reconnectAttempt: undefined };
+        break;
+      case 'session':
+        s.listen = { ...s.listen, status: 'listening', detail: ev.message, reconnectAttempt: undefined };
         break;
       case 'error':
         s.listen = { ...s.listen, detail: ev.error };

@@ -230,11 +230,17 @@ describe('stdio: pagination (cli-paged-server.mjs)', () => {
     expect(r.stdout).toBe('paged\n');
   });
 
-  it('a repeated cursor stops paging with a warning (no endless loop)', async () => {
+  it('a server that loops (same cursor, same page) stops paging with a warning, marked incomplete (no endless loop)', async () => {
+    // Issue 9: a repeated cursor alone is followed (cursors are opaque); page 3 repeats page 2 and its cursor: a loop.
     const r = await runCli(['tools', '--quiet', ...paged(['--repeat-cursor'])]);
     ok(r);
-    expect(ownStderr(r.stderr)).toContain('warning: the server repeated the cursor "page-1"; stopped paging');
-    expect(r.stdout.trimEnd().split('\n').at(-1)).toBe('6 tools in 2 pages');
+    expect(ownStderr(r.stderr)).toContain(
+      'warning: the server loops: page 3 of tools/list repeated an earlier page and its nextCursor "page-1"; stopped paging, the list is incomplete',
+    );
+    expect(r.stdout.trimEnd().split('\n').slice(-2)).toEqual([
+      '6 tools in 3 pages',
+      'incomplete: the server loops (the same page and cursor again); more tools may exist',
+    ]);
   });
 });
 
@@ -253,7 +259,8 @@ describe('HTTP fault modes', () => {
     const url = fixtures.html500.url;
     const r = await runCli(['tools', url]);
     ok(r, 3);
-    expect(r.stderr).toBe(`mcp-inspect: HTTP 500 from ${url}: 500 Internal Server Error\n`);
+    // Issue 9: the message also says how big the page is and where to see all of it.
+    expect(r.stderr).toBe(`mcp-inspect: HTTP 500 from ${url}: 500 Internal Server Error (165 bytes text/html; all of it: --trace, the Wire pane)\n`);
     expect(r.stdout).toBe('');
     const j = await runCli(['discover', url, '--json']);
     ok(j, 3);

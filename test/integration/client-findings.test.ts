@@ -88,13 +88,19 @@ describe('findings through onFinding', () => {
     ]);
   });
 
-  it('a repeated cursor: list.repeated-cursor with the cursor as key, paging stops', async () => {
+  it('a loop (the same cursor with the same page again): list.loop with the cursor as key, paging stops, incomplete', async () => {
+    // Issue 9: a repeated cursor alone is no end (page 2 is followed); page 3 repeats page 2 exactly.
     const findings: Finding[] = [];
     const c = await open(stdio('cli-paged-server', ['--repeat-cursor']), { onFinding: (f) => findings.push(f) });
     const list = await c.listTools();
-    expect(list.pages).toBe(2);
-    expect(byRule(findings, 'list.repeated-cursor')).toMatchObject([
-      { key: 'tools/list page-1', message: 'the server repeated the cursor "page-1"; stopped paging', data: { method: 'tools/list', cursor: 'page-1' } },
+    expect(list.pages).toBe(3);
+    expect(list.incomplete).toBe('loop');
+    expect(byRule(findings, 'list.loop')).toMatchObject([
+      {
+        key: 'tools/list page-1',
+        message: 'the server loops: page 3 of tools/list repeated an earlier page and its nextCursor "page-1"; stopped paging, the list is incomplete',
+        data: { method: 'tools/list', cursor: 'page-1', pages: 3 },
+      },
     ]);
   });
 

@@ -6,7 +6,7 @@ import { RULES, finding, ruleInfo } from '../../src/check/rules.js';
 import { EVIDENCE_MAX_CHARS, clip, excerpt } from '../../src/check/evidence.js';
 import { findingKey, type Finding } from '../../src/check/types.js';
 import { checkCallResult, checkToolList, isNamedTool } from '../../src/check/rules/tools.js';
-import { invalidListItem, pageCap, repeatedCursor } from '../../src/check/rules/list.js';
+import { invalidListItem, pageCap, listLoop } from '../../src/check/rules/list.js';
 import { lateResponse, notAMessage, unexpectedIdOnStream, unknownId } from '../../src/check/rules/jsonrpc.js';
 import { lineTooLong, nonJsonLine } from '../../src/check/rules/stdio.js';
 import { getStreamFailed, notificationRejected, requestOnResponseStream, sseMalformed, sseNonJsonData } from '../../src/check/rules/http.js';
@@ -116,9 +116,11 @@ describe('checkCallResult', () => {
 });
 
 describe('list rules', () => {
-  it('list.repeated-cursor and list.page-cap keep today’s texts', () => {
-    const r = registered(repeatedCursor('tools/list', 'page-1'));
-    expect(r.message).toBe('the server repeated the cursor "page-1"; stopped paging');
+  it('list.loop (issue 9: replaces list.repeated-cursor) and list.page-cap', () => {
+    const r = registered(listLoop('tools/list', 'page-1', 3));
+    expect(r.message).toBe(
+      'the server loops: page 3 of tools/list repeated an earlier page and its nextCursor "page-1"; stopped paging, the list is incomplete',
+    );
     expect(r.key).toBe('tools/list page-1');
     expect(r.evidence).toEqual({ request: { method: 'tools/list', params: { cursor: 'page-1' } }, response: { nextCursor: 'page-1' } });
     const c = registered(pageCap('tools/list', 10_000, 'c'));
@@ -233,7 +235,7 @@ describe('output-schema findings go through the registry', () => {
 
 describe('findingKey', () => {
   it('rule + key, or rule + message without a key', () => {
-    expect(findingKey(repeatedCursor('tools/list', 'a'))).not.toBe(findingKey(repeatedCursor('tools/list', 'b')));
+    expect(findingKey(listLoop('tools/list', 'a', 2))).not.toBe(findingKey(listLoop('tools/list', 'b', 2)));
     expect(findingKey(nonJsonLine('x'))).toBe(findingKey(nonJsonLine('x')));
     expect(findingKey(nonJsonLine('x'))).not.toBe(findingKey(nonJsonLine('y')));
   });

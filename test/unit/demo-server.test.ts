@@ -339,7 +339,8 @@ describe('demo server over HTTP', () => {
       headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
       body: JSON.stringify(body),
     });
-    expect(res.status).toBe(400);
+    // 404 with -32601, as for every removed method (the conformance suite's server-stateless scenario).
+    expect(res.status).toBe(404);
     const json = (await res.json()) as JsonRpcErrorResponse;
     expect(json.error.code).toBe(-32601);
     expect(json.error.message).toContain('2026-07-28');

@@ -6,13 +6,22 @@ import { excerpt } from '../evidence.js';
 import { finding } from '../rules.js';
 import type { Finding } from '../types.js';
 
-/** `list.repeated-cursor`: `nextCursor` repeats one the server sent before in the same listing (paging stops). Keyed by method and cursor. */
-export function repeatedCursor(method: string, cursor: string): Finding {
-  return finding('list.repeated-cursor', `the server repeated the cursor ${JSON.stringify(cursor)}; stopped paging`, {
-    key: `${method} ${cursor}`,
-    data: { method, cursor },
-    evidence: { request: { method, params: { cursor } }, response: { nextCursor: excerpt(cursor) } },
-  });
+/**
+ * `list.loop`: the server answered the same `nextCursor` with the same page content as before
+ * in one listing: it demonstrably loops, so paging stops and the list is incomplete. (A repeated
+ * cursor alone is no loop: cursors are opaque, a server may track the position itself.)
+ * Keyed by method and cursor.
+ */
+export function listLoop(method: string, cursor: string, pages: number): Finding {
+  return finding(
+    'list.loop',
+    `the server loops: page ${pages} of ${method} repeated an earlier page and its nextCursor ${JSON.stringify(cursor)}; stopped paging, the list is incomplete`,
+    {
+      key: `${method} ${cursor}`,
+      data: { method, cursor, pages },
+      evidence: { request: { method, params: { cursor } }, response: { nextCursor: excerpt(cursor) } },
+    },
+  );
 }
 
 /** `list.page-cap`: the listing stopped after `maxPages` pages with a `nextCursor` still pending. Keyed by method. */

@@ -60,13 +60,20 @@ function toolLine(t: Tool, out: Out): string {
   return parts.join(' ');
 }
 
-/** Fetches every page of `tools/list`: JSON `{tools, dropped, pages, ttlMs, cacheScope}`, or one line per tool. spec: server/tools#listing-tools */
+/** Fetches every page of `tools/list`: JSON `{tools, dropped, pages, ttlMs, cacheScope, incomplete?}`, or one line per tool. spec: server/tools#listing-tools */
 export async function listTools(s: Session, opts: { schema?: boolean }): Promise<CommandResult> {
   const stop = s.out.wait('tools/list');
   const list = await s.client.listTools({ signal: s.signal }).finally(stop);
   return {
     exitCode: EXIT.ok,
-    json: { tools: list.tools, dropped: list.dropped, pages: list.pages, ttlMs: list.ttlMs ?? null, cacheScope: list.cacheScope ?? null },
+    json: {
+      tools: list.tools,
+      dropped: list.dropped,
+      pages: list.pages,
+      ttlMs: list.ttlMs ?? null,
+      cacheScope: list.cacheScope ?? null,
+      ...(list.incomplete && { incomplete: true }),
+    },
     text: (out) => {
       if (!list.tools.length) out.line(out.c.dim('(the server lists no tools)'));
       for (const t of list.tools) {
@@ -86,6 +93,12 @@ export async function listTools(s: Session, opts: { schema?: boolean }): Promise
           `${list.tools.length} tool${list.tools.length === 1 ? '' : 's'}${list.pages > 1 ? ` in ${list.pages} pages` : ''}${list.dropped.length ? `, ${list.dropped.length} left out for invalid x-mcp-header` : ''}`,
         ),
       );
+      if (list.incomplete)
+        out.line(
+          out.c.yellow(
+            `incomplete: ${list.incomplete === 'loop' ? 'the server loops (the same page and cursor again)' : 'stopped at the page cap'}; more tools may exist`,
+          ),
+        );
     },
   };
 }

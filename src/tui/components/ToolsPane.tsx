@@ -21,6 +21,8 @@ export interface ToolsPaneProps {
   filtering: boolean;
   marks: Readonly<Record<string, 'added' | 'changed'>>;
   dropped: readonly DroppedTool[];
+  /** The list stopped early (see ToolList.incomplete): said in the title. */
+  incomplete?: 'loop' | 'page-cap';
   error?: string;
   width: number;
   height: number;
@@ -43,7 +45,7 @@ export function toolListHeight(height: number, dropped: readonly DroppedTool[]):
  * Row: change mark (+ added / ~ changed since the last list), display name (and name when
  * different), short description, annotation badges (server hints, unverified: marked `?`).
  */
-export function ToolsPane({ tools, filtered, pos, offset, query, filtering, marks, dropped, error, width, height }: ToolsPaneProps) {
+export function ToolsPane({ tools, filtered, pos, offset, query, filtering, marks, dropped, incomplete, error, width, height }: ToolsPaneProps) {
   const theme = useTheme();
   const listH = toolListHeight(height, dropped);
   const total = tools?.length ?? 0;
@@ -63,6 +65,7 @@ export function ToolsPane({ tools, filtered, pos, offset, query, filtering, mark
     title = (
       <Text wrap="truncate-end">
         <Text {...theme.style('title')}>{`Tools (${total})`}</Text>
+        {incomplete ? <Text {...theme.style('error')}>{`  incomplete: ${incomplete === 'loop' ? 'the server loops' : 'page cap reached'}`}</Text> : null}
         <Text {...theme.style('muted')}>{'  / filter · Enter open · badges are the server’s unverified hints'}</Text>
       </Text>
     );

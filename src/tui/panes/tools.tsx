@@ -193,6 +193,7 @@ function useToolsPane({ client, watch, now, width, height, flash, clearFlash, op
           filtering={list.filtering}
           marks={ws.marks}
           dropped={ws.dropped}
+          incomplete={ws.incomplete}
           error={ws.toolsError}
           width={width}
           height={height}
