@@ -128,7 +128,7 @@ console.log(`mcp-inspect speed figures (medians of ${RUNS} interleaved runs, nod
     await esbuild.build({
       ...bundleOptions,
       absWorkingDir: t.root,
-      stdin: { resolveDir: t.root, sourcefile: 'speed-entry.ts', loader: 'ts', contents: "export { diffTools } from './src/watch/diff.js';" },
+      stdin: { resolveDir: t.root, sourcefile: 'speed-entry.ts', loader: 'ts', contents: "export { diffTools } from './src/diff/diff.js';" },
       splitting: false,
       outfile,
     });

@@ -39,7 +39,7 @@ await esbuild.build({
       "export { App } from './src/tui/App.js';",
       "export { ThemeContext, makeTheme } from './src/tui/theme.js';",
       "export { ServicesContext } from './src/tui/services.js';",
-      "export { diffTools } from './src/watch/diff.js';",
+      "export { diffTools } from './src/diff/diff.js';",
       "export { validateValue } from './src/schema/validate.js';",
     ].join('\n'),
   },
@@ -84,7 +84,7 @@ const client = {
 };
 const services = {
   // The first list arrives at once; then the stream stays open until the signal aborts.
-  watchTools: (_c, o) => ({
+  listenSession: (_c, o) => ({
     async *[Symbol.asyncIterator]() {
       yield { type: 'tools', time: Date.now(), tools, dropped: [] };
       await new Promise((r) => o.signal?.addEventListener('abort', r, { once: true }));

@@ -2,11 +2,11 @@
  * How the events of `mcp-inspect listen` look: one line of text per event (a colored diff
  * under each change) or one JSON object per line. Loaded by the listen command when it runs.
  */
-import type { WatchEvent } from '../client/types.js';
-import { renderToolDiff } from '../watch/render.js';
-import { summarizeDiff, isEmptyDiff, listedKey } from '../watch/diff.js';
+import type { ListenSessionEvent } from '../client/types.js';
+import { renderToolDiff } from '../diff/render.js';
+import { summarizeDiff, isEmptyDiff, listedKey } from '../diff/diff.js';
 import { sanitizeLine } from '../util/sanitize.js';
-import { filterLabel } from '../watch/filter.js';
+import { filterLabel } from '../diff/filter.js';
 import type { Out } from './output.js';
 
 /** How a diff's first line names its list (the tool one as before). */
@@ -15,7 +15,7 @@ const LIST_NOUN = { tools: 'tool list', prompts: 'prompt list', resources: 'reso
 const ts = (t: number) => new Date(t).toISOString().slice(11, 23);
 
 /** JSON form of a watch event for `--json` (one object per line). */
-export function eventJson(ev: WatchEvent): object {
+export function eventJson(ev: ListenSessionEvent): object {
   const time = new Date(ev.time).toISOString();
   switch (ev.type) {
     case 'diff':
@@ -46,7 +46,7 @@ export function eventJson(ev: WatchEvent): object {
 }
 
 /** Human lines for one watch event. */
-export function renderEvent(ev: WatchEvent, out: Out): string[] {
+export function renderEvent(ev: ListenSessionEvent, out: Out): string[] {
   const c = out.c;
   const at = c.dim(ts(ev.time));
   switch (ev.type) {

@@ -117,8 +117,8 @@ export function positiveNumber(v: string | undefined, name: string, unit: string
 export const MIN_REFETCH_HELP = 'least time in ms between two re-fetches of the tool list (default 50, 0: none): a storm of list_changed is coalesced';
 
 /**
- * Parses `--min-refetch-interval`: a whole number of ms, 0 or more (WatchOptions.minRefetchIntervalMs
- * in src/client/watch.ts). undefined stays undefined (the watch's default, 50 ms). Throws UsageError.
+ * Parses `--min-refetch-interval`: a whole number of ms, 0 or more (ListenSessionOptions.minRefetchIntervalMs
+ * in src/client/listen-session.ts). undefined stays undefined (the watch's default, 50 ms). Throws UsageError.
  */
 export function minRefetchIntervalOf(v: string | undefined): number | undefined {
   if (v === undefined) return undefined;

@@ -55,7 +55,7 @@ import { getStreamFailed, requestOnResponseStream } from '../check/rules/http.js
 import { StdioTransport } from '../transport/stdio.js';
 import { makeLifeline, type RawReply, type ServerRequestChannel, type Transport } from '../transport/types.js';
 import { createHash } from 'node:crypto';
-import { diffTools } from '../watch/diff.js';
+import { diffTools } from '../diff/diff.js';
 import { diffByKey, diffCapabilities, resyncSummary } from './resync.js';
 import { isObject } from '../util/json.js';
 import { looksSecret } from '../util/redact.js';

@@ -307,7 +307,7 @@ export interface ResyncResult {
   capabilities: ListDiff;
   /** Each list re-fetched: its entries now and the diff against `before` (against nothing when `before` lacked it). */
   lists: {
-    tools?: { items: Tool[]; diff: ListDiff; incomplete?: 'loop' | 'page-cap'; toolDiff: import('../watch/types.js').ToolDiff };
+    tools?: { items: Tool[]; diff: ListDiff; incomplete?: 'loop' | 'page-cap'; toolDiff: import('../diff/types.js').ToolDiff };
     prompts?: { items: Prompt[]; diff: ListDiff; incomplete?: 'loop' | 'page-cap' };
     resources?: { items: Resource[]; diff: ListDiff; incomplete?: 'loop' | 'page-cap' };
     resourceTemplates?: { items: ResourceTemplate[]; diff: ListDiff; incomplete?: 'loop' | 'page-cap' };
@@ -334,10 +334,10 @@ export interface SessionRenewal {
 }
 
 /**
- * Events of `watchTools` (src/client/watch.ts): the listen stream's own events plus the
+ * Events of `listenSession` (src/client/listen-session.ts): the listen stream's own events plus the
  * re-fetch/diff cycle, polling and reconnects.
  */
-export type WatchEvent =
+export type ListenSessionEvent =
   | ListenEvent
   | {
       type: 'diff';
@@ -346,7 +346,7 @@ export type WatchEvent =
       cause: 'notification' | 'poll' | 'resync';
       /** Which list was re-fetched; absent (older producers) or `tools`: the tool list. */
       kind?: 'tools';
-      diff: import('../watch/types.js').ToolDiff;
+      diff: import('../diff/types.js').ToolDiff;
       tools: Tool[];
       /** How many list_changed notifications this re-fetch answers (bursts are coalesced into one re-fetch). */
       notifications?: number;
@@ -362,9 +362,9 @@ export type WatchEvent =
       time: number;
       cause: 'notification' | 'poll' | 'resync';
       kind: 'prompts' | 'resources';
-      diff: import('../watch/types.js').ListDiff<import('../watch/types.js').ListedItem>;
+      diff: import('../diff/types.js').ListDiff<import('../diff/types.js').ListedItem>;
       /** The new list. */
-      items: import('../watch/types.js').ListedItem[];
+      items: import('../diff/types.js').ListedItem[];
       notifications?: number;
       /** Set when the re-fetch stopped early (the server loops, or the page cap): the list is incomplete. */
       incomplete?: 'loop' | 'page-cap';

@@ -4,8 +4,8 @@
  * Pure: values in, strings out. Every server string is sanitized (text, Markdown) or
  * XML-escaped (JUnit) here.
  */
-import { diffTools } from '../watch/diff.js';
-import { createPalette, renderToolDiff, type Palette } from '../watch/render.js';
+import { diffTools } from '../diff/diff.js';
+import { createPalette, renderToolDiff, type Palette } from '../diff/render.js';
 import { sanitizeLine } from '../util/sanitize.js';
 import { atLeast, type Finding, type Severity } from '../check/types.js';
 import { CHANGE_CLASSES, type Change, type ChangeClass, type Classification } from './classify.js';

@@ -24,7 +24,7 @@ import type {
   Tool,
 } from '../protocol/types.js';
 import { isObject } from '../util/json.js';
-import { diffTools, summarizeDiff } from '../watch/diff.js';
+import { diffTools, summarizeDiff } from '../diff/diff.js';
 import { CancelledError, DemoCatalog, ToolCallError, callDemoTool, type LogFn, type ProgressFn } from './tools.js';
 
 /** The protocol versions the demo server accepts: the modern revision only. */

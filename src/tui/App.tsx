@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Box } from 'ink';
 import type { InspectorClient, WireEvent } from '../client/types.js';
 import type { ListenFilter } from '../protocol/types.js';
-import { defaultFilter } from '../client/watch.js';
+import { defaultFilter } from '../client/listen-session.js';
 import { atLeast } from '../check/types.js';
 import { sanitizeLine } from '../util/sanitize.js';
 import { clipText } from './lines.js';
@@ -10,7 +10,7 @@ import { useServices } from './services.js';
 import type { StyleKey } from './theme.js';
 import type { Ring } from './hooks/useBatched.js';
 import { useTerminalSize, type TermSize } from './hooks/useTerminalSize.js';
-import { useWatch } from './hooks/useWatch.js';
+import { useListenSession } from './hooks/useListenSession.js';
 import { useNow } from './hooks/useNow.js';
 import { useKeys, type KeyEvent } from './hooks/useKeys.js';
 import { HELP_CONTEXTS, PRIORITY_CONTEXTS, hintLine, matchKey, type KeyContext } from './keys.js';
@@ -80,7 +80,7 @@ export function logFlash(e: LogEntry): { text: string; style: StyleKey } | undef
  * The connected inspector: header, pane bar, the active pane, status line. Keeps which pane
  * is active and runs every pane's state hook (src/tui/panes/); owns only what is global: the
  * help screen, quitting (q, Ctrl-C twice), the status line, showing the Wire pane, and
- * opening the Diffs pane when a new diff arrives. Data comes from the watch (useWatch) and
+ * opening the Diffs pane when a new diff arrives. Data comes from the watch (useListenSession) and
  * from the shell (wire and log rings). All keys go through one handler: the global rows of
  * the key table first, then the active pane, so that exactly one view acts on each key.
  */
@@ -109,7 +109,7 @@ export function App({
   const mainH = height - CHROME_ROWS;
 
   const initialFilter = useMemo(() => listenFilter ?? defaultFilter(client), [client, listenFilter]);
-  const watch = useWatch(client, initialFilter, pollMs);
+  const watch = useListenSession(client, initialFilter, pollMs);
   const ws = watch.state;
   const now = useNow(1000);
 

@@ -1,13 +1,13 @@
 /**
- * A tool-list diff (src/watch/types.ts ToolDiff) as styled lines: added tools green, removed
+ * A tool-list diff (src/diff/types.ts ToolDiff) as styled lines: added tools green, removed
  * red, changed yellow with field-level line diffs (unchanged context cut to `context` lines
  * around each change). Poll-found changes are labelled "changed without notification".
  */
 import { sanitizeLine } from '../util/sanitize.js';
-import type { DiffLine, ListedItem } from '../watch/types.js';
-import { listedKey } from '../watch/diff.js';
+import type { DiffLine, ListedItem } from '../diff/types.js';
+import { listedKey } from '../diff/diff.js';
 import type { Tool } from '../protocol/types.js';
-import type { DiffEntry } from './watchState.js';
+import type { DiffEntry } from './listenSessionState.js';
 import { line, type Line } from './lines.js';
 import { formatClock } from './text.js';
 import { shortDescription } from './tools.js';

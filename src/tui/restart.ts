@@ -3,7 +3,7 @@
  * dead or changed spawned server, `--restart-on-change`. The old client is closed (which
  * stops a spawned server), then the same target is connected again. What the restart
  * changed is found by the watch: the new client's first tool list is diffed against the one
- * before (src/tui/watchState.ts resyncAfterReconnect).
+ * before (src/tui/listenSessionState.ts resyncAfterReconnect).
  */
 import type { InspectorClient } from '../client/types.js';
 

@@ -20,7 +20,7 @@ export interface RunTuiOptions {
   targetLabel: string;
   /** Poll `tools/list` every `pollMs` ms (±20% jitter) to catch changes nobody announced; 0/undefined: off. */
   pollMs?: number;
-  /** Least ms between two re-fetches of the tool list (WatchOptions.minRefetchIntervalMs); default 50. Ignored with `services`. */
+  /** Least ms between two re-fetches of the tool list (ListenSessionOptions.minRefetchIntervalMs); default 50. Ignored with `services`. */
   minRefetchIntervalMs?: number;
   /** Initial `subscriptions/listen` filter; default: every list the server says can change. */
   listenFilter?: ListenFilter;

@@ -6,18 +6,18 @@
 import { createContext, useContext } from 'react';
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { InspectorClient, WatchEvent } from '../client/types.js';
+import type { InspectorClient, ListenSessionEvent } from '../client/types.js';
 import type { ListenFilter, Tool } from '../protocol/types.js';
-import type { ToolDiff } from '../watch/types.js';
+import type { ToolDiff } from '../diff/types.js';
 import type { ValidationResult } from '../schema/validate.js';
-import { watchTools } from '../client/watch.js';
-import { diffTools } from '../watch/diff.js';
+import { listenSession } from '../client/listen-session.js';
+import { diffTools } from '../diff/diff.js';
 import { validateValue } from '../schema/validate.js';
 
 export interface TuiServices {
-  /** `watchTools` of src/client/watch.ts: first list, listen events, diffs, reconnects. */
-  watchTools(client: InspectorClient, opts: { filter?: ListenFilter; pollMs?: number; signal?: AbortSignal }): AsyncIterable<WatchEvent>;
-  /** `diffTools` of src/watch/diff.ts. */
+  /** `listenSession` of src/client/listen-session.ts: first list, listen events, diffs, reconnects. */
+  listenSession(client: InspectorClient, opts: { filter?: ListenFilter; pollMs?: number; signal?: AbortSignal }): AsyncIterable<ListenSessionEvent>;
+  /** `diffTools` of src/diff/diff.ts. */
   diffTools(before: Tool[], after: Tool[]): ToolDiff;
   /** `validateValue` of src/schema/validate.ts (Ajv, dialect-aware). */
   validate(schema: unknown, value: unknown, opts?: { noun?: string; rootLabel?: string }): ValidationResult;
@@ -99,11 +99,11 @@ export function resultFileName(toolName: string, time: number): string {
 
 /**
  * The real services. `cwd` is where result files are written (default: process.cwd());
- * `watch.minRefetchIntervalMs` is passed to every watch (see WatchOptions in src/client/watch.ts).
+ * `watch.minRefetchIntervalMs` is passed to every watch (see ListenSessionOptions in src/client/listen-session.ts).
  */
 export function defaultServices(cwd: string = process.cwd(), watch: { minRefetchIntervalMs?: number } = {}): TuiServices {
   return {
-    watchTools: (client, opts) => watchTools(client, { ...opts, minRefetchIntervalMs: watch.minRefetchIntervalMs }),
+    listenSession: (client, opts) => listenSession(client, { ...opts, minRefetchIntervalMs: watch.minRefetchIntervalMs }),
     diffTools,
     validate: validateValue,
     async saveResult(toolName, json, time) {

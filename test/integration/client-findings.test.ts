@@ -6,10 +6,10 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { connect, type McpClient } from '../../src/client/client.js';
-import type { ClientOptions, ListenEvent, Target, WatchEvent } from '../../src/client/types.js';
+import type { ClientOptions, ListenEvent, Target, ListenSessionEvent } from '../../src/client/types.js';
 import type { Finding } from '../../src/check/types.js';
 import { ruleInfo } from '../../src/check/rules.js';
-import { watchTools } from '../../src/client/watch.js';
+import { listenSession } from '../../src/client/listen-session.js';
 import { TransportError } from '../../src/protocol/errors.js';
 import { fixturePath, startHttpFixture, stdioCommand, stopAllFixtures } from '../helpers/servers.js';
 
@@ -174,9 +174,9 @@ describe('listAll for the other lists', () => {
 describe('typed events: drop and error carry what was thrown', () => {
   it('a stdio server that dies mid-listen: the drop carries a TransportError; the last error is fatal (MCPI_CLOSED); listen afterwards drops at once', async () => {
     const c = await open(stdio('faults/stdio-die-mid-listen'));
-    const evs: WatchEvent[] = [];
+    const evs: ListenSessionEvent[] = [];
     // The watch ends by itself after the fatal error: no timer needed.
-    for await (const ev of watchTools(c, { backoffMs: 50 })) evs.push(ev);
+    for await (const ev of listenSession(c, { backoffMs: 50 })) evs.push(ev);
     const drop = evs.find((e) => e.type === 'drop');
     expect(drop).toMatchObject({ type: 'drop', error: expect.stringMatching(/exited with code/) });
     expect((drop as { cause?: unknown }).cause).toBeInstanceOf(TransportError);

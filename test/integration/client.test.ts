@@ -1,11 +1,11 @@
 /**
- * McpClient and watchTools against real peers: the official SDK servers (v2 modern, v1 legacy)
+ * McpClient and listenSession against real peers: the official SDK servers (v2 modern, v1 legacy)
  * over real stdio pipes and loopback HTTP, and raw fault servers.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { connect, type McpClient } from '../../src/client/client.js';
-import { watchTools } from '../../src/client/watch.js';
-import type { Target, WatchEvent } from '../../src/client/types.js';
+import { listenSession } from '../../src/client/listen-session.js';
+import type { Target, ListenSessionEvent } from '../../src/client/types.js';
 import { McpError, TransportError } from '../../src/protocol/errors.js';
 import { fixturePath, startHttpFixture, stdioCommand, stopAllFixtures, waitForPidGone, type HttpFixture } from '../helpers/servers.js';
 
@@ -23,14 +23,18 @@ afterAll(async () => {
 });
 
 /** Collects watch events until `until` says stop (or the timeout). */
-async function collect(it: AsyncIterable<WatchEvent>, until: (evs: WatchEvent[]) => boolean, timeoutMs = 10_000): Promise<WatchEvent[]> {
-  const evs: WatchEvent[] = [];
+async function collect(
+  it: AsyncIterable<ListenSessionEvent>,
+  until: (evs: ListenSessionEvent[]) => boolean,
+  timeoutMs = 10_000,
+): Promise<ListenSessionEvent[]> {
+  const evs: ListenSessionEvent[] = [];
   const deadline = Date.now() + timeoutMs;
   const iter = it[Symbol.asyncIterator]();
   while (Date.now() < deadline) {
     const r = await Promise.race([
       iter.next(),
-      new Promise<IteratorResult<WatchEvent>>((res) => setTimeout(() => res({ done: true, value: undefined }), deadline - Date.now())),
+      new Promise<IteratorResult<ListenSessionEvent>>((res) => setTimeout(() => res({ done: true, value: undefined }), deadline - Date.now())),
     ]);
     if (r.done) break;
     evs.push(r.value);
@@ -46,7 +50,7 @@ async function collect(it: AsyncIterable<WatchEvent>, until: (evs: WatchEvent[])
  * it holds. Await it raced with the collection, so that a collection that ends first fails
  * on its own assertions instead of hanging.
  */
-function seen(cond: (evs: WatchEvent[]) => boolean): { check(evs: WatchEvent[]): true; reached: Promise<void> } {
+function seen(cond: (evs: ListenSessionEvent[]) => boolean): { check(evs: ListenSessionEvent[]): true; reached: Promise<void> } {
   let resolve!: () => void;
   const reached = new Promise<void>((r) => (resolve = r));
   return {
@@ -185,14 +189,14 @@ describe('calls', () => {
   });
 });
 
-describe('watchTools', () => {
+describe('listenSession', () => {
   for (const kind of ['stdio', 'http'] as const) {
     it(`acknowledged, then a diff after change_tools (modern ${kind})`, async () => {
       const t = kind === 'stdio' ? stdio('modern-server', ['--stdio']) : http((await startHttpFixture(fixturePath('modern-server'), ['--http'])).url);
       const c = await open(t);
       const ctl = new AbortController();
       const subscribed = seen((evs) => evs.some((e) => e.type === 'acknowledged'));
-      const evsP = collect(watchTools(c, { signal: ctl.signal }), (evs) => subscribed.check(evs) && evs.some((e) => e.type === 'diff'));
+      const evsP = collect(listenSession(c, { signal: ctl.signal }), (evs) => subscribed.check(evs) && evs.some((e) => e.type === 'diff'));
       // Over HTTP a second client changes the list (servers keep one tool set per process);
       // over stdio the change must come through the watching client's own server process.
       const changer = kind === 'stdio' ? c : await open(t);
@@ -215,7 +219,9 @@ describe('watchTools', () => {
 
   it('refused subscriptions are reported', async () => {
     const c = await open(stdio('modern-server', ['--stdio']));
-    const evs = await collect(watchTools(c, { filter: { toolsListChanged: true, promptsListChanged: true } }), (e) => e.some((x) => x.type === 'acknowledged'));
+    const evs = await collect(listenSession(c, { filter: { toolsListChanged: true, promptsListChanged: true } }), (e) =>
+      e.some((x) => x.type === 'acknowledged'),
+    );
     expect(evs.find((e) => e.type === 'acknowledged')).toMatchObject({ refused: { promptsListChanged: true } });
   });
 
@@ -223,7 +229,7 @@ describe('watchTools', () => {
     const c = await open(stdio('legacy-server', ['--stdio']));
     // Legacy has no acknowledgement: the first list is the baseline the change is diffed against.
     const listed = seen((evs) => evs.some((e) => e.type === 'tools'));
-    const evsP = collect(watchTools(c, {}), (evs) => listed.check(evs) && evs.some((e) => e.type === 'diff'));
+    const evsP = collect(listenSession(c, {}), (evs) => listed.check(evs) && evs.some((e) => e.type === 'diff'));
     await Promise.race([listed.reached, evsP]);
     await c.callTool('change_tools', {});
     const evs = await evsP;
@@ -235,7 +241,7 @@ describe('watchTools', () => {
     const f = await startHttpFixture(fixturePath('legacy-server'), ['--http']);
     const c = await open(http(f.url));
     const listed = seen((evs) => evs.some((e) => e.type === 'tools'));
-    const evsP = collect(watchTools(c, {}), (evs) => listed.check(evs) && evs.some((e) => e.type === 'diff'));
+    const evsP = collect(listenSession(c, {}), (evs) => listed.check(evs) && evs.some((e) => e.type === 'diff'));
     await Promise.race([listed.reached, evsP]); // the GET stream was opened (and answered) during connect
     await c.callTool('change_tools', {});
     const evs = await evsP;
@@ -246,14 +252,14 @@ describe('watchTools', () => {
     // The stateless legacy HTTP server has no GET stream: its changes are never announced.
     const f = await startHttpFixture(fixturePath('legacy-server'), ['--http-stateless', '--changes-every', '300']);
     const c = await open(http(f.url));
-    const evs = await collect(watchTools(c, { pollMs: 250 }), (e) => e.some((x) => x.type === 'diff'));
+    const evs = await collect(listenSession(c, { pollMs: 250 }), (e) => e.some((x) => x.type === 'diff'));
     expect(evs.find((e) => e.type === 'diff')).toMatchObject({ cause: 'poll' });
   });
 
   it('an abrupt drop reconnects with backoff and re-syncs (HTTP)', async () => {
     const f = await startHttpFixture(fixturePath('faults/http-faults'), ['--mode', 'drop-listen']);
     const c = await open(http(f.url));
-    const evs = await collect(watchTools(c, { backoffMs: 50 }), (e) => e.some((x) => x.type === 'diff' && x.cause === 'resync'));
+    const evs = await collect(listenSession(c, { backoffMs: 50 }), (e) => e.some((x) => x.type === 'diff' && x.cause === 'resync'));
     const types = evs.map((e) => e.type);
     expect(types).toContain('drop');
     expect(types).toContain('reconnecting');
@@ -267,7 +273,7 @@ describe('watchTools', () => {
       onWire: (w) => w.direction === 'out' && w.message && 'method' in w.message && w.message.method === 'tools/list' && lists++,
     });
     let answered = 0;
-    const evs = await collect(watchTools(c, {}), (e) => {
+    const evs = await collect(listenSession(c, {}), (e) => {
       answered = e.filter((x) => x.type === 'diff').reduce((n, x) => n + ((x as { notifications?: number }).notifications ?? 0), 0);
       return answered >= 200;
     });
@@ -278,22 +284,22 @@ describe('watchTools', () => {
 
   it('a stream that breaks right after every acknowledgement backs off instead of retrying at full speed', async () => {
     const c = await open(stdio('faults/stdio-listen-edge', ['--mode', 'bad-end']));
-    const evs = await collect(watchTools(c, { backoffMs: 20, random: () => 0.5 }), (e) => e.filter((x) => x.type === 'reconnecting').length >= 4);
+    const evs = await collect(listenSession(c, { backoffMs: 20, random: () => 0.5 }), (e) => e.filter((x) => x.type === 'reconnecting').length >= 4);
     const delays = evs.filter((e) => e.type === 'reconnecting').map((e) => (e as { delayMs: number }).delayMs);
     expect(delays).toEqual([20, 40, 80, 160]);
   });
 
   it('a server without subscriptions/listen: polling only with --poll, else the -32601 is the answer', async () => {
     const c = await open(stdio('faults/stdio-era-edge', ['--mode', 'slow-modern', '--delay', '0']));
-    const evs = await collect(watchTools(c, { pollMs: 100 }), (e) => e.some((x) => x.type === 'error'));
+    const evs = await collect(listenSession(c, { pollMs: 100 }), (e) => e.some((x) => x.type === 'error'));
     expect(evs.find((e) => e.type === 'error')).toMatchObject({ error: expect.stringMatching(/does not implement subscriptions\/listen.*polling only/) });
-    const err = await collect(watchTools(c, {}), () => false).catch((e) => e);
+    const err = await collect(listenSession(c, {}), () => false).catch((e) => e);
     expect(err).toBeInstanceOf(McpError);
   });
 
   it('a stdio server that dies mid-listen: drop, then no pointless reconnect', async () => {
     const c = await open(stdio('faults/stdio-die-mid-listen'));
-    const evs = await collect(watchTools(c, { backoffMs: 50 }), () => false);
+    const evs = await collect(listenSession(c, { backoffMs: 50 }), () => false);
     const types = evs.map((e) => e.type);
     expect(types).toContain('drop');
     expect(types).not.toContain('reconnecting');
@@ -327,7 +333,7 @@ describe('transport edges', () => {
     const warnings: string[] = [];
     const c = await open(stdio('faults/stdio-untagged'), { onWarning: (w) => warnings.push(w) });
     expect(c.description.era).toBe('modern');
-    const evs = await collect(watchTools(c, {}), (e) => e.some((x) => x.type === 'diff'));
+    const evs = await collect(listenSession(c, {}), (e) => e.some((x) => x.type === 'diff'));
     expect(evs.find((e) => e.type === 'notification')).toMatchObject({ method: 'notifications/tools/list_changed', unsolicited: true });
     expect(warnings.join('\n')).toMatch(/without _meta\["io.modelcontextprotocol\/subscriptionId"\]/);
   });

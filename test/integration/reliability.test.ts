@@ -2,11 +2,11 @@
 // that way — the SDK legacy fixture (sessions that expire, a restart on the same port),
 // the raw fault peers test/fixtures/faults/http-reliab.mjs and stdio-reliab.mjs where the SDK
 // cannot produce the behaviour. Each case runs through the CLI and through the client the
-// TUI uses (connect + callTool / listTools / watchTools), so both faces behave the same.
+// TUI uses (connect + callTool / listTools / listenSession), so both faces behave the same.
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { connect, type McpClient } from '../../src/client/client.js';
-import { watchTools } from '../../src/client/watch.js';
-import type { ClientOptions, SessionRenewal, Target, WatchEvent, WireEvent } from '../../src/client/types.js';
+import { listenSession } from '../../src/client/listen-session.js';
+import type { ClientOptions, SessionRenewal, Target, ListenSessionEvent, WireEvent } from '../../src/client/types.js';
 import { TransportError } from '../../src/protocol/errors.js';
 import type { Finding } from '../../src/check/types.js';
 import { safeJson } from '../../src/cli/output.js';
@@ -219,10 +219,10 @@ describe('5. a restarted legacy server: the TUI and listen recover', () => {
     const first = await startHttpFixture('legacy-server', ['--http', '--unknown-session', '400']);
     const port = new URL(first.url).port;
     const c = await open(http(first.url));
-    const events: WatchEvent[] = [];
+    const events: ListenSessionEvent[] = [];
     const ac = new AbortController();
     void (async () => {
-      for await (const e of watchTools(c, { signal: ac.signal, backoffMs: 100 })) events.push(e);
+      for await (const e of listenSession(c, { signal: ac.signal, backoffMs: 100 })) events.push(e);
     })().catch(() => undefined);
     await until(() => events.some((e) => e.type === 'tools'), 'the first list');
     await first.stop();
@@ -261,7 +261,7 @@ describe('6. pagination: opaque cursors; incomplete only on a demonstrable loop'
     const list = await c.listTools();
     expect(list.incomplete).toBe('loop');
     const ac = new AbortController();
-    for await (const ev of watchTools(c, { signal: ac.signal })) {
+    for await (const ev of listenSession(c, { signal: ac.signal })) {
       if (ev.type === 'tools') {
         expect(ev.incomplete).toBe('loop');
         break;

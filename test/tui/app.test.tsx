@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup } from 'ink-testing-library';
 import { App } from '../../src/tui/App.js';
-import type { CallOptions, CallOutcome, WatchEvent, WireEvent } from '../../src/client/types.js';
+import type { CallOptions, CallOutcome, ListenSessionEvent, WireEvent } from '../../src/client/types.js';
 import type { JsonObject, Tool } from '../../src/protocol/types.js';
 import { McpError, TransportError } from '../../src/protocol/errors.js';
 import type { LogEntry } from '../../src/tui/logEntry.js';
-import { diffTools } from '../../src/watch/diff.js';
+import { diffTools } from '../../src/diff/diff.js';
 import { Feed, KEY, fakeClient, fakeServices, press, renderWith, tool, toolsEvent, waitFor, withProviders } from './helpers.js';
 
 afterEach(() => cleanup());
@@ -26,7 +26,7 @@ function setup(
   } = {},
 ) {
   const tools = opts.tools ?? [echo, tool('ping')];
-  const feed = new Feed<WatchEvent>();
+  const feed = new Feed<ListenSessionEvent>();
   const services = fakeServices(feed);
   const client = fakeClient({ tools, callTool: opts.callTool });
   const state = { quits: 0 };
@@ -304,7 +304,7 @@ describe('App flows', () => {
   });
 
   it('adapts to resize (stdout resize event)', async () => {
-    const feed = new Feed<WatchEvent>();
+    const feed = new Feed<ListenSessionEvent>();
     const r = renderWith(<App client={fakeClient()} targetLabel="srv" wire={EMPTY} log={EMPTY} onQuit={() => {}} />, fakeServices(feed));
     feed.push(toolsEvent(Array.from({ length: 200 }, (_, i) => tool(`t${i}`))));
     let f = await waitFor(r, (f) => f.includes('Tools (200)'));

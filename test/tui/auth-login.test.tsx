@@ -12,7 +12,7 @@ import { Root } from '../../src/tui/Root.js';
 import { connect } from '../../src/client/client.js';
 import { connectWithAuth } from '../../src/cli/tui-auth.js';
 import type { CommonFlags } from '../../src/cli/options.js';
-import type { Target, WatchEvent } from '../../src/client/types.js';
+import type { Target, ListenSessionEvent } from '../../src/client/types.js';
 import { authLabel } from '../../src/tui/authView.js';
 import { fixturePath } from '../helpers/servers.js';
 import { HEADLESS_BROWSER, tempConfigHome } from '../helpers/oauth.js';
@@ -42,7 +42,7 @@ describe('TUI login (OAuth)', () => {
       const target: Target = { kind: 'http', url: f.url, headers: {} };
       const flags = { browser: false, timeout: '30000' } as CommonFlags;
       let pendingUrl: string | undefined;
-      const feed = new Feed<WatchEvent>();
+      const feed = new Feed<ListenSessionEvent>();
       const r = renderWith(
         <Root
           connect={(h) =>

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup } from 'ink-testing-library';
 import { App } from '../../src/tui/App.js';
-import type { WatchEvent } from '../../src/client/types.js';
-import { diffTools } from '../../src/watch/diff.js';
+import type { ListenSessionEvent } from '../../src/client/types.js';
+import { diffTools } from '../../src/diff/diff.js';
 import { diffEntryLines, withContext } from '../../src/tui/diffViewLines.js';
 import { lineText } from '../../src/tui/lines.js';
 import { Feed, KEY, fakeClient, fakeServices, press, renderWith, tool, toolsEvent, waitFor } from './helpers.js';
@@ -56,7 +56,7 @@ describe('diffEntryLines', () => {
 
 describe('Diffs pane', () => {
   it('opens with d, shows the newest diff, browses history with ←/→', async () => {
-    const feed = new Feed<WatchEvent>();
+    const feed = new Feed<ListenSessionEvent>();
     const r = renderWith(
       <App
         client={fakeClient()}

@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup } from 'ink-testing-library';
 import { Root } from '../../src/tui/Root.js';
-import type { WatchEvent } from '../../src/client/types.js';
+import type { ListenSessionEvent } from '../../src/client/types.js';
 import { McpError, TransportError, UsageError } from '../../src/protocol/errors.js';
 import { EXIT, exitCodeFor } from '../../src/cli/exit.js';
 import { Feed, fakeServices, press, renderWith, waitFor } from './helpers.js';
@@ -26,7 +26,7 @@ async function quitCode(error?: unknown): Promise<number> {
       onExit={(c) => (code = c)}
       size={{ columns: 100, rows: 30 }}
     />,
-    fakeServices(new Feed<WatchEvent>()),
+    fakeServices(new Feed<ListenSessionEvent>()),
   );
   await waitFor(r, (f) => f.includes(error === undefined ? 'Connecting' : 'Could not connect'));
   await press(r, 'q');

@@ -4,7 +4,7 @@ import type { Tool } from '../../src/protocol/types.js';
 import { useForm } from '../../src/tui/hooks/useForm.js';
 import { useKeys } from '../../src/tui/hooks/useKeys.js';
 import { ToolDetail } from '../../src/tui/components/ToolDetail.js';
-import type { WatchEvent } from '../../src/client/types.js';
+import type { ListenSessionEvent } from '../../src/client/types.js';
 import { Feed, KEY, fakeServices, press, renderWith, tool, waitFor } from './helpers.js';
 
 afterEach(() => cleanup());
@@ -26,7 +26,7 @@ function show(schema: Record<string, unknown>, over: Partial<Tool> = {}) {
   lastArgs = undefined;
   lastAction = undefined;
   const t = tool('t', { inputSchema: schema, ...over });
-  return renderWith(<Harness t={t} />, fakeServices(new Feed<WatchEvent>()));
+  return renderWith(<Harness t={t} />, fakeServices(new Feed<ListenSessionEvent>()));
 }
 
 const obj = (properties: Record<string, unknown>, required: string[] = []) => ({ type: 'object', properties, required });

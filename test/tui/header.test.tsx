@@ -1,20 +1,20 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup } from 'ink-testing-library';
 import { Header } from '../../src/tui/components/Header.js';
-import type { WatchEvent } from '../../src/client/types.js';
+import type { ListenSessionEvent } from '../../src/client/types.js';
 import { makeTheme } from '../../src/tui/theme.js';
-import { initialWatchState, applyWatchEvents } from '../../src/tui/watchState.js';
+import { initialListenSessionState, applyListenSessionEvents } from '../../src/tui/listenSessionState.js';
 import { description, Feed, fakeServices, renderWith } from './helpers.js';
 
 afterEach(() => cleanup());
 
-const svc = () => fakeServices(new Feed<WatchEvent>());
+const svc = () => fakeServices(new Feed<ListenSessionEvent>());
 
 describe('Header', () => {
   it('shows server, version, era, protocol, transport, connection, listen state and hints', () => {
     const now = Date.now();
-    let ws = initialWatchState({ toolsListChanged: true, promptsListChanged: true });
-    ws = applyWatchEvents(ws, [
+    let ws = initialListenSessionState({ toolsListChanged: true, promptsListChanged: true });
+    ws = applyListenSessionEvents(ws, [
       { type: 'acknowledged', time: now - 5000, subscriptionId: 7, granted: { toolsListChanged: true }, refused: { promptsListChanged: true } },
       { type: 'notification', time: now - 3000, method: 'notifications/tools/list_changed', unsolicited: false },
     ]);
@@ -42,8 +42,8 @@ describe('Header', () => {
   });
 
   it('legacy era, reconnecting, dropped', () => {
-    let ws = initialWatchState({ toolsListChanged: true });
-    ws = applyWatchEvents(ws, [{ type: 'reconnecting', time: 1, attempt: 2, delayMs: 1000, error: 'socket hang up' }]);
+    let ws = initialListenSessionState({ toolsListChanged: true });
+    ws = applyListenSessionEvents(ws, [{ type: 'reconnecting', time: 1, attempt: 2, delayMs: 1000, error: 'socket hang up' }]);
     const r = renderWith(
       <Header
         description={description({ era: 'legacy', protocolVersion: '2025-06-18' })}
@@ -58,13 +58,13 @@ describe('Header', () => {
     );
     expect(r.lastFrame()).toContain('legacy 2025-06-18');
     expect(r.lastFrame()).toContain('reconnecting (attempt 2)');
-    ws = applyWatchEvents(ws, [{ type: 'drop', time: 2, error: 'EOF' }]);
+    ws = applyListenSessionEvents(ws, [{ type: 'drop', time: 2, error: 'EOF' }]);
     r.rerender(<Header description={description()} targetLabel="x" connection="connected" watch={ws} now={2} hints="" width={100} />);
     expect(r.lastFrame()).toContain('dropped: EOF');
   });
 
   it('a legacy server is watched through unsolicited notifications', () => {
-    const ws = initialWatchState({ toolsListChanged: true });
+    const ws = initialListenSessionState({ toolsListChanged: true });
     const r = renderWith(
       <Header
         description={description({ era: 'legacy', protocolVersion: '2025-11-25' })}

@@ -2,16 +2,25 @@
 import { render } from 'ink-testing-library';
 import type { ReactElement } from 'react';
 import { Box, Text } from 'ink';
-import type { CallOptions, CallOutcome, InspectorClient, ListenEvent, ServerDescription, ToolList, WatchEvent, WireEvent } from '../../src/client/types.js';
+import type {
+  CallOptions,
+  CallOutcome,
+  InspectorClient,
+  ListenEvent,
+  ServerDescription,
+  ToolList,
+  ListenSessionEvent,
+  WireEvent,
+} from '../../src/client/types.js';
 import type { JsonObject, ListenFilter, Tool } from '../../src/protocol/types.js';
 import { ThemeContext, makeTheme } from '../../src/tui/theme.js';
 import { ServicesContext, type TuiServices } from '../../src/tui/services.js';
-import { diffTools } from '../../src/watch/diff.js';
+import { diffTools } from '../../src/diff/diff.js';
 import { validateValue } from '../../src/schema/validate.js';
 import type { PaneDef, PaneInstance } from '../../src/tui/panes/index.js';
 import type { Ring } from '../../src/tui/hooks/useBatched.js';
 import type { LogEntry } from '../../src/tui/logEntry.js';
-import { useWatch } from '../../src/tui/hooks/useWatch.js';
+import { useListenSession } from '../../src/tui/hooks/useListenSession.js';
 import { useKeys } from '../../src/tui/hooks/useKeys.js';
 import { hintLine } from '../../src/tui/keys.js';
 import { AsyncQueue as Feed } from '../../src/client/queue.js';
@@ -92,13 +101,13 @@ export function fakeClient(
 }
 
 export function fakeServices(
-  feed: Feed<WatchEvent>,
+  feed: Feed<ListenSessionEvent>,
   over: Partial<TuiServices> = {},
 ): TuiServices & { saved: { name: string; json: string }[]; watchCalls: { filter?: ListenFilter }[] } {
   const saved: { name: string; json: string }[] = [];
   const watchCalls: { filter?: ListenFilter }[] = [];
   return {
-    watchTools: (_c, o) => {
+    listenSession: (_c, o) => {
       watchCalls.push({ filter: o.filter });
       return feed;
     },
@@ -171,14 +180,14 @@ export function tool(name: string, over: Partial<Tool> = {}): Tool {
   return { name, inputSchema: { type: 'object', additionalProperties: false }, ...over };
 }
 
-export function toolsEvent(tools: Tool[]): WatchEvent {
+export function toolsEvent(tools: Tool[]): ListenSessionEvent {
   return { type: 'tools', time: Date.now(), tools, dropped: [] };
 }
 
 /** Everything a pane test controls: the watch feed, the rings, the pane's latest instance, the flashes. */
 export interface PaneHarness {
   r: ReturnType<typeof render>;
-  feed: Feed<WatchEvent>;
+  feed: Feed<ListenSessionEvent>;
   services: ReturnType<typeof fakeServices>;
   client: FakeClient;
   /** Messages the pane flashed on the status line, oldest first. */
@@ -211,7 +220,7 @@ export function renderPane(
     services?: Partial<TuiServices>;
   } = {},
 ): PaneHarness {
-  const feed = new Feed<WatchEvent>();
+  const feed = new Feed<ListenSessionEvent>();
   const services = fakeServices(feed, opts.services);
   const client = opts.client ?? fakeClient({ tools: opts.tools });
   const flashes: string[] = [];
@@ -219,7 +228,7 @@ export function renderPane(
   let inst: PaneInstance | undefined;
   const filter = opts.filter ?? { toolsListChanged: true };
   function Host({ wire, log }: { wire: Ring<WireEvent>; log: Ring<LogEntry> }) {
-    const watch = useWatch(client, filter, opts.pollMs);
+    const watch = useListenSession(client, filter, opts.pollMs);
     const width = opts.width ?? 100;
     const height = opts.height ?? 20;
     const p = def.usePane({

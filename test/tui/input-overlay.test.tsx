@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup } from 'ink-testing-library';
 import { App } from '../../src/tui/App.js';
 import { InputQueue } from '../../src/tui/input.js';
-import type { InputRound, WatchEvent } from '../../src/client/types.js';
+import type { InputRound, ListenSessionEvent } from '../../src/client/types.js';
 import { parseInputRequest, type InputResponses } from '../../src/protocol/mrtr.js';
 import type { JsonObject } from '../../src/protocol/types.js';
 import { Feed, KEY, fakeClient, fakeServices, press, renderWith, tool, toolsEvent, waitFor } from './helpers.js';
@@ -32,7 +32,7 @@ const ELICIT = {
 };
 
 function setup(opts: { callTool?: NonNullable<Parameters<typeof fakeClient>[0]>['callTool']; roots?: { uri: string; name?: string }[] } = {}) {
-  const feed = new Feed<WatchEvent>();
+  const feed = new Feed<ListenSessionEvent>();
   const opened: string[] = [];
   const services = fakeServices(feed, {
     openUrl: async (u) => {

@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { InputQueue } from '../../src/tui/input.js';
 import { connectEarly, type ConnectHooks } from '../../src/tui/run.js';
 import type { InputRound, InspectorClient } from '../../src/client/types.js';
-import { applyWatchEvents, initialWatchState } from '../../src/tui/watchState.js';
+import { applyListenSessionEvents, initialListenSessionState } from '../../src/tui/listenSessionState.js';
 import { diffEntryLines } from '../../src/tui/diffViewLines.js';
 import { lineText } from '../../src/tui/lines.js';
-import { diffTools } from '../../src/watch/diff.js';
+import { diffTools } from '../../src/diff/diff.js';
 
 // A roots request inside a call (the overlay serves it); one outside any call is answered at once.
 const roots: InputRound = {
@@ -59,9 +59,9 @@ describe('InputQueue', () => {
 describe('prompts and resources diffs in the watch state', () => {
   it('a diff event of kind prompts goes to the history without touching the tool list', () => {
     const tools = [{ name: 'echo', inputSchema: { type: 'object' as const } }];
-    let s = applyWatchEvents(initialWatchState({}), [{ type: 'tools', time: 1, tools, dropped: [] }]);
+    let s = applyListenSessionEvents(initialListenSessionState({}), [{ type: 'tools', time: 1, tools, dropped: [] }]);
     const diff = diffTools([], [{ name: 'greet', inputSchema: { type: 'object' } }]);
-    s = applyWatchEvents(s, [{ type: 'diff', time: 2, cause: 'notification', diff, tools: [], kind: 'prompts' } as never]);
+    s = applyListenSessionEvents(s, [{ type: 'diff', time: 2, cause: 'notification', diff, tools: [], kind: 'prompts' } as never]);
     expect(s.tools).toEqual(tools);
     expect(s.diffCount).toBe(1);
     expect(s.diffs[0].kind).toBe('prompts');

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup } from 'ink-testing-library';
 import { App } from '../../src/tui/App.js';
-import type { WatchEvent } from '../../src/client/types.js';
+import type { ListenSessionEvent } from '../../src/client/types.js';
 import { plainKey, splitChunk } from '../../src/tui/hooks/useKeys.js';
 import { editText } from '../../src/tui/textEdit.js';
 import { Feed, fakeClient, fakeServices, renderWith, tool, toolsEvent, waitFor } from './helpers.js';
@@ -45,7 +45,7 @@ describe('textEdit', () => {
 
 describe('keys arriving in one chunk', () => {
   it('"/ech" + Enter typed at once filters, keeps, then Enter opens the match', async () => {
-    const feed = new Feed<WatchEvent>();
+    const feed = new Feed<ListenSessionEvent>();
     const tools = [tool('add'), tool('echo', { inputSchema: { type: 'object', properties: { text: { type: 'string' } } } })];
     const r = renderWith(
       <App

@@ -3,11 +3,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup } from 'ink-testing-library';
 import { App } from '../../src/tui/App.js';
 import { Root, type ConnectHooks } from '../../src/tui/Root.js';
-import type { CallOptions, CallOutcome, InspectorClient, WatchEvent, WireEvent } from '../../src/client/types.js';
+import type { CallOptions, CallOutcome, InspectorClient, ListenSessionEvent, WireEvent } from '../../src/client/types.js';
 import type { JsonObject, Tool } from '../../src/protocol/types.js';
 import { TransportError } from '../../src/protocol/errors.js';
 import type { LogEntry } from '../../src/tui/logEntry.js';
-import { diffTools } from '../../src/watch/diff.js';
+import { diffTools } from '../../src/diff/diff.js';
 import { Feed, KEY, fakeClient, fakeServices, press, renderWith, tool, toolsEvent, waitFor, withProviders, type FakeClient } from './helpers.js';
 
 afterEach(() => cleanup());
@@ -31,7 +31,7 @@ function setup(
   } = {},
 ) {
   const tools = opts.tools ?? [echo, tool('ping')];
-  const feed = new Feed<WatchEvent>();
+  const feed = new Feed<ListenSessionEvent>();
   let clock = Date.now();
   const services = fakeServices(feed, { now: () => clock });
   const client = opts.client ?? fakeClient({ tools, callTool: opts.callTool });
@@ -55,7 +55,7 @@ function setup(
   return { r, feed, services, client, state, rerender, advance };
 }
 
-const diffEvent = (before: Tool[], after: Tool[]): WatchEvent => ({
+const diffEvent = (before: Tool[], after: Tool[]): ListenSessionEvent => ({
   type: 'diff',
   time: Date.now(),
   cause: 'notification',
@@ -202,7 +202,7 @@ describe('focus stays where the user put it', () => {
 describe('keys typed while connecting', () => {
   it('are kept and replayed after the first full frame', async () => {
     let resolve!: (c: InspectorClient) => void;
-    const feed = new Feed<WatchEvent>();
+    const feed = new Feed<ListenSessionEvent>();
     const client = fakeClient({ tools: [echo, tool('ping')] });
     const r = renderWith(
       <Root connect={(_h: ConnectHooks) => new Promise((res) => (resolve = res))} targetLabel="node srv.mjs" size={{ columns: 100, rows: 30 }} />,
@@ -361,10 +361,10 @@ describe('truthful screens', () => {
 describe('connection lifecycle', () => {
   it('X disconnects (the client is closed), R connects again; the new list is diffed against the one before', async () => {
     // One feed per subscription: a stopped subscription ends its feed.
-    const feeds: Feed<WatchEvent>[] = [];
-    const services = fakeServices(new Feed<WatchEvent>(), {
-      watchTools: () => {
-        feeds.push(new Feed<WatchEvent>());
+    const feeds: Feed<ListenSessionEvent>[] = [];
+    const services = fakeServices(new Feed<ListenSessionEvent>(), {
+      listenSession: () => {
+        feeds.push(new Feed<ListenSessionEvent>());
         return feeds[feeds.length - 1];
       },
     });

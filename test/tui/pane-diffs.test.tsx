@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup } from 'ink-testing-library';
 import { act } from 'react';
 import { diffsPane } from '../../src/tui/panes/diffs.js';
-import { diffListed, diffTools } from '../../src/watch/diff.js';
+import { diffListed, diffTools } from '../../src/diff/diff.js';
 import type { Tool } from '../../src/protocol/types.js';
 import { KEY, press, renderPane, tool, toolsEvent, waitFor } from './helpers.js';
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup } from 'ink-testing-library';
 import { McpError, TransportError } from '../../src/protocol/errors.js';
-import type { CallOutcome, WatchEvent } from '../../src/client/types.js';
+import type { CallOutcome, ListenSessionEvent } from '../../src/client/types.js';
 import type { CallState } from '../../src/tui/hooks/useCall.js';
 import { rawResultJson, resultLines } from '../../src/tui/resultLines.js';
 import { lineText } from '../../src/tui/lines.js';
@@ -142,7 +142,7 @@ describe('ResultView', () => {
       progress: { progress: 3, total: 10, message: 'fetching' },
       progressCount: 3,
     };
-    const r = renderWith(<ResultView call={running} lines={[]} offset={0} width={80} height={10} />, fakeServices(new Feed<WatchEvent>()));
+    const r = renderWith(<ResultView call={running} lines={[]} offset={0} width={80} height={10} />, fakeServices(new Feed<ListenSessionEvent>()));
     const f = await waitFor(r, (f) => f.includes('calling weather'));
     expect(f).toContain('progress 3/10 (30%)  fetching');
     expect(f).toContain('Esc cancels the call');

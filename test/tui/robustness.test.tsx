@@ -3,8 +3,8 @@ import { cleanup, render } from 'ink-testing-library';
 import { plainKey, splitChunk, isMultiLinePaste } from '../../src/tui/hooks/useKeys.js';
 import { clipLine, clipText } from '../../src/tui/lines.js';
 import { LinesView } from '../../src/tui/components/LinesView.js';
-import { applyWatchEvents, initialWatchState } from '../../src/tui/watchState.js';
-import { diffTools } from '../../src/watch/diff.js';
+import { applyListenSessionEvents, initialListenSessionState } from '../../src/tui/listenSessionState.js';
+import { diffTools } from '../../src/diff/diff.js';
 import type { Tool } from '../../src/protocol/types.js';
 
 afterEach(() => cleanup());
@@ -38,13 +38,13 @@ describe('empty diffs', () => {
   const t = (name: string, description = ''): Tool => ({ name, description, inputSchema: { type: 'object' } });
   it('a re-fetch that finds nothing new is neither recorded nor counted', () => {
     const tools = [t('a'), t('b')];
-    let s = initialWatchState({ toolsListChanged: true });
-    s = applyWatchEvents(s, [{ type: 'tools', time: 1, tools, dropped: [] }], diffTools);
-    s = applyWatchEvents(s, [{ type: 'diff', time: 2, cause: 'notification', diff: diffTools(tools, tools), tools }], diffTools);
+    let s = initialListenSessionState({ toolsListChanged: true });
+    s = applyListenSessionEvents(s, [{ type: 'tools', time: 1, tools, dropped: [] }], diffTools);
+    s = applyListenSessionEvents(s, [{ type: 'diff', time: 2, cause: 'notification', diff: diffTools(tools, tools), tools }], diffTools);
     expect(s.diffCount).toBe(0);
     expect(s.diffs).toHaveLength(0);
     const after = [t('a', 'changed'), t('b')];
-    s = applyWatchEvents(s, [{ type: 'diff', time: 3, cause: 'notification', diff: diffTools(tools, after), tools: after }], diffTools);
+    s = applyListenSessionEvents(s, [{ type: 'diff', time: 3, cause: 'notification', diff: diffTools(tools, after), tools: after }], diffTools);
     expect(s.diffCount).toBe(1);
     expect(s.marks).toEqual({ a: 'changed' });
   });

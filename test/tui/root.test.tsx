@@ -3,7 +3,7 @@ import { cleanup } from 'ink-testing-library';
 import { EventEmitter } from 'node:events';
 import { Root, type ConnectHooks } from '../../src/tui/Root.js';
 import { runTui } from '../../src/tui/run.js';
-import type { InspectorClient, WatchEvent } from '../../src/client/types.js';
+import type { InspectorClient, ListenSessionEvent } from '../../src/client/types.js';
 import { TransportError } from '../../src/protocol/errors.js';
 import { Feed, KEY, fakeClient, fakeServices, press, renderWith, tool, toolsEvent, waitFor } from './helpers.js';
 
@@ -13,7 +13,7 @@ describe('Root', () => {
   it('shows connecting with server stderr, then the app; wire events are buffered from the start', async () => {
     let hooks!: ConnectHooks;
     let resolve!: (c: InspectorClient) => void;
-    const feed = new Feed<WatchEvent>();
+    const feed = new Feed<ListenSessionEvent>();
     const client = fakeClient({ tools: [tool('echo')] });
     const r = renderWith(
       <Root
@@ -40,7 +40,7 @@ describe('Root', () => {
   it('findings and infos reported while connecting reach the Log pane', async () => {
     let hooks!: ConnectHooks;
     let resolve!: (c: InspectorClient) => void;
-    const feed = new Feed<WatchEvent>();
+    const feed = new Feed<ListenSessionEvent>();
     const r = renderWith(
       <Root
         connect={(h) => {
@@ -77,7 +77,7 @@ describe('Root', () => {
         onExit={(c) => (code = c)}
         size={{ columns: 100, rows: 30 }}
       />,
-      fakeServices(new Feed<WatchEvent>()),
+      fakeServices(new Feed<ListenSessionEvent>()),
     );
     let f = await waitFor(r, (f) => f.includes('Could not connect'));
     expect(f).toContain('MCPI_SPAWN: spawn nosuchcmd ENOENT');
@@ -91,7 +91,7 @@ describe('Root', () => {
 
   it('quit closes the client once, then exits with 0', async () => {
     const client = fakeClient({ tools: [tool('echo')] });
-    const feed = new Feed<WatchEvent>();
+    const feed = new Feed<ListenSessionEvent>();
     let code: number | undefined;
     const r = renderWith(
       <Root connect={async () => client} targetLabel="x" onExit={(c) => (code = c)} size={{ columns: 100, rows: 30 }} />,
@@ -111,7 +111,7 @@ describe('Root', () => {
     let code: number | undefined;
     const r = renderWith(
       <Root connect={() => new Promise((res) => (resolve = res))} targetLabel="x" onExit={(c) => (code = c)} size={{ columns: 100, rows: 30 }} />,
-      fakeServices(new Feed<WatchEvent>()),
+      fakeServices(new Feed<ListenSessionEvent>()),
     );
     await waitFor(r, (f) => f.includes('Connecting'));
     await press(r, 'q');
@@ -177,7 +177,7 @@ describe('runTui', () => {
   it('uses the alternate screen, restores it, and closes the client on quit', async () => {
     const { stdout, stdin } = fakeTty();
     const client = fakeClient({ tools: [tool('echo')] });
-    const feed = new Feed<WatchEvent>();
+    const feed = new Feed<ListenSessionEvent>();
     const done = runTui({
       connect: async () => client,
       targetLabel: 'x',

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup } from 'ink-testing-library';
 import { App } from '../../src/tui/App.js';
-import type { WatchEvent } from '../../src/client/types.js';
+import type { ListenSessionEvent } from '../../src/client/types.js';
 import type { Tool } from '../../src/protocol/types.js';
-import { diffTools } from '../../src/watch/diff.js';
+import { diffTools } from '../../src/diff/diff.js';
 import { badges, filterIndices, searchText } from '../../src/tui/tools.js';
 import { displayName } from '../../src/protocol/tool.js';
 import { Feed, KEY, fakeClient, fakeServices, press, renderWith, tool, toolsEvent, waitFor } from './helpers.js';
@@ -13,7 +13,7 @@ afterEach(() => cleanup());
 const EMPTY = { items: [], total: 0 };
 
 function setup(tools: Tool[], rows = 30) {
-  const feed = new Feed<WatchEvent>();
+  const feed = new Feed<ListenSessionEvent>();
   const services = fakeServices(feed);
   const client = fakeClient({ tools });
   const r = renderWith(<App client={client} targetLabel="srv" wire={EMPTY} log={EMPTY} onQuit={() => {}} size={{ columns: 100, rows }} />, services);
@@ -117,7 +117,7 @@ describe('tools pane', () => {
   });
 
   it('lists dropped tools apart, with the reason', async () => {
-    const feed = new Feed<WatchEvent>();
+    const feed = new Feed<ListenSessionEvent>();
     const r = renderWith(
       <App client={fakeClient()} targetLabel="srv" wire={EMPTY} log={EMPTY} onQuit={() => {}} size={{ columns: 100, rows: 30 }} />,
       fakeServices(feed),
@@ -129,7 +129,7 @@ describe('tools pane', () => {
   });
 
   it('shows a failure to list tools', async () => {
-    const feed = new Feed<WatchEvent>();
+    const feed = new Feed<ListenSessionEvent>();
     const r = renderWith(
       <App client={fakeClient()} targetLabel="srv" wire={EMPTY} log={EMPTY} onQuit={() => {}} size={{ columns: 100, rows: 30 }} />,
       fakeServices(feed),
@@ -140,7 +140,7 @@ describe('tools pane', () => {
   });
 
   it('fits 80×24', async () => {
-    const feed = new Feed<WatchEvent>();
+    const feed = new Feed<ListenSessionEvent>();
     const r = renderWith(
       <App client={fakeClient()} targetLabel="srv" wire={EMPTY} log={EMPTY} onQuit={() => {}} size={{ columns: 80, rows: 24 }} />,
       fakeServices(feed),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_TEXT_DIFF_BYTES, contentDiffLines, diffContents, diffTextLines } from '../../src/watch/content-diff.js';
+import { MAX_TEXT_DIFF_BYTES, contentDiffLines, diffContents, diffTextLines } from '../../src/diff/content-diff.js';
 
 const text = (uri: string, t: string, mimeType = 'text/plain') => ({ uri, mimeType, text: t });
 const blob = (uri: string, bytes: number[]) => ({ uri, mimeType: 'application/octet-stream', blob: Buffer.from(bytes).toString('base64') });

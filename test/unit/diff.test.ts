@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalize, diffFieldLines, diffTools, isEmptyDiff, jsonEqual, stableStringify, summarizeDiff } from '../../src/watch/diff.js';
+import { canonicalize, diffFieldLines, diffTools, isEmptyDiff, jsonEqual, stableStringify, summarizeDiff } from '../../src/diff/diff.js';
 import type { Tool } from '../../src/protocol/types.js';
 
 const echo: Tool = {

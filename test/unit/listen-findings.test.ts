@@ -9,23 +9,23 @@ import { FindingLog } from '../../src/cli/findings.js';
 import type { Out } from '../../src/cli/output.js';
 import type { Session } from '../../src/cli/session.js';
 import { AsyncQueue } from '../../src/client/queue.js';
-import type { InspectorClient, ListenEvent, WatchEvent } from '../../src/client/types.js';
+import type { InspectorClient, ListenEvent, ListenSessionEvent } from '../../src/client/types.js';
 import type { Finding } from '../../src/check/types.js';
 import { McpError, TransportError, UsageError } from '../../src/protocol/errors.js';
-import { createPalette } from '../../src/watch/render.js';
+import { createPalette } from '../../src/diff/render.js';
 
-/** When set, watchTools yields these events and ends (the real watch otherwise). */
+/** When set, listenSession yields these events and ends (the real watch otherwise). */
 const scripted = vi.hoisted(() => ({ events: undefined as unknown[] | undefined }));
-vi.mock('../../src/client/watch.js', async (load) => {
-  const real = await load<typeof import('../../src/client/watch.js')>();
+vi.mock('../../src/client/listen-session.js', async (load) => {
+  const real = await load<typeof import('../../src/client/listen-session.js')>();
   return {
     ...real,
-    watchTools: (...a: Parameters<typeof real.watchTools>) =>
+    listenSession: (...a: Parameters<typeof real.listenSession>) =>
       scripted.events
         ? (async function* () {
-            yield* scripted.events as WatchEvent[];
+            yield* scripted.events as ListenSessionEvent[];
           })()
-        : real.watchTools(...a),
+        : real.listenSession(...a),
   };
 });
 
@@ -134,7 +134,7 @@ describe('listen: findings and exit codes', () => {
   });
 
   it("the exit is decided by the last failure's cause (class and code), a graceful end clears it", async () => {
-    const cases: Array<[WatchEvent[], number]> = [
+    const cases: Array<[ListenSessionEvent[], number]> = [
       [[{ type: 'error', time: 1, error: 'x', cause: new McpError({ code: -32000, message: 'x' }) }], 2],
       [[{ type: 'error', time: 1, error: 'x', cause: new TransportError('MCPI_CLOSED', 'gone') }], 3],
       [[{ type: 'drop', time: 1, error: 'x' }], 3],

@@ -1,7 +1,7 @@
 import kleur from 'kleur';
 import { describe, expect, it } from 'vitest';
-import { diffTools } from '../../src/watch/diff.js';
-import { createPalette, renderToolDiff } from '../../src/watch/render.js';
+import { diffTools } from '../../src/diff/diff.js';
+import { createPalette, renderToolDiff } from '../../src/diff/render.js';
 import type { Tool } from '../../src/protocol/types.js';
 
 const ANY_ESC = /[\u001b\u009b]/;

@@ -11,7 +11,7 @@ import type { ResourceContents } from '../../protocol/resource.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 import { MAX_TIMER_MS, MIN_REFETCH_HELP, addCommonOptions, minRefetchIntervalOf, positiveNumber, type CommonFlags } from '../options.js';
 import type { ListenFilter } from '../../protocol/types.js';
-import { filterLabel } from '../../watch/filter.js';
+import { filterLabel } from '../../diff/filter.js';
 import type { CommandResult } from '../output.js';
 import type { Session } from '../session.js';
 import { TARGET_HELP, runOnTarget, type CommandSpec } from '../command.js';
@@ -107,8 +107,8 @@ export function filterFromFlags(f: ListenFlags): ListenFilter | undefined {
  * that failure's error (transport 3 when the event carries none). spec: basic/patterns/subscriptions
  */
 export async function runListen(s: Session, flags: ListenFlags): Promise<CommandResult> {
-  const [{ watchTools, defaultFilter }, { eventJson, renderEvent }, { findingLine }] = await Promise.all([
-    import('../../client/watch.js'),
+  const [{ listenSession, defaultFilter }, { eventJson, renderEvent }, { findingLine }] = await Promise.all([
+    import('../../client/listen-session.js'),
     import('../listen-events.js'),
     import('../output.js'),
   ]);
@@ -145,13 +145,13 @@ export async function runListen(s: Session, flags: ListenFlags): Promise<Command
   };
   if (flags.diff !== false) for (const uri of flags.resource ?? []) watched.set(uri, (await reread(uri)) ?? []);
   try {
-    for await (const ev of watchTools(client, { filter, pollMs: pollSec ? pollSec * 1000 : undefined, minRefetchIntervalMs, signal: ctl.signal })) {
+    for await (const ev of listenSession(client, { filter, pollMs: pollSec ? pollSec * 1000 : undefined, minRefetchIntervalMs, signal: ctl.signal })) {
       out.item(eventJson(ev), () => renderEvent(ev, out));
       const uri = ev.type === 'notification' && ev.method === METHOD.resourceUpdated ? ev.params?.uri : undefined;
       if (typeof uri === 'string' && watched.has(uri)) {
         const after = await reread(uri);
         if (after) {
-          const { diffContents, contentDiffLines } = await import('../../watch/content-diff.js');
+          const { diffContents, contentDiffLines } = await import('../../diff/content-diff.js');
           const d = diffContents(watched.get(uri)!, after);
           watched.set(uri, after);
           out.item({ type: 'resource-diff', time: new Date().toISOString(), uri, unchanged: d.unchanged, diff: d.entries, contents: after }, () =>

@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
 import { useTheme } from '../theme.js';
-import type { DiffEntry } from '../watchState.js';
+import type { DiffEntry } from '../listenSessionState.js';
 import type { Line } from '../lines.js';
 import { LinesView, scrollInfo } from './LinesView.js';
 

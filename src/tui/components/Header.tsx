@@ -2,8 +2,8 @@ import { Box, Text } from 'ink';
 import type { ServerDescription } from '../../client/types.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 import { useTheme, type StyleKey } from '../theme.js';
-import type { WatchState } from '../watchState.js';
-import { filterLabel } from '../../watch/filter.js';
+import type { ListenSessionState } from '../listenSessionState.js';
+import { filterLabel } from '../../diff/filter.js';
 import { formatAge } from '../text.js';
 import { authLabel, type AuthView } from '../authView.js';
 
@@ -14,7 +14,7 @@ export interface HeaderProps {
   targetLabel: string;
   connection: ConnectionState;
   /** Listen part of the watch state (undefined before connecting). */
-  watch?: Pick<WatchState, 'listen' | 'received' | 'lastEventAt'>;
+  watch?: Pick<ListenSessionState, 'listen' | 'received' | 'lastEventAt'>;
   /** ms since epoch, for the last-event age. */
   now: number;
   /** The key hint line. */

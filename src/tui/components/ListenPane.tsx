@@ -1,15 +1,15 @@
 import { Box, Text } from 'ink';
 import type { ListenFilter } from '../../protocol/types.js';
 import { useTheme } from '../theme.js';
-import type { WatchState } from '../watchState.js';
-import { filterLabel } from '../../watch/filter.js';
+import type { ListenSessionState } from '../listenSessionState.js';
+import { filterLabel } from '../../diff/filter.js';
 import type { Line } from '../lines.js';
 import { LinesView, scrollInfo } from './LinesView.js';
 import { formatDuration } from '../../util/format.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 
 export interface ListenPaneProps {
-  listen: WatchState['listen'];
+  listen: ListenSessionState['listen'];
   /** A legacy server has no subscriptions/listen; its notifications arrive unsolicited. */
   legacy?: boolean;
   /** The filter being edited for the next subscription. */

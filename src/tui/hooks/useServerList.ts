@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { PagedList } from '../../client/types.js';
-import type { WatchState } from '../watchState.js';
+import type { ListenSessionState } from '../listenSessionState.js';
 import { useServices } from '../services.js';
 import { describeError } from '../errors.js';
 
@@ -40,7 +40,7 @@ export function isFresh(fetchedAt: number | undefined, ttlMs: number | undefined
  */
 export function useServerList<T>(
   fetchList: (signal: AbortSignal) => Promise<PagedList<T>>,
-  opts: { enabled: boolean; watch: WatchState; kind: 'prompts' | 'resources' },
+  opts: { enabled: boolean; watch: ListenSessionState; kind: 'prompts' | 'resources' },
 ): UseServerList<T> {
   const services = useServices();
   const [state, setState] = useState<ServerListState<T>>({ loading: false });

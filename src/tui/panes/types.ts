@@ -9,7 +9,7 @@ import type { ReactElement } from 'react';
 import type { Key } from 'ink';
 import type { InspectorClient, WireEvent } from '../../client/types.js';
 import type { Ring } from '../hooks/useBatched.js';
-import type { UseWatch } from '../hooks/useWatch.js';
+import type { UseListenSession } from '../hooks/useListenSession.js';
 import type { Command, KeyContext } from '../keys.js';
 import type { LogEntry } from '../logEntry.js';
 import type { StyleKey } from '../theme.js';
@@ -18,7 +18,7 @@ import type { StyleKey } from '../theme.js';
 export interface PaneContext {
   client: InspectorClient;
   /** The one watch of the session: tool list, listen tail, diffs (and re-subscribing). */
-  watch: UseWatch;
+  watch: UseListenSession;
   /** Raw messages in and out (bounded). */
   wire: Ring<WireEvent>;
   /** Server stderr, client warnings, findings (bounded). */

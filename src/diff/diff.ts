@@ -5,7 +5,7 @@
  * field selection, reorder detection) is ours.
  *
  * The model (`ToolDiff`) keeps the raw, unsanitized server strings: renderers
- * (src/watch/render.ts, the TUI) must sanitize before display.
+ * (src/diff/render.ts, the TUI) must sanitize before display.
  *
  * spec: server/tools#list-changed-notification (a list_changed carries no payload; the
  * client re-lists and compares), server/tools#tool (the fields compared).

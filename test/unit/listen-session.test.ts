@@ -1,11 +1,11 @@
 /**
- * watchTools' attribution logic with a scripted client (timing under test control).
+ * listenSession' attribution logic with a scripted client (timing under test control).
  * The wire itself is covered by the integration tests against real servers.
  */
 import { describe, expect, it } from 'vitest';
-import { watchTools } from '../../src/client/watch.js';
+import { listenSession } from '../../src/client/listen-session.js';
 import { AsyncQueue } from '../../src/client/queue.js';
-import type { InspectorClient, ListenEvent, ToolList, WatchEvent } from '../../src/client/types.js';
+import type { InspectorClient, ListenEvent, ToolList, ListenSessionEvent } from '../../src/client/types.js';
 import type { Tool } from '../../src/protocol/types.js';
 
 const t = (name: string, description = ''): Tool => ({ name, description, inputSchema: { type: 'object' } });
@@ -52,8 +52,8 @@ function scripted() {
   };
 }
 
-async function until(it: AsyncIterator<WatchEvent>, pred: (e: WatchEvent) => boolean): Promise<WatchEvent[]> {
-  const seen: WatchEvent[] = [];
+async function until(it: AsyncIterator<ListenSessionEvent>, pred: (e: ListenSessionEvent) => boolean): Promise<ListenSessionEvent[]> {
+  const seen: ListenSessionEvent[] = [];
   for (;;) {
     const r = await it.next();
     if (r.done) return seen;
@@ -62,11 +62,11 @@ async function until(it: AsyncIterator<WatchEvent>, pred: (e: WatchEvent) => boo
   }
 }
 
-describe('watchTools attribution', () => {
+describe('listenSession attribution', () => {
   it('a poll that fetches a change a notification already announced credits the notification', async () => {
     const s = scripted();
     const ctl = new AbortController();
-    const it = watchTools(s.client, { pollMs: 10, random: () => 0.5, signal: ctl.signal })[Symbol.asyncIterator]();
+    const it = listenSession(s.client, { pollMs: 10, random: () => 0.5, signal: ctl.signal })[Symbol.asyncIterator]();
     await until(it, (e) => e.type === 'tools');
     s.listen.push({ type: 'acknowledged', time: 1, subscriptionId: 1, granted: { toolsListChanged: true }, refused: {} });
     await until(it, (e) => e.type === 'acknowledged');
@@ -88,7 +88,7 @@ describe('watchTools attribution', () => {
   it('a change nobody announced is flagged as found by polling', async () => {
     const s = scripted();
     const ctl = new AbortController();
-    const it = watchTools(s.client, { pollMs: 10, random: () => 0.5, signal: ctl.signal })[Symbol.asyncIterator]();
+    const it = listenSession(s.client, { pollMs: 10, random: () => 0.5, signal: ctl.signal })[Symbol.asyncIterator]();
     await until(it, (e) => e.type === 'tools');
     s.setTools([t('a', 'changed quietly')]);
     const evs = await until(it, (e) => e.type === 'diff');

@@ -1,5 +1,5 @@
 /**
- * watchTools: the listen → re-fetch → diff cycle shared by `mcp-inspect listen` and the TUI.
+ * listenSession: the listen → re-fetch → diff cycle shared by `mcp-inspect listen` and the TUI.
  * Opens the listen stream, re-fetches `tools/list` on every `tools/list_changed` (and, when
  * watched, the prompts and resources lists on theirs: {@link LIST_KINDS}) from page 1 and diffs
  * it against the last list, optionally polls (with jitter) to catch changes that arrived without
@@ -9,12 +9,12 @@
 import { ERROR_CODE, METHOD } from '../protocol/constants.js';
 import { McpError, TransportError, describeError } from '../protocol/errors.js';
 import type { ListenFilter, Tool } from '../protocol/types.js';
-import { diffListed, diffTools, isEmptyDiff } from '../watch/diff.js';
-import type { ListKind, ListedItem, ToolDiff } from '../watch/types.js';
+import { diffListed, diffTools, isEmptyDiff } from '../diff/diff.js';
+import type { ListKind, ListedItem, ToolDiff } from '../diff/types.js';
 import { AsyncQueue } from './queue.js';
-import type { InspectorClient, WatchEvent } from './types.js';
+import type { InspectorClient, ListenSessionEvent } from './types.js';
 
-export interface WatchOptions {
+export interface ListenSessionOptions {
   /** What to subscribe to; default: every list the server's capabilities say can change. */
   filter?: ListenFilter;
   /** Poll interval in ms (0/undefined = no polling). Each wait is jittered by ±20%. */
@@ -40,7 +40,7 @@ export interface WatchOptions {
   minRefetchIntervalMs?: number;
 }
 
-/** Default of {@link WatchOptions.minRefetchIntervalMs}: at most 20 re-fetches a second. */
+/** Default of {@link ListenSessionOptions.minRefetchIntervalMs}: at most 20 re-fetches a second. */
 export const DEFAULT_MIN_REFETCH_INTERVAL_MS = 50;
 
 /** The default listen filter for a server: each list whose capability says `listChanged`. */
@@ -54,7 +54,7 @@ export function defaultFilter(client: InspectorClient): ListenFilter {
   return f;
 }
 
-/** One list's re-fetch state inside {@link watchTools}. */
+/** One list's re-fetch state inside {@link listenSession}. */
 interface KindState {
   current: unknown[];
   /** A list_changed arrived since the last fetch started. */
@@ -69,7 +69,7 @@ interface KindState {
 /**
  * The lists that are re-fetched and diffed: how each is fetched (every page, from page 1,
  * through the client's one listAll) and named in errors. Each is diffed keyed by its key
- * field (src/watch/diff.ts: tools and prompts by `name`, resources by `uri`, templates by
+ * field (src/diff/diff.ts: tools and prompts by `name`, resources by `uri`, templates by
  * `uriTemplate`). spec: server/tools, server/prompts, server/resources (#list-changed-notification)
  */
 export const LIST_KINDS: Record<
@@ -145,8 +145,8 @@ const sleep = (ms: number, signal?: AbortSignal) =>
  * after a `drop`, or after a `fatal` error when the server is gone for good.
  * A JSON-RPC error on the listen request itself is thrown to the consumer.
  */
-export function watchTools(client: InspectorClient, opts: WatchOptions = {}): AsyncIterable<WatchEvent> {
-  const q = new AsyncQueue<WatchEvent>();
+export function listenSession(client: InspectorClient, opts: ListenSessionOptions = {}): AsyncIterable<ListenSessionEvent> {
+  const q = new AsyncQueue<ListenSessionEvent>();
   const ctl = new AbortController();
   const signal = ctl.signal;
   opts.signal?.addEventListener('abort', () => ctl.abort(), { once: true });

@@ -1,5 +1,5 @@
 /**
- * The model of a change between two tool lists. Produced by `diffTools` (src/watch/diff.ts),
+ * The model of a change between two tool lists. Produced by `diffTools` (src/diff/diff.ts),
  * rendered by the CLI (kleur) and the TUI (Ink) from the same data.
  */
 import type { Prompt, Resource, ResourceTemplate, Tool } from '../protocol/types.js';

@@ -1,8 +1,15 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { InspectorClient, WatchEvent } from '../../client/types.js';
+import type { InspectorClient, ListenSessionEvent } from '../../client/types.js';
 import type { ListenFilter } from '../../protocol/types.js';
 import { useServices } from '../services.js';
-import { applyRefresh, applyWatchEvents, finishWatch, initialWatchState, resyncAfterReconnect, type WatchState } from '../watchState.js';
+import {
+  applyRefresh,
+  applyListenSessionEvents,
+  finishListenSession,
+  initialListenSessionState,
+  resyncAfterReconnect,
+  type ListenSessionState,
+} from '../listenSessionState.js';
 import type { DroppedTool } from '../../client/types.js';
 import type { Tool } from '../../protocol/types.js';
 import { formatDuration } from '../../util/format.js';
@@ -10,7 +17,7 @@ import { describeError } from '../errors.js';
 import { useBatchedReducer } from './useBatched.js';
 
 type Item =
-  | { kind: 'event'; event: WatchEvent }
+  | { kind: 'event'; event: ListenSessionEvent }
   | { kind: 'finish'; error?: string }
   | { kind: 'restart'; requested: ListenFilter }
   | { kind: 'resync' }
@@ -22,8 +29,8 @@ export const RELISTEN_BASE_MS = 1000;
 /** Longest wait between two listen attempts after graceful ends (ms). */
 export const RELISTEN_MAX_MS = 30_000;
 
-export interface UseWatch {
-  state: WatchState;
+export interface UseListenSession {
+  state: ListenSessionState;
   /** Stops the current subscription and opens a new one with `filter` (the tool list is re-fetched and compared). */
   resubscribe(filter: ListenFilter): void;
   /** Re-fetches the tool list now (the `u` key); a change lands in the diff history (cause `refresh`). Rejects with the client's error. */
@@ -31,21 +38,21 @@ export interface UseWatch {
 }
 
 /**
- * Runs `watchTools` for `client` (undefined: not connected yet) and folds its events into a
- * {@link WatchState}, flushed in batches (see useBatchedReducer). The subscription stops on
+ * Runs `listenSession` for `client` (undefined: not connected yet) and folds its events into a
+ * {@link ListenSessionState}, flushed in batches (see useBatchedReducer). The subscription stops on
  * unmount or when `client` changes. spec: basic/subscriptions
  */
-export function useWatch(client: InspectorClient | undefined, filter: ListenFilter, pollMs?: number): UseWatch {
+export function useListenSession(client: InspectorClient | undefined, filter: ListenFilter, pollMs?: number): UseListenSession {
   const services = useServices();
   const [requested, setRequested] = useState<ListenFilter>(filter);
   const [generation, setGeneration] = useState(0);
   const diffRef = useRef(services.diffTools);
   diffRef.current = services.diffTools;
-  const reducer = useCallback((s: WatchState, batch: Item[]): WatchState => {
+  const reducer = useCallback((s: ListenSessionState, batch: Item[]): ListenSessionState => {
     let st = s;
-    let events: WatchEvent[] = [];
+    let events: ListenSessionEvent[] = [];
     const flushEvents = () => {
-      st = applyWatchEvents(st, events, diffRef.current);
+      st = applyListenSessionEvents(st, events, diffRef.current);
       events = [];
     };
     for (const it of batch) {
@@ -54,7 +61,7 @@ export function useWatch(client: InspectorClient | undefined, filter: ListenFilt
         continue;
       }
       flushEvents();
-      if (it.kind === 'finish') st = finishWatch(st, it.error);
+      if (it.kind === 'finish') st = finishListenSession(st, it.error);
       else if (it.kind === 'resync') st = resyncAfterReconnect(st);
       else if (it.kind === 'refresh') st = applyRefresh(st, it.tools, it.dropped, it.time, diffRef.current);
       else if (it.kind === 'relisten') st = { ...st, listen: { ...st.listen, detail: it.note } };
@@ -63,7 +70,7 @@ export function useWatch(client: InspectorClient | undefined, filter: ListenFilt
     flushEvents();
     return st;
   }, []);
-  const [state, push] = useBatchedReducer<WatchState, Item>(reducer, () => initialWatchState(filter));
+  const [state, push] = useBatchedReducer<ListenSessionState, Item>(reducer, () => initialListenSessionState(filter));
 
   // A new client (reconnect, restart of the server): its first list is diffed against the one before.
   const lastClient = useRef(client);
@@ -81,7 +88,7 @@ export function useWatch(client: InspectorClient | undefined, filter: ListenFilt
     void (async () => {
       let endedBy: string | undefined;
       try {
-        for await (const event of services.watchTools(client, { filter: requested, pollMs, signal: ac.signal })) {
+        for await (const event of services.listenSession(client, { filter: requested, pollMs, signal: ac.signal })) {
           if (ac.signal.aborted) break;
           if (event.type === 'end') endedBy = event.reason ?? 'ended by the server';
           if (event.type === 'acknowledged') ends.current = 0;

@@ -64,7 +64,7 @@ function summarize(c: ResourceContents): ContentSummary {
 export function diffTextLines(before: string, after: string): DiffLine[] | undefined {
   const norm = (s: string) => {
     const t = s.replace(/\r\n?/g, '\n');
-    // Terminate the last line so "x" and "x\n" compare equal on it (as watch/diff does).
+    // Terminate the last line so "x" and "x\n" compare equal on it (as diff/diff.ts does).
     return t === '' ? '' : t.endsWith('\n') ? t : t + '\n';
   };
   const changes = diffLines(norm(before), norm(after), { maxEditLength: MAX_EDIT_LENGTH });

@@ -1,13 +1,13 @@
 /**
- * Pure reducer of `watchTools` events (src/client/watch.ts) into what the TUI shows: the
+ * Pure reducer of `listenSession` events (src/client/listen-session.ts) into what the TUI shows: the
  * current tool list with added/changed marks, the live event tail (bounded), the diff
  * history (bounded), and the listen state for the header.
  * spec: basic/subscriptions (acknowledged subset, graceful end vs drop)
  */
-import type { DroppedTool, WatchEvent } from '../client/types.js';
+import type { DroppedTool, ListenSessionEvent } from '../client/types.js';
 import type { ListenFilter, Tool } from '../protocol/types.js';
-import type { ListDiff, ListKind, ListedItem, ToolDiff } from '../watch/types.js';
-import { isEmptyDiff } from '../watch/diff.js';
+import type { ListDiff, ListKind, ListedItem, ToolDiff } from '../diff/types.js';
+import { isEmptyDiff } from '../diff/diff.js';
 
 /** Bound of the live event tail. */
 export const EVENT_BUFFER = 500;
@@ -40,10 +40,10 @@ export function diffKindOf(ev: object): ListKind {
 /** An event of the tail with a session-wide sequence number. */
 export interface TailEntry {
   seq: number;
-  event: WatchEvent;
+  event: ListenSessionEvent;
 }
 
-export interface WatchState {
+export interface ListenSessionState {
   /** undefined until the first list arrives. */
   tools: Tool[] | undefined;
   dropped: DroppedTool[];
@@ -79,7 +79,7 @@ export interface WatchState {
 }
 
 /** The state before anything arrived, for a subscription to `requested`. */
-export function initialWatchState(requested: ListenFilter): WatchState {
+export function initialListenSessionState(requested: ListenFilter): ListenSessionState {
   return { tools: undefined, dropped: [], marks: {}, tail: [], received: 0, diffs: [], diffCount: 0, listen: { status: 'starting', requested } };
 }
 
@@ -92,12 +92,16 @@ export function marksOf(diff: ToolDiff): Record<string, 'added' | 'changed'> {
 }
 
 /**
- * Applies a batch of events in order. `diffTools` is injected (src/watch/diff.ts) so that a
+ * Applies a batch of events in order. `diffTools` is injected (src/diff/diff.ts) so that a
  * re-subscription's fresh `tools` list is compared with the previous one for marks.
  */
-export function applyWatchEvents(state: WatchState, events: readonly WatchEvent[], diffTools?: (before: Tool[], after: Tool[]) => ToolDiff): WatchState {
+export function applyListenSessionEvents(
+  state: ListenSessionState,
+  events: readonly ListenSessionEvent[],
+  diffTools?: (before: Tool[], after: Tool[]) => ToolDiff,
+): ListenSessionState {
   if (events.length === 0) return state;
-  let s: WatchState = { ...state, listen: { ...state.listen } };
+  let s: ListenSessionState = { ...state, listen: { ...state.listen } };
   const tail = s.tail.slice();
   let seq = s.received;
   const diffs = s.diffs.slice();
@@ -132,7 +136,7 @@ export function applyWatchEvents(state: WatchState, events: readonly WatchEvent[
           diffs.push({ id: s.diffCount, time: ev.time, cause: ev.cause, diff: ev.diff, kind });
           break;
         }
-        const tev = ev as Extract<WatchEvent, { type: 'diff'; tools: Tool[] }>;
+        const tev = ev as Extract<ListenSessionEvent, { type: 'diff'; tools: Tool[] }>;
         s.tools = tev.tools;
         s.incomplete = tev.incomplete;
         s.toolsAt = ev.time;
@@ -179,7 +183,7 @@ export function applyWatchEvents(state: WatchState, events: readonly WatchEvent[
 }
 
 /** Marks the watch as finished: `failed` with a message (thrown error) or `stopped`. */
-export function finishWatch(state: WatchState, error?: string): WatchState {
+export function finishListenSession(state: ListenSessionState, error?: string): ListenSessionState {
   if (error !== undefined) {
     return { ...state, toolsError: state.tools ? state.toolsError : error, listen: { ...state.listen, status: 'failed', detail: error } };
   }
@@ -195,7 +199,7 @@ export function finishWatch(state: WatchState, error?: string): WatchState {
  * The client's own re-sync step (session renewal, issue 9) can take this one's place: it
  * would hand over the lists before and after, and this marks the state the same way.
  */
-export function resyncAfterReconnect(state: WatchState): WatchState {
+export function resyncAfterReconnect(state: ListenSessionState): ListenSessionState {
   return state.tools ? { ...state, pendingResync: 'restart' } : state;
 }
 
@@ -204,13 +208,13 @@ export function resyncAfterReconnect(state: WatchState): WatchState {
  * diff with cause `refresh` (no change: no diff, the marks stay).
  */
 export function applyRefresh(
-  state: WatchState,
+  state: ListenSessionState,
   tools: Tool[],
   dropped: DroppedTool[],
   time: number,
   diffTools: (before: Tool[], after: Tool[]) => ToolDiff,
-): WatchState {
-  const s: WatchState = { ...state, tools, dropped, toolsAt: time, toolsError: undefined };
+): ListenSessionState {
+  const s: ListenSessionState = { ...state, tools, dropped, toolsAt: time, toolsError: undefined };
   if (!state.tools) return s;
   const d = diffTools(state.tools, tools);
   if (isEmptyDiff(d)) return s;
