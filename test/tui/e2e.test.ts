@@ -133,7 +133,7 @@ describe.skipIf(!canRun)('e2e in tmux (built binary, modern stdio fixture)', () 
     expect(readFileSync(exitFile, 'utf8').trim()).toBe('0');
     s = screen();
     expect(s).not.toContain('Tools (9)'); // alternate screen left
-    await expect.poll(() => procs.filter(alive), { timeout: 10_000 }).toEqual([]);
+    await expect.poll(() => procs.filter(alive), { timeout: 20_000 }).toEqual([]);
   });
 });
 

@@ -201,7 +201,7 @@ describe('call form', () => {
     await press(r, KEY.enter);
     expect(lastAction).toBe('submit');
     await press(r, KEY.esc);
-    await expect.poll(() => lastAction, { timeout: 10_000 }).toBe('back');
+    await expect.poll(() => lastAction, { timeout: 20_000 }).toBe('back');
   });
 
   it('sanitizes titles, descriptions and enum labels from the server', async () => {

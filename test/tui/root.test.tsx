@@ -117,7 +117,7 @@ describe('Root', () => {
     await press(r, 'q');
     await waitFor(r, () => code !== undefined);
     resolve(client);
-    await expect.poll(() => client.closed, { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => client.closed, { timeout: 20_000 }).toBe(1);
   });
 });
 
@@ -187,7 +187,7 @@ describe('runTui', () => {
       services: fakeServices(feed),
     });
     feed.push(toolsEvent([tool('echo')]));
-    await expect.poll(() => stdout.chunks.join('').includes('Tools (1)'), { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => stdout.chunks.join('').includes('Tools (1)'), { timeout: 20_000 }).toBe(true);
     expect(stdout.chunks[0]).toContain('\u001b[?1049h');
     stdin.send('q');
     const code = await done;

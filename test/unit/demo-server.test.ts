@@ -230,7 +230,7 @@ describe('demo server over HTTP', () => {
     const sse = sseReader(r.res);
     await sse.until(() => sse.events.length >= 1);
     ac.abort();
-    await expect.poll(() => logs.some((l) => /countdown .* cancelled/.test(l)), { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => logs.some((l) => /countdown .* cancelled/.test(l)), { timeout: 20_000 }).toBe(true);
   });
 
   it('opens a listen stream: acknowledged first, then list_changed on each change, and a graceful end on close', async () => {
@@ -504,7 +504,7 @@ describe('demo server over stdio', () => {
     peer.request('c2', 'tools/call', { name: 'countdown', arguments: { from: 10, delayMs: 100 } }, { progressToken: 'p2' });
     await peer.waitFor((m) => m.params?.progressToken === 'p2');
     peer.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'c2', reason: 'test' } });
-    await expect.poll(() => logs.some((l) => l.includes('cancelled')), { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => logs.some((l) => l.includes('cancelled')), { timeout: 20_000 }).toBe(true);
     const countBefore = peer.received.length;
     await new Promise((r) => setTimeout(r, 250));
     expect(peer.received.length).toBe(countBefore); // no more progress, no response
@@ -529,7 +529,7 @@ describe('demo server over stdio', () => {
 
     // cancelling M drops it without a response; closing ends L gracefully
     peer.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'M' } });
-    await expect.poll(() => logs.includes('[stdio] cancelled "M"'), { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => logs.includes('[stdio] cancelled "M"'), { timeout: 20_000 }).toBe(true);
     await s.close();
     await s.done;
     const end = await peer.waitFor((m) => m.id === 'L');

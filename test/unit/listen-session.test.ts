@@ -72,7 +72,7 @@ describe('listenSession attribution', () => {
     await until(it, (e) => e.type === 'acknowledged');
     // The next poll's fetch is held open; meanwhile the list changes and is announced.
     s.holdFetches(true);
-    await expect.poll(() => s.heldFetches(), { timeout: 10_000 }).toBeGreaterThan(0);
+    await expect.poll(() => s.heldFetches(), { timeout: 20_000 }).toBeGreaterThan(0);
     s.setTools([t('a'), t('b')]);
     s.listen.push({ type: 'notification', time: 2, method: 'notifications/tools/list_changed', unsolicited: false });
     s.holdFetches(false);
