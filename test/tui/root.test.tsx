@@ -178,8 +178,14 @@ describe('runTui', () => {
     const { stdout, stdin } = fakeTty();
     const client = fakeClient({ tools: [tool('echo')] });
     const feed = new Feed<ListenSessionEvent>();
+    // Read before runTui, which hides CI while it loads Ink.
+    const ciMode = !!process.env.CI;
+    let connected = false;
     const done = runTui({
-      connect: async () => client,
+      connect: async () => {
+        connected = true;
+        return client;
+      },
       targetLabel: 'x',
       color: false,
       stdin: stdin as unknown as NodeJS.ReadStream,
@@ -187,7 +193,11 @@ describe('runTui', () => {
       services: fakeServices(feed),
     });
     feed.push(toolsEvent([tool('echo')]));
-    await expect.poll(() => stdout.chunks.join('').includes('Tools (1)'), { timeout: 20_000 }).toBe(true);
+    // Under CI=true, Ink (already loaded by the tests above, while CI was set) draws only its
+    // last frame, on exit: there is no first frame to wait for, only the connection and the
+    // switch to the alternate screen.
+    if (ciMode) await expect.poll(() => connected && stdout.chunks.length > 0, { timeout: 20_000 }).toBe(true);
+    else await expect.poll(() => stdout.chunks.join('').includes('Tools (1)'), { timeout: 20_000 }).toBe(true);
     expect(stdout.chunks[0]).toContain('\u001b[?1049h');
     stdin.send('q');
     const code = await done;
