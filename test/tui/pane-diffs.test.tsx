@@ -20,7 +20,7 @@ const change = (i: number) => ({
 describe('Diffs pane (alone)', () => {
   it('says when there is no diff yet; keys do nothing then', async () => {
     const h = renderPane(diffsPane);
-    await waitFor(h.r, (f) => f.includes('No change to the tool list yet'));
+    await waitFor(h.r, (f) => f.includes('No change to the tools, prompts or resources yet'));
     await press(h.r, KEY.left, 'j');
     expect(h.latest().badge).toBeUndefined();
   });

@@ -22,7 +22,9 @@ export function DiffView({ diffs, index, lines, offset, width, height }: DiffVie
     return (
       <Box flexDirection="column" width={width} height={height}>
         <Text {...theme.style('title')}>Diffs</Text>
-        <Text {...theme.style('muted')}>No change to the tool list yet. Changes appear here as they are noticed (notification, poll, resync).</Text>
+        <Text {...theme.style('muted')}>
+          No change to the tools, prompts or resources yet. Changes appear here as they are noticed (notification, poll, resync).
+        </Text>
       </Box>
     );
   }
