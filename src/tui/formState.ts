@@ -6,7 +6,9 @@
  * (←/→, Home/End, Backspace, Ctrl-U, Ctrl-W); Space or ←/→ toggles a boolean / cycles a
  * choice; on an array header `+`/`a` adds an item and `-`/`x` removes the last; Ctrl-D
  * removes the array item the focus is in; Ctrl-N sets or clears an explicit null on a
- * nullable field; Ctrl-R resets the form to its defaults; Enter submits; Esc goes back.
+ * nullable field; Ctrl-R resets the form to its defaults; Enter submits; Esc goes back. String
+ * and JSON fields hold several lines: Alt-Enter inserts a newline, a paste keeps its newlines,
+ * Ctrl-O asks the caller to edit the field in `$EDITOR` (action `editor`).
  */
 import type { Key } from 'ink';
 import {
@@ -32,7 +34,8 @@ export interface FormUiState {
   cursor: number;
 }
 
-export type FormAction = 'submit' | 'back';
+/** What the caller does after a key: submit the call, leave the form, edit the focused field in the external editor. */
+export type FormAction = 'submit' | 'back' | 'editor';
 
 /** The starting state: defaults prefilled, focus on the first row. */
 export function initialFormUi(model: FormModel): FormUiState {
@@ -43,6 +46,11 @@ export function initialFormUi(model: FormModel): FormUiState {
 export function formUiWithValue(model: FormModel, value: FormValue): FormUiState {
   const rows = formRows(model.root, value);
   return { value, focus: 0, cursor: rows[0] ? textOf(rows[0]).length : 0 };
+}
+
+/** Whether a row edits text that may span lines (string, JSON): the `multiline` key context. */
+export function isMultilineRow(row: FormRow | undefined): boolean {
+  return !!row && row.role === 'field' && (row.node.kind === 'string' || row.node.kind === 'json');
 }
 
 /** Whether a row edits text (string, number, JSON). */
@@ -67,7 +75,7 @@ export function formContexts(row: FormRow | undefined): KeyContext[] {
   if (row.role !== 'field') return ['form'];
   if (row.node.kind === 'boolean') return ['form', 'form-boolean'];
   if (row.node.kind === 'enum') return ['form', 'form-enum'];
-  return ['form', 'text'];
+  return isMultilineRow(row) ? ['form', 'multiline', 'text'] : ['form', 'text'];
 }
 
 /**
@@ -84,6 +92,8 @@ export function formKey(model: FormModel, st: FormUiState, input: string, key: K
       return { state: st, action: 'submit' };
     case 'form.back':
       return { state: st, action: 'back' };
+    case 'form.editor':
+      return { state: st, action: 'editor' };
     case 'form.field':
       return { state: focusRow(st, rows, st.focus + m.arg) };
     case 'form.fieldPage':
@@ -152,7 +162,7 @@ export function formKey(model: FormModel, st: FormUiState, input: string, key: K
   if (row.role !== 'field' || row.node.kind === 'boolean' || row.node.kind === 'enum') return { state: st };
   // Text-like fields.
   const text = row.value.kind === 'text' && !row.value.isNull ? row.value.text : '';
-  const edited = editText({ text, cursor: row.value.isNull ? 0 : st.cursor }, input, key);
+  const edited = editText({ text, cursor: row.value.isNull ? 0 : st.cursor }, input, key, { multiline: isMultilineRow(row) });
   if (!edited) return { state: st };
   if (row.value.isNull && edited.text === text) return { state: st };
   const value = updateAt(st.value, row.path, () => ({ kind: 'text', text: edited.text }));

@@ -26,6 +26,8 @@ export type KeyContext =
   | 'list'
   /** A one-line text field has the focus (the tool filter, a text/number/JSON field). */
   | 'text'
+  /** A string or JSON field of a form (with `text`): it holds several lines, and can be edited in `$EDITOR`. */
+  | 'multiline'
   /** The connect screen (before the app). */
   | 'connect'
   | 'connect-failed'
@@ -91,7 +93,7 @@ export type HelpSection = (typeof HELP_SECTIONS)[number];
 
 /**
  * A key: a special key (`up`, `down`, `left`, `right`, `pageup`, `pagedown`, `home`, `end`,
- * `return`, `escape`, `tab`, `shift-tab`, `backspace`, `delete`), `ctrl-<letter>`, `any`, or
+ * `return`, `meta-return` (Alt-Enter), `escape`, `tab`, `shift-tab`, `backspace`, `delete`), `ctrl-<letter>`, `any`, or
  * one printable character (`q`, `G`, `?`, `' '`).
  */
 export type KeySpec = string;
@@ -301,6 +303,14 @@ export const KEY_TABLE = [
   { command: 'text.erase', keys: ['backspace', 'delete'], in: ['text'], section: 'Text fields', does: 'delete the character before the cursor' },
   { command: 'text.clear', keys: ['ctrl-u'], in: ['text'], section: 'Text fields', does: 'clear the field' },
   { command: 'text.deleteWord', keys: ['ctrl-w'], in: ['text'], section: 'Text fields', does: 'delete the word before the cursor' },
+  // Alt-Enter: terminals send ESC CR for it; Ctrl-J (LF) reaches Ink as a key it cannot tell from nothing.
+  {
+    command: 'text.newline',
+    keys: ['meta-return'],
+    in: ['multiline'],
+    section: 'Text fields',
+    does: 'in a string or JSON field of a form: a new line (a paste keeps its newlines too)',
+  },
 
   // ---- Call form ----
   {
@@ -358,6 +368,13 @@ export const KEY_TABLE = [
   { command: 'form.deleteItem', keys: ['ctrl-d'], in: ['form'], section: 'Call form', does: 'delete the array item under the cursor' },
   { command: 'form.null', keys: ['ctrl-n'], in: ['form'], section: 'Call form', does: 'set / clear an explicit null (nullable fields)' },
   { command: 'form.reset', keys: ['ctrl-r'], in: ['form'], section: 'Call form', does: 'reset the form to its defaults' },
+  {
+    command: 'form.editor',
+    keys: ['ctrl-o'],
+    in: ['multiline'],
+    section: 'Call form',
+    does: 'in a string or JSON field: edit it in $VISUAL / $EDITOR (else vi), as git does; the TUI waits for the editor to exit',
+  },
   {
     command: 'form.submit',
     keys: ['return'],
@@ -586,7 +603,13 @@ export type Command = (typeof KEY_TABLE)[number]['command'];
 export const HELP_NOTES: readonly { section: HelpSection; label: string; does: string }[] = [
   { section: 'Tools list', label: '+ / ~ mark', does: 'tool added / changed by the last list change' },
   { section: 'Tools list', label: 'ro? destr? idem? open?', does: 'annotation hints as the server states them (unverified)' },
-  { section: 'Text fields', label: 'typing', does: 'inserts text; a paste of several lines becomes one line' },
+  {
+    section: 'Text fields',
+    label: 'typing',
+    does: 'inserts text; a paste of several lines keeps them in a string or JSON field of a form, elsewhere becomes one line',
+  },
+  { section: 'Call form', label: '⇡ mark', does: 'the field is also sent as an HTTP header, Mcp-Param-<Name> (x-mcp-header; Streamable HTTP only)' },
+  { section: 'Call form', label: '↑ / ↓ N more', does: 'fields above / below the visible part of a long form (↑ ↓ PgUp PgDn reach them)' },
 ];
 
 /** What a key matched: the command and its argument (see {@link KeyBinding}). */
@@ -606,7 +629,9 @@ const SPECIAL: Record<string, { label: string; test: (k: Key) => boolean }> = {
   pagedown: { label: 'PgDn', test: (k) => k.pageDown },
   home: { label: 'Home', test: (k) => k.home },
   end: { label: 'End', test: (k) => k.end },
-  return: { label: 'Enter', test: (k) => k.return },
+  // Alt-Enter (ESC CR: return with meta) is its own key, not Enter.
+  return: { label: 'Enter', test: (k) => k.return && !k.meta },
+  'meta-return': { label: 'Alt-Enter', test: (k) => k.return && k.meta },
   escape: { label: 'Esc', test: (k) => k.escape },
   tab: { label: 'Tab', test: (k) => k.tab && !k.shift },
   'shift-tab': { label: 'Shift-Tab', test: (k) => k.tab && k.shift },

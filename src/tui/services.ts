@@ -39,6 +39,11 @@ export interface TuiServices {
   saveFile?(name: string, data: Uint8Array | string): Promise<string>;
   /** Opens `url` in the user's browser (only ever called after the user said yes). Absent: the platform's opener. */
   openUrl?(url: string): Promise<void>;
+  /**
+   * Edits `text` in the user's editor and returns the result (see `runEditorSync` in
+   * src/tui/editor.ts; called with the TUI suspended). Absent: `$VISUAL` / `$EDITOR` / vi.
+   */
+  editExternally?(text: string, req: { name: string; ext: string }): { text: string } | { error: string };
 }
 
 /** The real `schedule` (see {@link TuiServices.schedule}). */

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, render } from 'ink-testing-library';
 import { plainKey, splitChunk, isMultiLinePaste } from '../../src/tui/hooks/useKeys.js';
 import { clipLine, clipText } from '../../src/tui/lines.js';
+import { editText } from '../../src/tui/textEdit.js';
 import { LinesView } from '../../src/tui/components/LinesView.js';
 import { applyListenSessionEvents, initialListenSessionState } from '../../src/tui/listenSessionState.js';
 import { diffTools } from '../../src/diff/diff.js';
@@ -10,11 +11,13 @@ import type { Tool } from '../../src/protocol/types.js';
 afterEach(() => cleanup());
 
 describe('pasted text is text, not keys', () => {
-  it('a multi-line paste becomes one text input with spaces, without Enter', () => {
-    const ev = splitChunk('first line\nsecond line s\nthird', plainKey());
+  it('a multi-line paste becomes one text input with its line breaks as \\n, without Enter (a one-line field makes them spaces)', () => {
+    const ev = splitChunk('first line\rsecond line s\r\nthird\r', plainKey());
     expect(ev).toHaveLength(1);
-    expect(ev[0].input).toBe('first line second line s third');
+    expect(ev[0].input).toBe('first line\nsecond line s\nthird');
     expect(ev[0].key.return).toBe(false);
+    expect(editText({ text: '', cursor: 0 }, ev[0].input, ev[0].key)?.text).toBe('first line second line s third');
+    expect(editText({ text: '', cursor: 0 }, ev[0].input, ev[0].key, { multiline: true })?.text).toBe('first line\nsecond line s\nthird');
   });
   it('typing followed by Enter (tmux send-keys "/ech" Enter Enter) is still keys', () => {
     expect(isMultiLinePaste('/ech\r\r')).toBe(false);

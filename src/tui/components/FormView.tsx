@@ -4,8 +4,7 @@ import type { FormRow } from '../../schema/form.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 import { useTheme } from '../theme.js';
 import { fit, textWidth, truncate } from '../text.js';
-import { viewText } from '../textEdit.js';
-import { scrollToShow } from '../scroll.js';
+import { textLines, viewText } from '../textEdit.js';
 
 export interface FormViewProps {
   rows: readonly FormRow[];
@@ -15,6 +14,54 @@ export interface FormViewProps {
   errors: ReadonlyMap<string, string[]>;
   width: number;
   height: number;
+  /** The `Mcp-Param-*` header a field is mirrored into (`x-mcp-header`), by row pointer: marked `⇡`. */
+  headers?: ReadonlyMap<string, string>;
+}
+
+/** At most this many lines of a multi-line field are shown while it has the focus. */
+export const MAX_FIELD_LINES = 6;
+
+/**
+ * Which rows of a form fit in `height` lines, around the focused one: `heights[i]` is the
+ * lines row i takes. When not all fit, a line above says how many rows are hidden above and
+ * a line below how many below (each only when there are some); the focused row is centred
+ * as far as the ends allow.
+ *
+ * @returns rows `start`…`end - 1` are drawn; `above` / `below`: whether the marker lines are drawn.
+ */
+export function formWindow(heights: readonly number[], focus: number, height: number): { start: number; end: number; above: boolean; below: boolean } {
+  const n = heights.length;
+  const total = heights.reduce((a, b) => a + b, 0);
+  if (total <= height || n === 0) return { start: 0, end: n, above: false, below: false };
+  const f = Math.max(0, Math.min(n - 1, focus));
+  // Grow around the focus in `budget` lines: up to half of it above, then below, then above again.
+  const grow = (budget: number) => {
+    let start = f;
+    let end = f + 1;
+    let used = heights[f];
+    const half = Math.floor((budget - used) / 2);
+    let up = 0;
+    while (start > 0 && up + heights[start - 1] <= half && used + heights[start - 1] <= budget) {
+      start--;
+      up += heights[start];
+      used += heights[start];
+    }
+    while (end < n && used + heights[end] <= budget) used += heights[end++];
+    while (start > 0 && used + heights[start - 1] <= budget) used += heights[--start];
+    return { start, end };
+  };
+  // Room for both markers; a marker that is not needed gives its line back.
+  const markers = height >= 3 ? 2 : 0;
+  let w = grow(height - markers);
+  if (markers && (w.start === 0 || w.end === n)) w = grow(height - 1);
+  if (markers && w.start > 0 && w.end < n) w = grow(height - 2);
+  return { ...w, above: markers > 0 && w.start > 0, below: markers > 0 && w.end < n };
+}
+
+/** How many lines a form row takes: a focused multi-line text field shows up to {@link MAX_FIELD_LINES}. */
+export function rowHeight(row: FormRow, focused: boolean): number {
+  if (!focused || row.role !== 'field' || row.value.kind !== 'text' || row.value.isNull) return 1;
+  return Math.min(MAX_FIELD_LINES, row.value.text.split('\n').length);
 }
 
 /** The text shown in the editor column for a row (without cursor). */
@@ -29,31 +76,84 @@ export function editorText(row: FormRow): string {
     if (v.kind !== 'enum' || v.index < 0 || v.index >= n.options.length) return `‹ (unset) ›  ${n.options.length} choices`;
     return `‹ ${sanitizeLine(n.options[v.index].label)} ›  ${v.index + 1}/${n.options.length}`;
   }
-  return v.kind === 'text' ? sanitizeLine(v.text) : '';
+  // A multi-line text shows its first line (the row says how many more).
+  return v.kind === 'text' ? sanitizeLine(v.text.split('\n')[0]) : '';
+}
+
+/** The number of lines of a text row's value (1 for anything else). */
+function lineCount(row: FormRow): number {
+  return row.value.kind === 'text' && !row.value.isNull ? row.value.text.split('\n').length : 1;
 }
 
 /**
- * The call form's rows: label (indented by nesting, `*` when required), the editor (text with
- * a cursor, toggle, choice, item count…) and the first problem of that field in red. Only the
- * window around the focused row is drawn.
+ * The call form's rows: label (indented by nesting, `*` when required, `⇡` when mirrored into
+ * an HTTP header), the editor (text with a cursor, toggle, choice, item count…) and the first
+ * problem of that field in red. Only the window around the focused row is drawn, with
+ * `↑ N more fields above` / `↓ N more fields below` when rows are hidden. A multi-line text
+ * shows its first line and `(+N lines)`; focused, up to {@link MAX_FIELD_LINES} lines around the cursor.
  */
-export function FormView({ rows, focus, cursor, errors, width, height }: FormViewProps) {
+export function FormView({ rows, focus, cursor, errors, width, height, headers }: FormViewProps) {
   const theme = useTheme();
   const labelOf = (r: FormRow) =>
-    `${'  '.repeat(r.depth)}${r.itemIndex !== undefined ? `[${r.itemIndex}]` : sanitizeLine(r.node.label)}${r.node.required && r.itemIndex === undefined ? '*' : ''}`;
+    `${'  '.repeat(r.depth)}${r.itemIndex !== undefined ? `[${r.itemIndex}]` : sanitizeLine(r.node.label)}${r.node.required && r.itemIndex === undefined ? '*' : ''}${headers?.has(r.pointer) ? '⇡' : ''}`;
   const labelW = Math.min(Math.max(8, ...rows.map((r) => textWidth(labelOf(r)))), Math.max(10, Math.floor(width * 0.35)));
   const editorW = Math.max(10, Math.min(40, width - labelW - 20));
-  const offset = scrollToShow(Math.max(0, focus - Math.floor(height / 2)), focus, height, rows.length);
-  const visible = rows.slice(offset, offset + height);
+  const heights = rows.map((r, i) => (i === focus ? Math.min(rowHeight(r, true), Math.max(1, height - 2)) : 1));
+  const win = formWindow(heights, focus, height);
+  const visible = rows.slice(win.start, win.end);
+  const more = (n: number, where: string) => `  ${where === 'above' ? '↑' : '↓'} ${n} more field${n === 1 ? '' : 's'} ${where}`;
   return (
     <Box flexDirection="column" height={height} width={width} overflow="hidden">
+      {win.above ? (
+        <Text wrap="truncate-end" {...theme.style('muted')}>
+          {more(win.start, 'above')}
+        </Text>
+      ) : null}
       {visible.map((r, k) => {
-        const i = offset + k;
+        const i = win.start + k;
         const focused = i === focus;
         const errs = errors.get(r.pointer);
         const isText = r.role === 'field' && r.value.kind === 'text' && !r.value.isNull;
+        const header = headers?.get(r.pointer);
+        const nLines = lineCount(r);
         let editor: JSX.Element;
-        if (isText && focused && r.value.kind === 'text') {
+        /** Further lines of a focused multi-line field, under its first. */
+        let extra: JSX.Element[] = [];
+        let linesNote = '';
+        if (isText && focused && r.value.kind === 'text' && nLines > 1) {
+          const tl = textLines({ text: r.value.text, cursor });
+          const shown = heights[i];
+          const first = Math.max(0, Math.min(tl.line - Math.floor(shown / 2), tl.lines.length - shown));
+          const lineEl = (j: number) => {
+            const line = tl.lines[j];
+            if (j !== tl.line) return <Text>{truncate(sanitizeLine(line), editorW - 2)}</Text>;
+            const v = viewText({ text: line, cursor: tl.col }, editorW - 2);
+            return (
+              <Text>
+                <Text>{sanitizeLine(v.before)}</Text>
+                <Text {...theme.style('cursor')}>{sanitizeLine(v.at) || ' '}</Text>
+                <Text>{sanitizeLine(v.after)}</Text>
+              </Text>
+            );
+          };
+          const framed = (j: number) => (
+            <Text>
+              <Text {...theme.style('muted')}>{j === 0 ? '[' : '│'}</Text>
+              {lineEl(j)}
+              <Text {...theme.style('muted')}>{j === tl.lines.length - 1 ? ']' : ''}</Text>
+            </Text>
+          );
+          editor = framed(first);
+          linesNote = `  line ${tl.line + 1} of ${nLines}`;
+          extra = [];
+          for (let j = first + 1; j < first + shown; j++)
+            extra.push(
+              <Text key={`${r.pointer}#${j}`} wrap="truncate-end">
+                <Text>{' '.repeat(labelW + 3)}</Text>
+                {framed(j)}
+              </Text>,
+            );
+        } else if (isText && focused && r.value.kind === 'text') {
           // Text may hold a server-provided default: never draw its control characters.
           const v = viewText({ text: r.value.text, cursor }, editorW - 2);
           v.before = sanitizeLine(v.before);
@@ -77,6 +177,7 @@ export function FormView({ rows, focus, cursor, errors, width, height }: FormVie
               <Text {...theme.style('muted')}>]</Text>
             </Text>
           );
+          if (nLines > 1) linesNote = `  (+${nLines - 1} line${nLines === 2 ? '' : 's'})`;
         } else {
           editor = <Text {...theme.style(r.value.isNull ? 'accent' : r.role === 'field' ? 'plain' : 'muted')}>{truncate(editorText(r), editorW + 10)}</Text>;
         }
@@ -84,20 +185,29 @@ export function FormView({ rows, focus, cursor, errors, width, height }: FormVie
           ? { text: `  ✗ ${sanitizeLine(errs[0])}`, style: 'error' as const }
           : r.node.kind === 'json' && r.role === 'field'
             ? { text: '  JSON', style: 'muted' as const }
-            : r.node.description && r.itemIndex === undefined
-              ? { text: `  ${sanitizeLine(r.node.description)}`, style: 'muted' as const }
-              : undefined;
-        return (
+            : header
+              ? { text: `  ⇡ ${header}${r.node.description ? ` · ${sanitizeLine(r.node.description)}` : ''}`, style: 'muted' as const }
+              : r.node.description && r.itemIndex === undefined
+                ? { text: `  ${sanitizeLine(r.node.description)}`, style: 'muted' as const }
+                : undefined;
+        const first = (
           <Text key={r.pointer || '#'} wrap="truncate-end">
             <Text {...theme.style(focused ? 'selected' : 'plain')}>{focused ? '›' : ' '}</Text>
             <Text> </Text>
             <Text {...theme.style(errs?.length ? 'error' : focused ? 'title' : 'plain')}>{fit(labelOf(r), labelW)}</Text>
             <Text> </Text>
             {editor}
+            {linesNote ? <Text {...theme.style('muted')}>{linesNote}</Text> : null}
             {after ? <Text {...theme.style(after.style)}>{after.text}</Text> : null}
           </Text>
         );
+        return extra.length ? [first, ...extra] : first;
       })}
+      {win.below ? (
+        <Text wrap="truncate-end" {...theme.style('muted')}>
+          {more(rows.length - win.end, 'below')}
+        </Text>
+      ) : null}
     </Box>
   );
 }

@@ -13,7 +13,7 @@ import { needsTask } from './ToolsPane.js';
 
 export interface ToolDetailProps {
   tool: Tool;
-  form: Pick<UseForm, 'model' | 'state' | 'rows' | 'problems' | 'rebuilt'>;
+  form: Pick<UseForm, 'model' | 'state' | 'rows' | 'problems' | 'rebuilt'> & Partial<Pick<UseForm, 'headers' | 'notice'>>;
   /** The tool is no longer in the server's list. */
   gone: boolean;
   /** Enter was pressed with problems: the next Enter calls anyway. */
@@ -22,11 +22,17 @@ export interface ToolDetailProps {
   height: number;
 }
 
-/** The help line of the focused row: type, required, format, pattern, default, null key. */
-export function fieldFacts(row: FormRow): string {
+/**
+ * The help line of the focused row: type, required, the header it is mirrored into
+ * (`header`: `Mcp-Param-Region`, from `x-mcp-header`), lines, format, pattern, default.
+ */
+export function fieldFacts(row: FormRow, header?: string): string {
   const n = row.node;
   const facts = [typeLabel(n)];
   if (n.required) facts.push('required');
+  if (header) facts.push(`⇡ also sent as header ${header} over HTTP`);
+  const lines = row.value.kind === 'text' && !row.value.isNull ? row.value.text.split('\n').length : 1;
+  if (lines > 1) facts.push(`${lines} lines`);
   if (n.kind === 'string') {
     if (n.pattern) facts.push(`pattern ${n.pattern}`);
     if (n.minLength !== undefined) facts.push(`min length ${n.minLength}`);
@@ -53,10 +59,12 @@ export function rowKeys(row: FormRow | undefined): string {
   if (row.role === 'array') parts.push('+ add item', '- remove last');
   else if (row.node.kind === 'boolean') parts.push('Space toggle');
   else if (row.node.kind === 'enum') parts.push('←/→ choose');
+  else if (row.role === 'field' && (row.node.kind === 'string' || row.node.kind === 'json')) parts.push('Alt-Enter newline', 'Ctrl-O $EDITOR');
   else if (row.role === 'field') parts.push('type to edit');
   if (row.itemIndex !== undefined || row.path.some((p) => typeof p === 'number')) parts.push('Ctrl-D delete item');
   if (row.node.nullable) parts.push('Ctrl-N null');
-  parts.push('Ctrl-R reset', 'Enter call', 'Esc back');
+  // Reset last: a narrow screen cuts the end of the line.
+  parts.push('Enter call', 'Esc back', 'Ctrl-R reset');
   return parts.join(' · ');
 }
 
@@ -137,13 +145,27 @@ export function ToolDetail({ tool, form, gone, confirmPending, width, height }: 
         {confirmPending ? <Text {...theme.style('warn')}>{'  Enter again to call anyway'}</Text> : null}
         <Text {...theme.style('muted')}>{'  * required'}</Text>
       </Text>
-      <FormView rows={form.rows} focus={form.state.focus} cursor={form.state.cursor} errors={problems.byRow} width={width} height={formH} />
+      <FormView
+        rows={form.rows}
+        focus={form.state.focus}
+        cursor={form.state.cursor}
+        errors={problems.byRow}
+        width={width}
+        height={formH}
+        headers={form.headers}
+      />
       <Box flexDirection="column" height={helpRows}>
         <Text wrap="truncate-end" {...theme.style('muted')}>
-          {focused ? `${sanitizeLine(focused.itemIndex !== undefined ? pathLabel(focused.path) : focused.node.label)}: ${fieldFacts(focused)}` : ' '}
+          {focused
+            ? `${sanitizeLine(focused.itemIndex !== undefined ? pathLabel(focused.path) : focused.node.label)}: ${fieldFacts(focused, form.headers?.get(focused.pointer))}`
+            : ' '}
         </Text>
         <Text wrap="truncate-end">{focused?.node.description ? sanitizeLine(focused.node.description) : ' '}</Text>
-        {focusedProblems.length || problems.general.length || !problems.notes.length ? (
+        {form.notice ? (
+          <Text wrap="truncate-end" {...theme.style('warn')}>
+            {sanitizeLine(`! ${form.notice}`)}
+          </Text>
+        ) : focusedProblems.length || problems.general.length || !problems.notes.length ? (
           <Text wrap="truncate-end" {...theme.style('error')}>
             {sanitizeLine(focusedProblems.length ? `✗ ${focusedProblems.join('; ')}` : problems.general.length ? `✗ ${problems.general.join('; ')}` : ' ')}
           </Text>

@@ -5,6 +5,9 @@ import { buildForm, formRows, formToArguments, formValueFromJson, toPointer, upd
 import { useServices } from '../services.js';
 import { formKey, formUiWithValue, initialFormUi, type FormAction, type FormUiState } from '../formState.js';
 import { stableKey } from '../stableKey.js';
+import { useExternalEditor } from './useExternalEditor.js';
+import { validateXMcpHeaders } from '../../protocol/xmcpheader.js';
+import { HEADER } from '../../protocol/constants.js';
 
 export interface FormProblems {
   /** Problems by the pointer of the row they belong to. */
@@ -25,14 +28,30 @@ export interface UseForm {
   /** The arguments as typed: a number or JSON field that does not parse is a string here (what "call anyway" sends). */
   typedArgs: JsonObject;
   problems: FormProblems;
-  /** Applies a key; returns the action for Enter / Esc. */
-  onKey(input: string, key: Key): FormAction | undefined;
+  /** Applies a key; returns the action for Enter / Esc (the external editor is handled here). */
+  onKey(input: string, key: Key): Exclude<FormAction, 'editor'> | undefined;
   /** Whether the input schema changed since the form was built (it was rebuilt). */
   rebuilt: boolean;
   /** Forgets the "rebuilt" notice (when the form is opened again). */
   clearRebuilt(): void;
   /** Replaces the text of the focused text field (a completion taken with Tab), cursor at the end. */
   setFocusedText(text: string): void;
+  /**
+   * The HTTP header each field is mirrored into (`x-mcp-header`), by row pointer:
+   * `/region` → `Mcp-Param-Region`. Empty when the schema's annotations are invalid (such a
+   * tool is left out of the list over HTTP) or none.
+   */
+  headers: ReadonlyMap<string, string>;
+  /** What the last external-editor round-trip said when it did not change the field (an error), until the next key. */
+  notice?: string;
+}
+
+/** The `Mcp-Param-*` header of each mirrored field, by the pointer of its row (see {@link UseForm.headers}). */
+export function mirroredHeaders(inputSchema: unknown): Map<string, string> {
+  const out = new Map<string, string>();
+  const v = validateXMcpHeaders(inputSchema);
+  if (v.ok) for (const spec of v.specs) out.set(toPointer(spec.path), HEADER.paramPrefix + spec.header);
+  return out;
 }
 
 /**
@@ -87,6 +106,7 @@ interface Built {
   state: FormUiState;
   rebuilt: boolean;
   name: string;
+  notice?: string;
 }
 
 /**
@@ -129,13 +149,29 @@ export function useForm(tool: Tool, open = true): UseForm {
     return p;
   }, [rows, args, errors, schema, validate, open]);
 
+  const headers = useMemo(() => (open ? mirroredHeaders(schema) : new Map<string, string>()), [schema, open]);
+  const editExternally = useExternalEditor();
   const onKey = useCallback(
-    (input: string, key: Key): FormAction | undefined => {
+    (input: string, key: Key): Exclude<FormAction, 'editor'> | undefined => {
       const r = formKey(model, current.state, input, key);
-      if (r.state !== current.state) setBuilt((b) => ({ ...b, state: r.state }));
+      if (r.action === 'editor') {
+        // The focused string / JSON field, in $EDITOR; the text that comes back replaces it (cursor at the end).
+        const row = formRows(model.root, current.state.value)[current.state.focus];
+        if (!row || row.role !== 'field' || (row.node.kind !== 'string' && row.node.kind !== 'json')) return undefined;
+        const before = row.value.kind === 'text' && !row.value.isNull ? row.value.text : '';
+        const out = editExternally(before, { name: row.node.key || 'arguments', ext: row.node.kind === 'json' ? 'json' : 'txt' });
+        if ('error' in out) {
+          setBuilt((b) => ({ ...b, notice: `${out.error}: the field is unchanged` }));
+          return undefined;
+        }
+        const value = updateAt(current.state.value, row.path, () => ({ kind: 'text', text: out.text }));
+        setBuilt((b) => ({ ...b, notice: undefined, state: { ...b.state, value, cursor: [...out.text].length } }));
+        return undefined;
+      }
+      if (r.state !== current.state || current.notice) setBuilt((b) => ({ ...b, state: r.state, notice: undefined }));
       return r.action;
     },
-    [model, current.state],
+    [model, current.state, current.notice, editExternally],
   );
 
   const clearRebuilt = useCallback(() => setBuilt((b) => (b.rebuilt ? { ...b, rebuilt: false } : b)), []);
@@ -151,5 +187,18 @@ export function useForm(tool: Tool, open = true): UseForm {
     [],
   );
 
-  return { model, state, rows, args: args, typedArgs: typedArgs, problems, onKey, rebuilt: current.rebuilt, clearRebuilt, setFocusedText };
+  return {
+    model,
+    state,
+    rows,
+    args: args,
+    typedArgs: typedArgs,
+    problems,
+    onKey,
+    rebuilt: current.rebuilt,
+    clearRebuilt,
+    setFocusedText,
+    headers,
+    notice: current.notice,
+  };
 }

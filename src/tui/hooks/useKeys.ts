@@ -64,9 +64,11 @@ export function splitChunk(input: string, key: Key): KeyEvent[] {
   // Ink reads ESC ESC (Esc pressed twice within one read) as one escape whose input is ESC.
   if (key.escape && input === '\u001b') return [controlEvent('\u001b'), controlEvent('\u001b')];
   // A paste of several lines (a line break followed by more text in the same read) is text,
-  // not keys: its line breaks and tabs become spaces, so it can never submit a form halfway
-  // and run the rest as commands. (Typing is never that fast; `send-keys x Enter` ends in Enter.)
-  if (isMultiLinePaste(input)) return [{ input: input.replace(/[\r\n\t]+/g, ' ').trimEnd(), key: plainKey() }];
+  // not keys, so it can never submit a form halfway and run the rest as commands. (Typing is
+  // never that fast; `send-keys x Enter` ends in Enter.) Its line breaks arrive as `\n` (the
+  // terminal sends CR): a multi-line field keeps them, a one-line field makes them spaces
+  // (src/tui/textEdit.ts); line breaks at the end are dropped.
+  if (isMultiLinePaste(input)) return [{ input: input.replace(/\r\n?/g, '\n').replace(/\n+$/, ''), key: plainKey() }];
   // eslint-disable-next-line no-control-regex
   if ([...input].length <= 1 || !/[\u0000-\u001f\u007f]/.test(input)) return [{ input, key }];
   const out: KeyEvent[] = [];
