@@ -69,6 +69,10 @@ describe('PNG decoder (src/tui/images/png.ts)', () => {
     huge.writeUInt32BE(100_000, 20);
     expect(pngSize(huge)).toEqual({ width: 100_000, height: 100_000 });
     expect(() => decodePng(huge, 1e6)).toThrow('too large to draw (100000×100000 pixels)');
+    // More image data than the header allows (a zlib bomb): inflating stops at the expected size.
+    const bomb = encodePng({ width: 2, height: 5000, ctype: 0, pixel: () => [0] });
+    bomb.writeUInt32BE(2, 20);
+    expect(() => decodePng(bomb, 1e6)).toThrow('corrupt PNG image data');
   });
 });
 

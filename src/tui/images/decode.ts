@@ -10,7 +10,7 @@ import { mimeFormat } from './picture.js';
 
 export type { RgbaImage } from './png.js';
 
-/** The most pixels decoded for one picture (4096×4096): larger images get a note, not a decode. */
+/** The most pixels decoded for one picture (4096×4096, 64 MiB of RGBA): larger images get a note, not a decode. */
 export const MAX_PIXELS = 16 * 1024 * 1024;
 
 /** What decoding one image gave: pixels, or a one-line reason they cannot be drawn. */

@@ -94,17 +94,24 @@ export function decodePng(bytes: Uint8Array, maxPixels: number): RgbaImage {
   if (ctype < 0) throw new ImageDecodeError('bad PNG (no IHDR chunk)');
   if (idat.length === 0) throw new ImageDecodeError(ended ? 'bad PNG (no image data)' : 'truncated PNG (no image data)');
   if (ctype === 3 && !palette) throw new ImageDecodeError('bad PNG (palette image without PLTE)');
+  const ch = CHANNELS[ctype];
+  const passes = interlace === 1 ? ADAM7 : ([[0, 0, 1, 1]] as const);
+  // The exact size of the filtered scanlines: inflating stops there (a zlib bomb cannot grow past it).
+  let expected = 0;
+  for (const [x0, y0, dx, dy] of passes) {
+    const pw = Math.ceil((width - x0) / dx);
+    const ph = Math.ceil((height - y0) / dy);
+    if (pw > 0 && ph > 0) expected += ph * (1 + Math.ceil((pw * ch * depth) / 8));
+  }
   let raw: Uint8Array;
   try {
-    raw = inflateSync(Buffer.concat(idat));
+    raw = inflateSync(Buffer.concat(idat), { maxOutputLength: Math.max(1, expected) });
   } catch {
     throw new ImageDecodeError(ended ? 'corrupt PNG image data' : 'truncated PNG (image data cut off)');
   }
-  const ch = CHANNELS[ctype];
   const bpp = Math.max(1, (ch * depth) >> 3); // bytes per complete pixel, for the filters
   const out = new Uint8Array(width * height * 4);
   let rp = 0;
-  const passes = interlace === 1 ? ADAM7 : ([[0, 0, 1, 1]] as const);
   for (const [x0, y0, dx, dy] of passes) {
     const pw = Math.ceil((width - x0) / dx);
     const ph = Math.ceil((height - y0) / dy);
