@@ -183,7 +183,7 @@ describe('half-block rendering', () => {
     expect(lines[11][1].text).toBe('▀'.repeat(24));
     expect(lines[0][1].raw).toContain('\x1b[38;2;255;0;0');
     expect(pictureLines({ ok: true, format: 'png', image: img }, 'none', { maxCols: 76, maxRows: 12 })).toEqual([
-      [{ text: '    20×20 picture not drawn: colors are off (i shows it, S saves it)', style: 'muted' }],
+      [{ text: '    20×20 picture not drawn: colors are off (S saves it)', style: 'muted' }],
     ]);
     expect(pictureLines({ ok: false, note: 'not rendered (gif)' }, '256', { maxCols: 76, maxRows: 12 })).toEqual([
       [{ text: '    not rendered (gif)', style: 'warn' }],

@@ -101,7 +101,7 @@ describe('Tools pane: pictures, annotations, saving a block', () => {
     const mono = setup({ color: false });
     await callIt(mono);
     const f = await waitFor(mono.r, (f) => f.includes('picture not drawn'));
-    expect(f).toContain('    20×20 picture not drawn: colors are off (i shows it, S saves it)');
+    expect(f).toContain('    20×20 picture not drawn: colors are off (S saves it)');
     expect(f).not.toContain('▀');
     expect(f).not.toContain('\x1b[');
   });

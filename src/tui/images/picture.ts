@@ -40,7 +40,7 @@ export function pictureLines(state: PictureState | undefined, depth: ColorDepth,
   if (state.ok === 'decoding') return [[{ text: `${pad}decoding the picture…`, style: 'muted' }]];
   if (!state.ok) return [[{ text: `${pad}${sanitizeLine(state.note)}`, style: 'warn' }]];
   const { width, height } = state.image;
-  if (depth === 'none') return [[{ text: `${pad}${width}×${height} picture not drawn: colors are off (i shows it, S saves it)`, style: 'muted' }]];
+  if (depth === 'none') return [[{ text: `${pad}${width}×${height} picture not drawn: colors are off (S saves it)`, style: 'muted' }]];
   const { cols, rows } = fitCells(width, height, box.maxCols, box.maxRows);
   return renderBlocks(state.image, cols, rows, depth).map((r) => [...(pad ? [{ text: pad }] : []), { text: r.plain, raw: r.ansi }]);
 }
