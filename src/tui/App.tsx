@@ -144,7 +144,12 @@ export function App({
   const pane = panes[active];
   // A round of input the server asked for takes the screen and the keys until it is answered.
   const asks = useInputOverlay({ queue: inputQueue, width, height: mainH, flash });
-  const contexts: readonly KeyContext[] = asks.active ? [...asks.contexts, 'always'] : [...pane.contexts, 'global', 'always'];
+  // A full-screen picture takes every key (any key closes it): no global hints then.
+  const contexts: readonly KeyContext[] = asks.active
+    ? [...asks.contexts, 'always']
+    : pane.contexts.includes('picture')
+      ? [...pane.contexts, 'always']
+      : [...pane.contexts, 'global', 'always'];
   const typing = asks.active ? asks.contexts.includes('text') : pane.contexts.includes('text');
   useEffect(() => {
     const o = openArg.current;

@@ -71,7 +71,9 @@ export type KeyContext =
   | 'input-sampling'
   | 'input-roots'
   | 'input-roots-edit'
-  | 'input-unsupported';
+  | 'input-unsupported'
+  /** A picture shown full-screen: any key closes it (matched before the global rows). */
+  | 'picture';
 
 /** Sections of the `?` screen, in order. */
 export const HELP_SECTIONS = [
@@ -409,6 +411,29 @@ export const KEY_TABLE = [
     section: 'Call and result',
     does: 'open a resource_link of the result in the Resources pane (again: the next link)',
     hint: { result: 'open link' },
+  },
+  {
+    command: 'result.saveBlock',
+    keys: ['S'],
+    in: ['result'],
+    section: 'Call and result',
+    does: 'save the decoded bytes of the content block in view (image, audio, resource blob) to ./<tool>-<n>.<ext> (again: the next block)',
+  },
+  {
+    command: 'result.picture',
+    keys: ['i'],
+    in: ['result'],
+    section: 'Call and result',
+    does: 'show the image in view full-screen (kitty / iTerm2 / sixel where the terminal has one, else blocks; MCP_INSPECT_IMAGES)',
+  },
+  {
+    command: 'picture.close',
+    keys: ['any'],
+    in: ['picture'],
+    section: 'Call and result',
+    does: 'close the full-screen picture',
+    hint: 'closes',
+    hintKeys: 'any key',
   },
   { command: 'result.again', keys: ['r'], in: ['result'], section: 'Call and result', does: 'call again with the same arguments', hint: 'call again' },
   { command: 'result.back', keys: ['escape', 'return'], in: ['result'], section: 'Call and result', does: 'back to the form', hint: 'back', hintKeys: 'Esc' },
@@ -750,9 +775,9 @@ export function helpSections(): { title: HelpSection; keys: { keys: string; does
 
 /**
  * Contexts whose rows are matched before the global rows (the App asks the pane first): Tab
- * in a field with suggestions takes one instead of switching panes.
+ * in a field with suggestions takes one instead of switching panes; any key closes a full-screen picture.
  */
-export const PRIORITY_CONTEXTS: readonly KeyContext[] = ['completing'];
+export const PRIORITY_CONTEXTS: readonly KeyContext[] = ['completing', 'picture'];
 
 /** Where the user is on the `?` screen: it scrolls like a view, any other key closes it. */
 export const HELP_CONTEXTS: readonly KeyContext[] = ['view', 'help'];

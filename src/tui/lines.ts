@@ -14,6 +14,12 @@ import { wrapText } from './text.js';
 export interface Seg {
   text: string;
   style?: StyleKey;
+  /**
+   * Pre-styled text drawn instead of `text` when colors are on (a picture row: SGR color
+   * escapes around the same characters, as wide as `text`). Built by the TUI, never from
+   * server strings; `text` stays the plain form (search, tests, colors off).
+   */
+  raw?: string;
 }
 
 /** One terminal line. */

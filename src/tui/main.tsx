@@ -2,13 +2,15 @@
  * The body of runTui (see run.tsx), loaded only after NODE_ENV is settled so that React
  * picks its production build.
  */
-import { render } from 'ink';
+import { render, useStdout } from 'ink';
+import { useEffect } from 'react';
 import type { InspectorClient } from '../client/types.js';
 import { Root, type ConnectHooks } from './Root.js';
 import { ThemeContext, makeTheme } from './theme.js';
 import { ServicesContext, defaultServices } from './services.js';
 import type { RunTuiOptions } from './run.js';
 import { EXIT, SIGNAL_EXIT, type EndingSignal } from '../cli/exit.js';
+import { KITTY_DELETE_ALL } from './images/escapes.js';
 
 const ENTER_ALT = '\u001b[?1049h\u001b[2J\u001b[H';
 const LEAVE_ALT = '\u001b[?25h\u001b[?1049l';
@@ -63,10 +65,44 @@ export async function startTui(opts: RunTuiOptions): Promise<number> {
   stdout.write(ENTER_ALT);
   process.once('exit', restore);
 
-  const services = opts.services ?? defaultServices(undefined, { minRefetchIntervalMs: opts.minRefetchIntervalMs });
+  // A picture shown full-screen with a graphics protocol (services.showImage) is drawn outside
+  // Ink's frame: meanwhile Ink keeps rendering but its writes are held back (dropped), and its
+  // latest frame is drawn whole when the picture goes away.
+  let held = false;
+  let redraw: ((data: string) => void) | undefined;
+  const inkStdout = new Proxy(stdout, {
+    get(target, prop) {
+      if (prop === 'write') return held ? () => true : target.write.bind(target);
+      const v: unknown = Reflect.get(target, prop, target);
+      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+    },
+  });
+  const showImage = (draw: (cols: number, rows: number) => string, footer: string) => {
+    held = true;
+    const cols = stdout.columns || 80;
+    const rows = stdout.rows || 24;
+    // Save the cursor (where Ink left it), clear, draw at the top left, the footer on the last row.
+    stdout.write(`\u001b7\u001b[2J\u001b[H${draw(cols, rows - 1)}\u001b[${rows};1H${footer.slice(0, cols - 1)}`);
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      stdout.write(`${KITTY_DELETE_ALL}\u001b[2J\u001b8`);
+      held = false;
+      // Ink's own "write above the frame" path erases its frame and draws the latest one whole.
+      redraw?.('');
+    };
+  };
+  const given = opts.services ?? defaultServices(undefined, { minRefetchIntervalMs: opts.minRefetchIntervalMs });
+  const services = given.showImage ? given : { ...given, showImage };
   const instance = render(
     <ThemeContext.Provider value={makeTheme(opts.color)}>
       <ServicesContext.Provider value={services}>
+        <StdoutBridge
+          onReady={(w) => {
+            redraw = w;
+          }}
+        />
         <Root
           connect={connect}
           targetLabel={opts.targetLabel}
@@ -83,7 +119,7 @@ export async function startTui(opts: RunTuiOptions): Promise<number> {
         />
       </ServicesContext.Provider>
     </ThemeContext.Provider>,
-    { stdout, stdin, exitOnCtrlC: false, patchConsole: true, incrementalRendering: false, maxFps: 30 },
+    { stdout: inkStdout, stdin, exitOnCtrlC: false, patchConsole: true, incrementalRendering: false, maxFps: 30 },
   );
 
   const onSignal = (sig: EndingSignal) => {
@@ -118,4 +154,11 @@ export async function startTui(opts: RunTuiOptions): Promise<number> {
   if (crash !== undefined)
     process.stderr.write(`mcp-inspect: the interactive inspector crashed: ${crash instanceof Error ? (crash.stack ?? crash.message) : String(crash)}\n`);
   return exitCode;
+}
+
+/** Hands Ink's `write` (which erases the frame, writes, and draws the frame again) to startTui. */
+function StdoutBridge({ onReady }: { onReady: (write: (data: string) => void) => void }) {
+  const { write } = useStdout();
+  useEffect(() => onReady(write), [write, onReady]);
+  return null;
 }

@@ -11,10 +11,11 @@ import { outputSchemaVerdict } from '../check/output-schema.js';
 import { McpError, TransportError } from '../protocol/errors.js';
 import { sanitizeLine } from '../util/sanitize.js';
 import type { CallState } from './hooks/useCall.js';
-import { compactJson, jsonLines, line, textLines, type Line } from './lines.js';
+import { compactJson, jsonLines, line, lineText, textLines, type Line } from './lines.js';
 import { base64Size, formatBytes } from './text.js';
 import { formatDuration } from '../util/format.js';
 import { errorCodeName } from './errors.js';
+import { annotationsText } from './images/picture.js';
 
 type Finished = Extract<CallState, { phase: 'done' } | { phase: 'failed' }>;
 
@@ -32,18 +33,24 @@ export function parseJsonText(text: string): unknown {
   }
 }
 
-/** Lines for one content block. */
-export function contentBlockLines(block: unknown, index: number, width: number, isError: boolean): Line[] {
+/**
+ * Lines for one content block: a header (`[i] type  details  annotations`), then its body.
+ * @param picture lines drawn under an image block's header (see pictureLines in ./images/picture.ts)
+ */
+export function contentBlockLines(block: unknown, index: number, width: number, isError: boolean, picture?: readonly Line[]): Line[] {
   const out: Line[] = [];
   if (!isObj(block)) {
     out.push(line(`[${index}] (not an object)`, 'warn'), ...jsonLines(block, width, 4));
     return out;
   }
   const type = str(block.type) ?? '(no type)';
+  // Annotations (audience, priority, lastModified) ride on the header; an embedded resource may carry them on the resource.
+  const ann = annotationsText(block.annotations ?? (isObj(block.resource) ? block.resource.annotations : undefined));
   const head = (extra: string, style?: Parameters<typeof line>[1]): Line => [
     { text: `[${index}] `, style: 'muted' },
     { text: sanitizeLine(type), style: 'accent' },
     { text: extra ? `  ${extra}` : '', style },
+    ...(ann ? [{ text: `  ${ann}`, style: 'badge' as const }] : []),
   ];
   switch (type) {
     case 'text': {
@@ -62,6 +69,7 @@ export function contentBlockLines(block: unknown, index: number, width: number, 
     case 'audio': {
       const data = str(block.data) ?? '';
       out.push(head(`${sanitizeLine(str(block.mimeType) ?? '(no mimeType)')}  ${formatBytes(base64Size(data))}`));
+      if (picture) out.push(...picture);
       break;
     }
     case 'resource_link': {
@@ -83,6 +91,11 @@ export function contentBlockLines(block: unknown, index: number, width: number, 
     default:
       out.push(head('(content type not defined by the spec)', 'warn'));
       out.push(...jsonLines(block, width, 4));
+  }
+  // Annotations that do not fit on the header get a line of their own under it.
+  if (ann && lineText(out[0]).length > width) {
+    out[0] = out[0].slice(0, -1);
+    out.splice(1, 0, line(`    ${ann}`, 'badge'));
   }
   return out;
 }
@@ -116,9 +129,25 @@ export function structuredBadge(tool: Tool | undefined, result: CallToolResult, 
 /**
  * All lines of a finished call, `width` columns wide. `tool` is the called tool as listed
  * (its `outputSchema` is checked), undefined when it is no longer known.
+ * @param pictures lines of each image block's picture, by content index
  */
-export function resultLines(call: Finished, tool: Tool | undefined, width: number): Line[] {
+export function resultLines(call: Finished, tool: Tool | undefined, width: number, pictures?: ReadonlyMap<number, readonly Line[]>): Line[] {
+  return resultLayout(call, tool, width, pictures).lines;
+}
+
+/** The result view's lines and where each content block starts in them (by content index), `end` the line after the last block. */
+export interface ResultLayout {
+  lines: Line[];
+  blockStarts: number[];
+  blocksEnd: number;
+}
+
+/** {@link resultLines} with the position of each content block (for the keys that act on "the block in view"). */
+export function resultLayout(call: Finished, tool: Tool | undefined, width: number, pictures?: ReadonlyMap<number, readonly Line[]>): ResultLayout {
   const out: Line[] = [];
+  const blockStarts: number[] = [];
+  const layout = (): ResultLayout => ({ lines: out, blockStarts, blocksEnd: blockStarts.length ? blocksEnd : 0 });
+  let blocksEnd = 0;
   const took = formatDuration(call.endedAt - call.startedAt);
   const name = sanitizeLine(call.tool);
   if (call.phase === 'failed') {
@@ -165,7 +194,7 @@ export function resultLines(call: Finished, tool: Tool | undefined, width: numbe
       out.push(...textLines(e instanceof Error ? e.message : String(e), width, 2, 'error'));
     }
     out.push(line(`  arguments ${compactJson(call.args)}`, 'muted'));
-    return out;
+    return layout();
   }
 
   const outcome = call.outcome;
@@ -193,7 +222,7 @@ export function resultLines(call: Finished, tool: Tool | undefined, width: numbe
       if (params) out.push(...jsonLines(params, width, 4, 'muted'));
     }
     out.push(line(typeof r.requestState === 'string' ? `  requestState: present (${r.requestState.length} chars, opaque)` : '  requestState: none', 'muted'));
-    return out;
+    return layout();
   }
 
   const res = outcome.result as unknown as Record<string, unknown>;
@@ -220,7 +249,11 @@ export function resultLines(call: Finished, tool: Tool | undefined, width: numbe
   out.push([]);
   out.push(line(`Content (${content.length} block${content.length === 1 ? '' : 's'})`, 'title'));
   if (!Array.isArray(res.content)) out.push(line('  ✗ the result has no content array', 'error'));
-  content.forEach((b, i) => out.push(...contentBlockLines(b, i, width, isError)));
+  content.forEach((b, i) => {
+    blockStarts.push(out.length);
+    out.push(...contentBlockLines(b, i, width, isError, pictures?.get(i)));
+  });
+  blocksEnd = out.length;
   if ('structuredContent' in res || tool?.outputSchema) {
     out.push([]);
     out.push(line('structuredContent', 'title'));
@@ -238,7 +271,7 @@ export function resultLines(call: Finished, tool: Tool | undefined, width: numbe
     out.push(line('_meta', 'title'));
     out.push(...jsonLines(res._meta, width, 4, 'muted'));
   }
-  return out;
+  return layout();
 }
 
 /** The raw JSON written by the save key: the result, or the JSON-RPC / transport error. */

@@ -44,6 +44,19 @@ export interface TuiServices {
    * src/tui/editor.ts; called with the TUI suspended). Absent: `$VISUAL` / `$EDITOR` / vi.
    */
   editExternally?(text: string, req: { name: string; ext: string }): { text: string } | { error: string };
+  /**
+   * The environment the picture protocol and color depth are read from (see
+   * src/tui/images/protocol.ts). Absent: process.env.
+   */
+  env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * Shows a picture full-screen with a terminal graphics protocol, outside Ink's frame: Ink's
+   * output is held back, the screen cleared, `draw(cols, rows)` (the escape for a picture of at
+   * most that many cells) written at the top left and `footer` on the last row. Returns the
+   * function that takes it away and lets Ink draw its whole frame again. Absent: pictures are
+   * shown full-screen as blocks only.
+   */
+  showImage?(draw: (cols: number, rows: number) => string, footer: string): () => void;
 }
 
 /** The real `schedule` (see {@link TuiServices.schedule}). */

@@ -218,6 +218,8 @@ export function renderPane(
     filter?: ListenFilter;
     /** Services to replace (a fake `schedule`, `saveFile`…). */
     services?: Partial<TuiServices>;
+    /** Draw with colors (default: without). */
+    color?: boolean;
   } = {},
 ): PaneHarness {
   const feed = new Feed<ListenSessionEvent>();
@@ -260,7 +262,7 @@ export function renderPane(
     );
   }
   let rings = { wire: opts.wire ?? { items: [], total: 0 }, log: opts.log ?? { items: [], total: 0 } };
-  const r = renderWith(<Host {...rings} />, services);
+  const r = renderWith(<Host {...rings} />, services, opts.color);
   return {
     r,
     feed,
@@ -271,7 +273,7 @@ export function renderPane(
     latest: () => inst!,
     rerender(next) {
       rings = { ...rings, ...next };
-      r.rerender(withProviders(<Host {...rings} />, services));
+      r.rerender(withProviders(<Host {...rings} />, services, opts.color));
     },
   };
 }

@@ -24,9 +24,10 @@ export function LinesView({ lines, offset, height, width }: LinesViewProps) {
         <Text key={offset + i} wrap="truncate-end">
           {l.length === 0
             ? ' '
-            : clipLine(l, width).map((s, j) => (
+            : // A picture row is built to fit: drawn as it is (cutting it would cut its escapes).
+              (l.some((s) => s.raw !== undefined) ? l : clipLine(l, width)).map((s, j) => (
                 <Text key={j} {...theme.style(s.style)}>
-                  {s.text}
+                  {s.raw !== undefined && theme.color ? s.raw : s.text}
                 </Text>
               ))}
         </Text>

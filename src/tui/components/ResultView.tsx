@@ -16,6 +16,10 @@ export interface ResultViewProps {
   savedPath?: string;
   /** The search line (`/boom  1 of 3`), empty without a search. */
   search?: string;
+  /** The result has blocks with bytes (`S` saves one; with an image, `i` shows it): the footer names those keys. */
+  blockKeys?: { image: boolean };
+  /** A full-screen picture: `lines` are its rows, this its footer line (`block [0] 20×20 · blocks … · any key closes`). */
+  picture?: string;
   width: number;
   height: number;
 }
@@ -24,8 +28,18 @@ export interface ResultViewProps {
  * The call in progress (spinner, elapsed time, latest progress notification, Esc to cancel)
  * or the finished result (scrollable lines, save key).
  */
-export function ResultView({ call, lines, offset, savedPath, search, width, height }: ResultViewProps) {
+export function ResultView({ call, lines, offset, savedPath, search, blockKeys, picture, width, height }: ResultViewProps) {
   const theme = useTheme();
+  if (picture !== undefined) {
+    return (
+      <Box flexDirection="column" height={height} width={width}>
+        <LinesView lines={lines} offset={0} height={height - 1} width={width} />
+        <Text wrap="truncate-end" {...theme.style('muted')}>
+          {sanitizeLine(picture)}
+        </Text>
+      </Box>
+    );
+  }
   if (call.phase === 'idle') {
     return (
       <Box height={height} width={width}>
@@ -71,11 +85,23 @@ export function ResultView({ call, lines, offset, savedPath, search, width, heig
         {search ? <Text {...theme.style('accent')}>{`${sanitizeLine(search)} · `}</Text> : null}
         <Text {...theme.style('muted')}>{info ? `${info} · ` : ''}</Text>
         <Text {...theme.style('key')}>s</Text>
-        <Text {...theme.style('muted')}> save raw JSON · </Text>
+        <Text {...theme.style('muted')}>{blockKeys ? ' JSON · ' : ' save raw JSON · '}</Text>
+        {blockKeys ? (
+          <>
+            <Text {...theme.style('key')}>S</Text>
+            <Text {...theme.style('muted')}> save block · </Text>
+          </>
+        ) : null}
+        {blockKeys?.image ? (
+          <>
+            <Text {...theme.style('key')}>i</Text>
+            <Text {...theme.style('muted')}> picture · </Text>
+          </>
+        ) : null}
         <Text {...theme.style('key')}>r</Text>
-        <Text {...theme.style('muted')}> call again · </Text>
+        <Text {...theme.style('muted')}>{blockKeys ? ' again · ' : ' call again · '}</Text>
         <Text {...theme.style('key')}>Esc</Text>
-        <Text {...theme.style('muted')}> back to the form</Text>
+        <Text {...theme.style('muted')}>{blockKeys ? ' back' : ' back to the form'}</Text>
         {savedPath ? <Text {...theme.style('ok')}>{`  saved ${savedPath}`}</Text> : null}
       </Text>
     </Box>

@@ -13,7 +13,7 @@ import { useCall } from '../hooks/useCall.js';
 import { formContexts } from '../formState.js';
 import { matchKey, type KeyContext } from '../keys.js';
 import { clampOffset, scrollBy } from '../scroll.js';
-import { rawResultJson, resultLines } from '../resultLines.js';
+import { rawResultJson, resultLayout, type ResultLayout } from '../resultLines.js';
 import { describeError } from '../errors.js';
 import { ToolsPane, toolListHeight } from '../components/ToolsPane.js';
 import { ToolDetail } from '../components/ToolDetail.js';
@@ -21,10 +21,18 @@ import { ResultView } from '../components/ResultView.js';
 import { useSearch } from '../hooks/useSearch.js';
 import { formatDuration } from '../../util/format.js';
 import type { PaneContext, PaneDef, PaneInstance } from './types.js';
+import { useTheme } from '../theme.js';
+import { usePictures } from '../hooks/usePictures.js';
+import { blockFileName, blockInView, blocksWithBytes, pictureBox, pictureLines } from '../images/picture.js';
+import { chooseImageProtocol, colorDepth } from '../images/protocol.js';
+import { pictureEscape } from '../images/escapes.js';
+import { formatBytes } from '../text.js';
 
 const PLACEHOLDER_TOOL: Tool = { name: '', inputSchema: { type: 'object' } };
 const RUNNING: readonly KeyContext[] = ['call-running'];
 const RESULT: readonly KeyContext[] = ['result', 'view'];
+const PICTURE: readonly KeyContext[] = ['picture'];
+const NO_LAYOUT: ResultLayout = { lines: [], blockStarts: [], blocksEnd: 0 };
 
 type ToolsView = 'list' | 'form' | 'result';
 
@@ -52,11 +60,31 @@ function useToolsPane({ client, watch, now, width, height, flash, clearFlash, op
   const callName = callState.phase !== 'idle' ? callState.tool : undefined;
   const callTool =
     callName !== undefined ? (tools?.find((t) => t.name === callName) ?? (lastOpen.current?.name === callName ? lastOpen.current : undefined)) : undefined;
-  const rLines = useMemo(
-    () => (callState.phase === 'done' || callState.phase === 'failed' ? resultLines(callState, callTool, width) : []),
-    [callState, callTool, width],
-  );
   const resultH = height - 1;
+  // Pictures of the image blocks: decoded off the render path, drawn as half-blocks under each block's header.
+  const theme = useTheme();
+  const env = services.env ?? process.env;
+  const content =
+    callState.phase === 'done' && callState.outcome.kind === 'complete' && Array.isArray(callState.outcome.result.content)
+      ? callState.outcome.result.content
+      : undefined;
+  const pictures = usePictures(content);
+  const depth = colorDepth(env, theme.color);
+  const { maxCols, maxRows } = pictureBox(width, resultH);
+  const pictureRows = useMemo(
+    () => new Map([...pictures].map(([i, p]) => [i, pictureLines(p, depth, { maxCols, maxRows })] as const)),
+    [pictures, depth, maxCols, maxRows],
+  );
+  const layout = useMemo(
+    () => (callState.phase === 'done' || callState.phase === 'failed' ? resultLayout(callState, callTool, width, pictureRows) : NO_LAYOUT),
+    [callState, callTool, width, pictureRows],
+  );
+  const rLines = layout.lines;
+  const withBytes = useMemo(() => blocksWithBytes(content ?? []), [content]);
+  /** The picture shown full-screen (`i`): its content index, and how to take a protocol picture away. */
+  /** The block `S` saved last (the next press at the same scroll position saves the next one). */
+  const saveTurn = useRef<{ content: readonly unknown[] | undefined; offset: number; index: number } | undefined>(undefined);
+  const [full, setFull] = useState<{ index: number; footer: string; close?: () => void } | undefined>(undefined);
   const search = useSearch(rLines);
   // "Enter again to call anyway" is true while the confirmation is pending; "Cancelling…" while the call still runs.
   useEffect(() => {
@@ -76,11 +104,13 @@ function useToolsPane({ client, watch, now, width, height, flash, clearFlash, op
       ? inForm
         ? formContexts(form.rows[form.state.focus])
         : ['form']
-      : callState.phase === 'running'
-        ? RUNNING
-        : search.editing
-          ? search.contexts
-          : [...search.contexts, ...RESULT];
+      : full
+        ? PICTURE
+        : callState.phase === 'running'
+          ? RUNNING
+          : search.editing
+            ? search.contexts
+            : [...search.contexts, ...RESULT];
 
   const submit = (anyway = false) => {
     if (!openTool) return;
@@ -136,6 +166,11 @@ function useToolsPane({ client, watch, now, width, height, flash, clearFlash, op
       return;
     }
     // result
+    if (full) {
+      full.close?.();
+      setFull(undefined);
+      return;
+    }
     if (callState.phase === 'running') {
       if (matchKey(input, key, RUNNING)?.command === 'call.cancel') {
         call.cancel();
@@ -159,6 +194,46 @@ function useToolsPane({ client, watch, now, width, height, flash, clearFlash, op
       if (links.length === 0 || !openPane) return flash('No resource_link in this result', 'warn');
       const link = links[linkTurn.current++ % links.length];
       openPane('resources', link.uri);
+      return;
+    }
+    if (m?.command === 'result.saveBlock' && callState.phase === 'done') {
+      if (withBytes.length === 0) return flash('Nothing to save: no image, audio or resource blob in this result', 'warn');
+      const save = services.saveFile;
+      if (!save) return flash('Cannot save files here', 'warn');
+      // The block in view; pressed again without scrolling, the next one (as `o` opens the next link).
+      const off = clampOffset(resultOffset, rLines.length, resultH);
+      const prev = saveTurn.current;
+      const b =
+        prev && prev.content === content && prev.offset === off
+          ? withBytes[(withBytes.findIndex((x) => x.index === prev.index) + 1) % withBytes.length]
+          : blockInView(withBytes, layout.blockStarts, layout.blocksEnd, off, resultH - 1)!;
+      saveTurn.current = { content, offset: off, index: b.index };
+      const data = Buffer.from(b.base64, 'base64');
+      save(blockFileName(callState.tool, b), data).then(
+        (path) => {
+          setSavedPath(path);
+          flash(`Saved ${formatBytes(data.length)} (${b.mimeType ?? b.kind}, block [${b.index}]) to ${path}`, 'ok');
+        },
+        (e: unknown) => flash(`Could not save block [${b.index}]: ${describeError(e)}`, 'error'),
+      );
+      return;
+    }
+    if (m?.command === 'result.picture' && callState.phase === 'done') {
+      const images = withBytes.filter((b) => b.kind === 'image');
+      if (images.length === 0) return flash('No image in this result', 'warn');
+      const b = blockInView(images, layout.blockStarts, layout.blocksEnd, clampOffset(resultOffset, rLines.length, resultH), resultH - 1)!;
+      const p = pictures.get(b.index);
+      if (!p || p.ok === 'decoding') return flash('The picture is still being decoded', 'plain');
+      if (!p.ok) return flash(`Cannot show block [${b.index}]: ${p.note}`, 'warn');
+      const choice = chooseImageProtocol(env);
+      if (choice.protocol === 'off') return flash(`Pictures are off (${choice.reason})`, 'warn');
+      const what = `block [${b.index}] ${p.image.width}×${p.image.height}`;
+      if (choice.protocol !== 'blocks' && services.showImage) {
+        const protocol = choice.protocol;
+        const bytes = Buffer.from(b.base64, 'base64');
+        const footer = `${what} · ${protocol} (${choice.reason}) · any key closes`;
+        setFull({ index: b.index, footer, close: services.showImage((c, r) => pictureEscape(protocol, p, bytes, c, r), footer) });
+      } else setFull({ index: b.index, footer: `${what} · blocks (${choice.reason}) · any key closes` });
       return;
     }
     if (m?.command === 'result.again' && callState.phase !== 'idle') {
@@ -200,6 +275,18 @@ function useToolsPane({ client, watch, now, width, height, flash, clearFlash, op
         />
       );
     }
+    const fp = full ? pictures.get(full.index) : undefined;
+    if (full && view === 'result')
+      return (
+        <ResultView
+          call={callState}
+          lines={pictureLines(fp, depth, { maxCols: width, maxRows: height - 1 }, 0)}
+          offset={0}
+          picture={full.footer}
+          width={width}
+          height={height}
+        />
+      );
     if (view === 'form') return <ToolDetail tool={openTool} form={form} gone={!liveOpen && !!tools} confirmPending={confirm} width={width} height={height} />;
     return (
       <ResultView
@@ -208,6 +295,7 @@ function useToolsPane({ client, watch, now, width, height, flash, clearFlash, op
         offset={clampOffset(resultOffset, rLines.length, resultH)}
         savedPath={savedPath}
         search={search.label}
+        blockKeys={withBytes.length > 0 ? { image: withBytes.some((b) => b.kind === 'image') } : undefined}
         width={width}
         height={height}
       />
