@@ -138,6 +138,16 @@ export class CliInputHandler implements InputHandler {
     }
     const responses = { ...resolved.responses };
     let missing = resolved.missing;
+    if (round.era === 'legacy' && !this.o.interactive) {
+      // A legacy server asks for the roots whenever it likes (server-everything right after
+      // initialize, so the request can land while an unrelated call runs): roots are the
+      // client's state, not a question, and none given means none. spec: 2025-11-25 client/roots
+      for (const r of missing.filter((m) => m.kind === 'roots')) {
+        responses[r.key] = rootsResult([]);
+        this.o.sink.info(`The server asked for the roots (${sanitizeLine(r.method)}); none were given, so it was told none (--root PATH gives some).`);
+      }
+      missing = missing.filter((m) => m.kind !== 'roots');
+    }
     if (missing.length && this.o.interactive) {
       for (const r of missing) responses[r.key] = await this.askFor(r, signal);
       missing = [];

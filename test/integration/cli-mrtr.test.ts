@@ -233,6 +233,11 @@ describe('the legacy (SDK v1) fixture over stdio: real server-to-client requests
     const u = await stdio(LEGACY, 'call', ['url_elicitation', '--elicit', '1=accept']);
     ok(u);
     expect(u.stdout).toMatch(/^authorized/);
+    // No --root: a legacy server's roots/list is told "none" (roots are the client's state), the call goes on.
+    const none = await stdio(LEGACY, 'call', ['ask_roots']);
+    ok(none);
+    expect(none.stdout).toContain('roots: (none)');
+    expect(none.stderr).toContain('none were given, so it was told none (--root PATH gives some)');
     const nr = await stdio(LEGACY, 'call', ['ask_roots', '--no-roots']);
     ok(nr, 1);
     expect(nr.stdout).toContain('mcp-inspect does not handle roots/list');
