@@ -10,7 +10,7 @@ import { useServices } from './services.js';
 import type { StyleKey } from './theme.js';
 import type { Ring } from './hooks/useBatched.js';
 import { useTerminalSize, type TermSize } from './hooks/useTerminalSize.js';
-import { useListenSession } from './hooks/useListenSession.js';
+import { useListenSession, type RestartResync } from './hooks/useListenSession.js';
 import { useNow } from './hooks/useNow.js';
 import { useKeys, type KeyEvent } from './hooks/useKeys.js';
 import { HELP_CONTEXTS, PRIORITY_CONTEXTS, hintLine, matchKey, type KeyContext } from './keys.js';
@@ -55,6 +55,8 @@ export interface AppProps {
   onDisconnect?(): void;
   /** What the shell is doing with the connection, when it is not this client's own state. */
   lifecycle?: { state: 'reconnecting' | 'disconnected'; detail?: string };
+  /** The connection was made anew (R, a restart): what the client's re-sync step found for `client` against the lists before. */
+  resynced?: RestartResync;
   /** The session's input queue (ClientOptions.input): its rounds show in the input overlay. */
   inputQueue?: InputQueue;
 }
@@ -104,6 +106,7 @@ export function App({
   lifecycle,
   auth,
   inputQueue,
+  resynced,
 }: AppProps) {
   const services = useServices();
   const term = useTerminalSize(size);
@@ -133,7 +136,7 @@ export function App({
   );
 
   const initialFilter = useMemo(() => listenFilter ?? defaultFilter(client), [client, listenFilter]);
-  const watch = useListenSession(client, initialFilter, pollMs);
+  const watch = useListenSession(client, initialFilter, pollMs, resynced);
   const ws = watch.state;
   const now = useNow(1000);
 

@@ -13,7 +13,8 @@ import { useServices } from './services.js';
 import { ringReducer, useBatchedReducer, type Ring } from './hooks/useBatched.js';
 import { useTerminalSize, type TermSize } from './hooks/useTerminalSize.js';
 import { useKeys, type KeyEvent } from './hooks/useKeys.js';
-import { restartConnection } from './restart.js';
+import { restartConnection, resyncAfterRestart } from './restart.js';
+import type { RestartResync } from './hooks/useListenSession.js';
 import { hintLine, matchKey, type KeyContext } from './keys.js';
 import { Header } from './components/Header.js';
 import { Spinner } from './components/Spinner.js';
@@ -71,7 +72,13 @@ export interface RootProps {
 
 type Conn =
   | { phase: 'connecting' }
-  | { phase: 'connected'; client: InspectorClient; lifecycle?: { state: 'reconnecting' | 'disconnected'; detail?: string } }
+  | {
+      phase: 'connected';
+      client: InspectorClient;
+      lifecycle?: { state: 'reconnecting' | 'disconnected'; detail?: string };
+      /** The connection was made anew: what the client's re-sync step found against the lists before. */
+      resynced?: RestartResync;
+    }
   | { phase: 'failed'; error: unknown }
   | { phase: 'closing'; client?: InspectorClient; error?: unknown };
 
@@ -172,10 +179,16 @@ export function Root({
       const old = c.lifecycle?.state === 'disconnected' ? undefined : c.client;
       if (why) pushLog({ time: services.now(), kind: 'info', text: `restarting: ${why}` });
       setConn({ phase: 'connected', client: c.client, lifecycle: { state: 'reconnecting', detail: why } });
+      // The lists the old client fetched, kept before it closes: the new one is re-synced against them.
+      const before = c.client.snapshot?.();
       restartConnection(old, { close: closeOne, connect: () => latest.current.connect(hooks()) }).then(
-        (client) => {
+        async (client) => {
           if (quitting.current) return void closeOne(client).catch(() => {});
-          setConn({ phase: 'connected', client });
+          const resynced = await resyncAfterRestart(client, before, (line, warn) =>
+            pushLog({ time: services.now(), kind: warn ? 'warning' : 'info', text: line }),
+          );
+          if (quitting.current) return void closeOne(client).catch(() => {});
+          setConn({ phase: 'connected', client, resynced });
         },
         (error: unknown) => {
           if (!quitting.current) setConn({ phase: 'connected', client: c.client, lifecycle: { state: 'disconnected', detail: describeError(error) } });
@@ -254,6 +267,7 @@ export function Root({
         onReconnect={reconnect}
         onDisconnect={disconnect}
         lifecycle={conn.phase === 'connected' ? conn.lifecycle : undefined}
+        resynced={conn.phase === 'connected' ? conn.resynced : undefined}
       />
     );
   }
