@@ -85,8 +85,9 @@ describe('the header tells the truth about a stateless server (frame)', () => {
     expect(f.split('\n')[0]).toMatch(/^● unreachable \(connection refused\) · R reconnects · /);
     down = false;
     await press(r, 'u');
-    f = await waitFor(r, (f) => f.startsWith('● connected'));
-    expect(f).toContain('The server answers again');
+    // The header first, then the status line (an effect of the change) in the next frame.
+    f = await waitFor(r, (f) => f.startsWith('● connected') && f.includes('The server answers again'));
+    expect(f.split('\n')[0]).toMatch(/^● connected · /);
   });
 });
 
