@@ -69,7 +69,9 @@ export function renderEvent(ev: ListenSessionEvent, out: Out): string[] {
           ? c.yellow('changed WITHOUT any notification (found by polling)')
           : ev.cause === 'resync'
             ? 're-synced after reconnect'
-            : `after ${kind}/list_changed`;
+            : ev.cause === 'restart'
+              ? 'after the restart'
+              : `after ${kind}/list_changed`;
       if (isEmptyDiff(ev.diff)) return [`${at} ${kind}/list re-fetched ${label}: ${c.dim('no change')}`];
       return [
         `${at} ${LIST_NOUN[kind]} ${label}: ${summarizeDiff(ev.diff)}`,
@@ -92,4 +94,41 @@ export function renderEvent(ev: ListenSessionEvent, out: Out): string[] {
     case 'error':
       return [`${at} ${c.red('error')}: ${sanitizeLine(ev.error)}`];
   }
+}
+
+/**
+ * A restart of the spawned server (`listen --restart-on-change`): why (`reason`: "src/x.js
+ * changed"), then either the re-sync's one-line `summary` (and the lists that failed to
+ * re-fetch, `errors`) or the `error` that kept the new server from starting. The diffs follow
+ * as `diff` events with cause `restart`.
+ */
+export interface RestartEvent {
+  /** ms since epoch */
+  time: number;
+  reason: string;
+  summary?: string;
+  errors?: Record<string, string>;
+  error?: string;
+}
+
+/** JSON form of a restart for `--json`: `{"type":"restart","time":…,"reason":…,"ok":true,"summary":…}` (`ok` false with `error`). */
+export function restartEventJson(ev: RestartEvent): object {
+  return {
+    type: 'restart',
+    time: new Date(ev.time).toISOString(),
+    reason: ev.reason,
+    ok: ev.error === undefined,
+    ...(ev.summary !== undefined && { summary: ev.summary }),
+    ...(ev.errors && Object.keys(ev.errors).length ? { errors: ev.errors } : {}),
+    ...(ev.error !== undefined && { error: ev.error }),
+  };
+}
+
+/** Human line for a restart. */
+export function renderRestart(ev: RestartEvent, out: Out): string[] {
+  const c = out.c;
+  const at = c.dim(ts(ev.time));
+  if (ev.error !== undefined)
+    return [`${at} ${c.red('restart failed')} (${sanitizeLine(ev.reason)}): ${sanitizeLine(ev.error)} ${c.dim('— waiting for the next change')}`];
+  return [`${at} ${c.bold('restarted the server')} (${sanitizeLine(ev.reason)}): ${sanitizeLine(ev.summary ?? '')}`];
 }

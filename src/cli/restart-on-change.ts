@@ -5,7 +5,7 @@
  * restart changed shown as a diff. Changes under node_modules and .git are ignored.
  */
 import { watch, statSync, type FSWatcher } from 'node:fs';
-import { join, relative } from 'node:path';
+import { isAbsolute, join, relative } from 'node:path';
 import { UsageError } from '../protocol/errors.js';
 
 /** Quiet time after the last change before a restart, in ms (an editor's save is several events). */
@@ -29,7 +29,9 @@ export function watchForRestart(paths: readonly string[], onChange: (changed: st
     if (timer) clearTimeout(timer);
     timer = setTimeout(() => {
       timer = undefined;
-      onChange(relative(process.cwd(), last) || last);
+      // Relative to the working directory when inside it; a path elsewhere as it is.
+      const rel = relative(process.cwd(), last);
+      onChange(rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : last);
     }, debounceMs);
   };
   try {

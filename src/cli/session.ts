@@ -27,6 +27,12 @@ export interface Session {
   findings: FindingLog;
   /** Answers the server's input rounds from the flags or the terminal (see src/cli/input.ts). */
   input?: CliInputHandler;
+  /**
+   * Connects to the same target again with the same options (a spawned server is started
+   * anew): `listen --restart-on-change`. The caller closes the client it gets; the session
+   * closes only the first one. Throws as the first connect would.
+   */
+  connectAgain?: () => Promise<InspectorClient>;
 }
 
 const SIGNALS: readonly EndingSignal[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
@@ -109,7 +115,7 @@ export async function withSession<T>(
       starting = undefined;
     }
     try {
-      return await fn({ client, out, target, signal: ctl.signal, findings: inv.findings, input });
+      return await fn({ client, out, target, signal: ctl.signal, findings: inv.findings, input, connectAgain: () => connect(target, opts) });
     } finally {
       await client.close();
     }

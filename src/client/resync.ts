@@ -1,9 +1,12 @@
 /**
  * Pure helpers of `McpClient.resync` (src/client/client.ts): diffing two lists of one kind by
  * their identifying field, two capability objects by key, and the one-line summary of a
- * re-sync. Used after a legacy session renewal and, by the TUI, after a server restart.
+ * re-sync, and the full diffs of a restart as listen `diff` events. Used after a legacy session
+ * renewal and, by the TUI and `listen --restart-on-change`, after a server restart.
  */
-import type { ListDiff, ResyncResult } from './types.js';
+import type { ListDiff, ListSnapshot, ListenSessionEvent, ResyncResult } from './types.js';
+import type { ListedItem } from '../diff/types.js';
+import { diffListed, diffTools } from '../diff/diff.js';
 
 /** Stable JSON (object keys sorted), so that two equal values compare equal whatever their key order. */
 function stable(v: unknown): string {
@@ -63,4 +66,40 @@ export function resyncSummary(r: Omit<ResyncResult, 'summary'>): string {
   }
   for (const [method, error] of Object.entries(r.errors)) parts.push(`${method} failed: ${error}`);
   return parts.join('; ');
+}
+
+/** A `diff` event of a restart (see {@link restartDiffEvents}). */
+export type RestartDiffEvent = Extract<ListenSessionEvent, { type: 'diff' }>;
+
+/**
+ * What a restart changed, as the `diff` events listen emits for a change (cause `restart`),
+ * from a re-sync of the new client against the old one's lists (`result` of
+ * `fresh.resync(before)`): the tool list, the prompts list, and the resources list
+ * (resources and resource templates together, keyed by `uri` / `uriTemplate`, as the listen
+ * session diffs them), each with its full field-level diff. A list is compared only when
+ * `before` has it (a list never fetched would show as all added); one the server no longer
+ * offers counts as empty; one that failed to re-fetch (`result.errors`) is left out. Empty
+ * diffs are included (the caller decides whether "no change" is worth saying).
+ */
+export function restartDiffEvents(before: ListSnapshot, result: ResyncResult, time: number): RestartDiffEvent[] {
+  const out: RestartDiffEvent[] = [];
+  const failed = (...methods: string[]) => methods.some((m) => result.errors[m] !== undefined);
+  if (before.tools && !failed('tools/list')) {
+    const tools = result.lists.tools?.items ?? [];
+    const incomplete = result.lists.tools?.incomplete;
+    out.push({ type: 'diff', time, cause: 'restart', diff: diffTools(before.tools, tools), tools, ...(incomplete && { incomplete }) });
+  }
+  if (before.prompts && !failed('prompts/list')) {
+    const items = result.lists.prompts?.items ?? [];
+    out.push({ type: 'diff', time, cause: 'restart', kind: 'prompts', diff: diffListed('prompts', before.prompts, items), items });
+  }
+  if ((before.resources || before.resourceTemplates) && !failed('resources/list', 'resources/templates/list')) {
+    const was: ListedItem[] = [...(before.resources ?? []), ...(before.resourceTemplates ?? [])];
+    const items: ListedItem[] = [
+      ...(before.resources ? (result.lists.resources?.items ?? []) : []),
+      ...(before.resourceTemplates ? (result.lists.resourceTemplates?.items ?? []) : []),
+    ];
+    out.push({ type: 'diff', time, cause: 'restart', kind: 'resources', diff: diffListed('resources', was, items), items });
+  }
+  return out;
 }

@@ -342,8 +342,8 @@ export type ListenSessionEvent =
   | {
       type: 'diff';
       time: number;
-      /** What triggered the re-fetch: a list_changed notification, a poll that found a change nobody notified, or a re-sync after reconnect. */
-      cause: 'notification' | 'poll' | 'resync';
+      /** What triggered the re-fetch: a list_changed notification, a poll that found a change nobody notified, a re-sync after reconnect, or a restart of the spawned server (`--restart-on-change`: the new server's list against the old one's). */
+      cause: 'notification' | 'poll' | 'resync' | 'restart';
       /** Which list was re-fetched; absent (older producers) or `tools`: the tool list. */
       kind?: 'tools';
       diff: import('../diff/types.js').ToolDiff;
@@ -360,7 +360,7 @@ export type ListenSessionEvent =
   | {
       type: 'diff';
       time: number;
-      cause: 'notification' | 'poll' | 'resync';
+      cause: 'notification' | 'poll' | 'resync' | 'restart';
       kind: 'prompts' | 'resources';
       diff: import('../diff/types.js').ListDiff<import('../diff/types.js').ListedItem>;
       /** The new list. */

@@ -10,7 +10,7 @@ import { useServices } from './services.js';
 import type { StyleKey } from './theme.js';
 import type { Ring } from './hooks/useBatched.js';
 import { useTerminalSize, type TermSize } from './hooks/useTerminalSize.js';
-import { useListenSession } from './hooks/useListenSession.js';
+import { useListenSession, type RestartResync } from './hooks/useListenSession.js';
 import { useNow } from './hooks/useNow.js';
 import { useKeys, type KeyEvent } from './hooks/useKeys.js';
 import { HELP_CONTEXTS, PRIORITY_CONTEXTS, hintLine, matchKey, type KeyContext } from './keys.js';
@@ -25,6 +25,9 @@ import { StatusBar } from './components/StatusBar.js';
 import { HelpOverlay, helpLines } from './components/HelpOverlay.js';
 import type { AuthView } from './authView.js';
 import { useInputOverlay } from './inputOverlay.js';
+import { shortReason, trackReachability, type Reachability } from './reachability.js';
+import { describeError } from './errors.js';
+import { formatClock } from './text.js';
 import type { InputQueue } from './input.js';
 
 export interface AppProps {
@@ -52,6 +55,8 @@ export interface AppProps {
   onDisconnect?(): void;
   /** What the shell is doing with the connection, when it is not this client's own state. */
   lifecycle?: { state: 'reconnecting' | 'disconnected'; detail?: string };
+  /** The connection was made anew (R, a restart): what the client's re-sync step found for `client` against the lists before. */
+  resynced?: RestartResync;
   /** The session's input queue (ClientOptions.input): its rounds show in the input overlay. */
   inputQueue?: InputQueue;
 }
@@ -61,6 +66,7 @@ export const CTRL_C_WINDOW_MS = 2000;
 
 /** Rows used by the header (3), the pane bar (1) and the status line (1). */
 const CHROME_ROWS = 5;
+const REACHABLE: Reachability = { state: 'reachable' };
 /** The pane a new diff opens (see the auto-open rule below). */
 const DIFFS = 'diffs';
 
@@ -85,7 +91,7 @@ export function logFlash(e: LogEntry): { text: string; style: StyleKey } | undef
  * the key table first, then the active pane, so that exactly one view acts on each key.
  */
 export function App({
-  client,
+  client: given,
   targetLabel,
   pollMs,
   listenFilter,
@@ -100,6 +106,7 @@ export function App({
   lifecycle,
   auth,
   inputQueue,
+  resynced,
 }: AppProps) {
   const services = useServices();
   const term = useTerminalSize(size);
@@ -108,8 +115,28 @@ export function App({
   const height = Math.max(12, term.rows - 1);
   const mainH = height - CHROME_ROWS;
 
+  // A stateless (modern HTTP) server has no connection to lose: whether it is there is judged
+  // by what the requests get (src/tui/reachability.ts). Every pane and the watch use this client.
+  // Kept with the client it is about: what a replaced client's requests get (closed by a
+  // reconnect or a restart) says nothing about the new one.
+  const [reachOf, setReach] = useState<{ of?: InspectorClient; reach: Reachability }>({ reach: REACHABLE });
+  const reach = reachOf.of === given ? reachOf.reach : REACHABLE;
+  const client = useMemo(
+    () =>
+      trackReachability(given, (ev, method, error) =>
+        setReach({
+          of: given,
+          reach:
+            ev === 'up'
+              ? REACHABLE
+              : { state: 'unreachable', reason: shortReason(error), detail: describeError(error, 'inline'), method, time: services.now() },
+        }),
+      ),
+    [given, services],
+  );
+
   const initialFilter = useMemo(() => listenFilter ?? defaultFilter(client), [client, listenFilter]);
-  const watch = useListenSession(client, initialFilter, pollMs);
+  const watch = useListenSession(client, initialFilter, pollMs, resynced);
   const ws = watch.state;
   const now = useNow(1000);
 
@@ -319,6 +346,22 @@ export function App({
     injectKeys(k);
   }, [firstFrame, injectKeys]);
 
+  // Reachable again (a request got an answer): a listen that failed while the server was away is opened again.
+  const unreachableWas = useRef<InspectorClient | undefined>(undefined);
+  const { resubscribe } = watch;
+  useEffect(() => {
+    if (reach.state === 'unreachable') {
+      unreachableWas.current = given;
+      return;
+    }
+    // Only the same client coming back: a new one (R, a restart) is no news.
+    const same = unreachableWas.current === given;
+    unreachableWas.current = undefined;
+    if (!same) return;
+    flash('The server answers again', 'ok', { ttlMs: 5000 });
+    if (ws.listen.status === 'failed' || ws.listen.status === 'dropped') resubscribe(ws.listen.requested);
+  }, [reach, given, ws.listen.status, ws.listen.requested, resubscribe, flash]);
+
   // ---- rendering ----
   const closedReason = client.closedReason;
   const connection: ConnectionState = closing
@@ -327,9 +370,11 @@ export function App({
       ? lifecycle.state
       : closedReason
         ? 'disconnected'
-        : ws.listen.status === 'reconnecting'
-          ? 'reconnecting'
-          : 'connected';
+        : reach.state === 'unreachable'
+          ? 'unreachable'
+          : ws.listen.status === 'reconnecting'
+            ? 'reconnecting'
+            : 'connected';
   const hints = hintLine(help.open && !asks.active ? HELP_CONTEXTS : contexts, (asks.active || !help.open) && typing);
   const tools = ws.tools;
   const statusShown = status && Math.max(now, services.now()) - status.at < (status.ttlMs ?? 10_000) ? status : undefined;
@@ -341,9 +386,11 @@ export function App({
         : `reconnecting to ${sanitizeLine(targetLabel)}…`
       : closedReason
         ? `disconnected: ${sanitizeLine(closedReason)}`
-        : ws.toolsError && !tools
-          ? `error: ${ws.toolsError}`
-          : `${sanitizeLine(targetLabel)} · ${tools ? `${tools.length} tools` : 'listing tools…'}${ws.diffCount ? ` · ${ws.diffCount} change${ws.diffCount === 1 ? '' : 's'} seen` : ''}`;
+        : reach.state === 'unreachable'
+          ? `unreachable: ${reach.detail} (${sanitizeLine(reach.method)} at ${formatClock(reach.time)}) — R reconnects`
+          : ws.toolsError && !tools
+            ? `error: ${ws.toolsError}`
+            : `${sanitizeLine(targetLabel)} · ${tools ? `${tools.length} tools` : 'listing tools…'}${ws.diffCount ? ` · ${ws.diffCount} change${ws.diffCount === 1 ? '' : 's'} seen` : ''}`;
   const badges = Object.fromEntries(PANES.map((d) => [d.id, panes[d.id].badge]));
 
   return (
@@ -357,13 +404,24 @@ export function App({
         hints={hints}
         width={width}
         auth={auth}
+        connectionDetail={
+          connection === 'unreachable' && reach.state === 'unreachable'
+            ? `(${reach.reason}) · R reconnects`
+            : connection === 'disconnected'
+              ? '· R reconnects'
+              : undefined
+        }
         activity={pane.activity ? undefined : activities[0]}
       />
       <PaneTabs panes={bar} active={active} width={width} badges={badges} />
       <Box height={mainH} flexDirection="column" overflow="hidden">
         {asks.active ? asks.view() : help.open ? <HelpOverlay offset={help.offset} width={width} height={mainH} /> : pane.view()}
       </Box>
-      <StatusBar text={statusText} style={statusShown?.style ?? (lifecycle || closedReason || (ws.toolsError && !tools) ? 'error' : 'muted')} width={width} />
+      <StatusBar
+        text={statusText}
+        style={statusShown?.style ?? (lifecycle || closedReason || reach.state === 'unreachable' || (ws.toolsError && !tools) ? 'error' : 'muted')}
+        width={width}
+      />
     </Box>
   );
 }

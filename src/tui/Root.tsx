@@ -13,13 +13,14 @@ import { useServices } from './services.js';
 import { ringReducer, useBatchedReducer, type Ring } from './hooks/useBatched.js';
 import { useTerminalSize, type TermSize } from './hooks/useTerminalSize.js';
 import { useKeys, type KeyEvent } from './hooks/useKeys.js';
-import { restartConnection } from './restart.js';
+import { restartConnection, resyncAfterRestart } from './restart.js';
+import type { RestartResync } from './hooks/useListenSession.js';
 import { hintLine, matchKey, type KeyContext } from './keys.js';
 import { Header } from './components/Header.js';
 import { Spinner } from './components/Spinner.js';
 import { describeError } from './errors.js';
 import { LOG_BUFFER, WIRE_BUFFER, type LogEntry } from './logEntry.js';
-import { formatClock } from './text.js';
+import { formatClock, wrapText } from './text.js';
 import { clipText } from './lines.js';
 import type { AuthView } from './authView.js';
 
@@ -71,7 +72,13 @@ export interface RootProps {
 
 type Conn =
   | { phase: 'connecting' }
-  | { phase: 'connected'; client: InspectorClient; lifecycle?: { state: 'reconnecting' | 'disconnected'; detail?: string } }
+  | {
+      phase: 'connected';
+      client: InspectorClient;
+      lifecycle?: { state: 'reconnecting' | 'disconnected'; detail?: string };
+      /** The connection was made anew: what the client's re-sync step found against the lists before. */
+      resynced?: RestartResync;
+    }
   | { phase: 'failed'; error: unknown }
   | { phase: 'closing'; client?: InspectorClient; error?: unknown };
 
@@ -172,10 +179,16 @@ export function Root({
       const old = c.lifecycle?.state === 'disconnected' ? undefined : c.client;
       if (why) pushLog({ time: services.now(), kind: 'info', text: `restarting: ${why}` });
       setConn({ phase: 'connected', client: c.client, lifecycle: { state: 'reconnecting', detail: why } });
+      // The lists the old client fetched, kept before it closes: the new one is re-synced against them.
+      const before = c.client.snapshot?.();
       restartConnection(old, { close: closeOne, connect: () => latest.current.connect(hooks()) }).then(
-        (client) => {
+        async (client) => {
           if (quitting.current) return void closeOne(client).catch(() => {});
-          setConn({ phase: 'connected', client });
+          const resynced = await resyncAfterRestart(client, before, (line, warn) =>
+            pushLog({ time: services.now(), kind: warn ? 'warning' : 'info', text: line }),
+          );
+          if (quitting.current) return void closeOne(client).catch(() => {});
+          setConn({ phase: 'connected', client, resynced });
         },
         (error: unknown) => {
           if (!quitting.current) setConn({ phase: 'connected', client: c.client, lifecycle: { state: 'disconnected', detail: describeError(error) } });
@@ -254,15 +267,27 @@ export function Root({
         onReconnect={reconnect}
         onDisconnect={disconnect}
         lifecycle={conn.phase === 'connected' ? conn.lifecycle : undefined}
+        resynced={conn.phase === 'connected' ? conn.resynced : undefined}
       />
     );
   }
 
   const width = Math.max(40, term.columns);
   const height = Math.max(12, term.rows - 1);
-  const tail = log.items.slice(-Math.max(0, height - 10));
+  const failure = conn.phase === 'failed' ? conn.error : conn.phase === 'closing' ? conn.error : undefined;
+  const layout = connectScreenLayout({
+    width,
+    height,
+    targetLabel,
+    error: failure !== undefined ? describeError(failure) : undefined,
+    auth: conn.phase === 'connecting' && auth?.pending ? auth.pending : undefined,
+    closing: conn.phase === 'closing',
+    ctrlCHint,
+    logLines: log.items.length,
+  });
+  const tail = layout.logRows > 0 ? log.items.slice(-layout.logRows) : [];
   return (
-    <Box flexDirection="column" width={width} height={height}>
+    <Box flexDirection="column" width={width} height={height} overflow="hidden">
       <Header
         targetLabel={targetLabel}
         connection={conn.phase === 'failed' ? 'failed' : conn.phase === 'closing' ? 'closing' : 'connecting'}
@@ -283,10 +308,13 @@ export function Root({
         </Box>
       ) : null}
       {conn.phase === 'closing' ? <Text {...theme.style('muted')}>Closing…</Text> : null}
-      {conn.phase === 'failed' || (conn.phase === 'closing' && conn.error !== undefined) ? (
+      {failure !== undefined ? (
         <Box flexDirection="column">
-          <Text wrap="wrap" {...theme.style('error')}>{`Could not connect to ${sanitizeLine(targetLabel)}:`}</Text>
-          <Text wrap="wrap" {...theme.style('error')}>{`  ${describeError(conn.phase === 'failed' ? conn.error : conn.error)}`}</Text>
+          {[...layout.title, ...layout.error].map((l, i) => (
+            <Text key={i} wrap="truncate-end" {...theme.style('error')}>
+              {l}
+            </Text>
+          ))}
           <Text> </Text>
           <Text>
             <Text {...theme.style('key')}>r</Text>
@@ -312,4 +340,54 @@ export function Root({
       ) : null}
     </Box>
   );
+}
+
+/** What the connect screen shows, cut to fit: see {@link connectScreenLayout}. */
+export interface ConnectScreenLayout {
+  /** "Could not connect to …:" wrapped to the width (empty without an error). */
+  title: string[];
+  /** The error's description, wrapped (indented two columns) and cut (ending with `…`) so the rest fits. */
+  error: string[];
+  /** How many of the last Log lines fit under "Server output" (0: the section is left out). */
+  logRows: number;
+}
+
+/**
+ * Lays out the connect / failure screen in `height` rows of `width` columns, so the frame
+ * never grows past the terminal (Ink would scroll it, breaking the top lines): the header (3
+ * rows), a blank row, the spinner or the authorization text, the error (title, description,
+ * a blank row and the `r retry · q quit` line), the Ctrl-C hint, then "Server output" with as
+ * many of the last stderr/log lines as fit (at least one when there are any: the description
+ * gives way first).
+ */
+export function connectScreenLayout(o: {
+  width: number;
+  height: number;
+  targetLabel: string;
+  error?: string;
+  auth?: { opened?: boolean; url: string };
+  closing?: boolean;
+  ctrlCHint?: boolean;
+  logLines: number;
+}): ConnectScreenLayout {
+  const w = o.width;
+  let used = 4; // header and the blank row under it
+  if (o.error === undefined && !o.closing) used += 1; // the spinner
+  if (o.auth)
+    used +=
+      2 + wrapText('A browser was opened to log in; finish there. If nothing opened, visit:', w).length + wrapText(`  ${sanitizeLine(o.auth.url)}`, w).length;
+  if (o.closing) used += 1;
+  if (o.ctrlCHint) used += 1;
+  const title = o.error !== undefined ? wrapText(`Could not connect to ${sanitizeLine(o.targetLabel)}:`, w).slice(0, 2) : [];
+  let error: string[] = [];
+  if (o.error !== undefined) {
+    used += title.length + 2; // + blank row, + the retry/quit line
+    const all = wrapText(sanitizeLine(o.error), w - 2).map((l) => `  ${l}`);
+    const logReserve = o.logLines > 0 ? 3 : 0; // margin, "Server output", one line
+    const room = Math.max(1, o.height - used - logReserve);
+    error = all.length <= room ? all : [...all.slice(0, room - 1), `${[...all[room - 1]].slice(0, Math.max(1, w - 1)).join('')}…`];
+    used += error.length;
+  }
+  const logRows = o.logLines > 0 ? Math.min(o.logLines, Math.max(0, o.height - used - 2)) : 0;
+  return { title, error, logRows };
 }

@@ -4,10 +4,11 @@
  * history (bounded), and the listen state for the header.
  * spec: basic/subscriptions (acknowledged subset, graceful end vs drop)
  */
-import type { DroppedTool, ListenSessionEvent } from '../client/types.js';
+import type { DroppedTool, ListSnapshot, ListenSessionEvent, ResyncResult } from '../client/types.js';
 import type { ListenFilter, Tool } from '../protocol/types.js';
 import type { ListDiff, ListKind, ListedItem, ToolDiff } from '../diff/types.js';
 import { isEmptyDiff } from '../diff/diff.js';
+import { restartDiffEvents } from '../client/resync.js';
 
 /** Bound of the live event tail. */
 export const EVENT_BUFFER = 500;
@@ -113,7 +114,8 @@ export function applyListenSessionEvents(
       case 'tools': {
         if (s.tools && diffTools) {
           const d = diffTools(s.tools, ev.tools);
-          s.marks = marksOf(d);
+          // An unchanged list (a re-subscription, the listen after a restart's re-sync) keeps the marks of the last change.
+          if (!isEmptyDiff(d)) s.marks = marksOf(d);
           if (s.pendingResync) {
             s.diffCount++;
             diffs.push({ id: s.diffCount, time: ev.time, cause: s.pendingResync, diff: d });
@@ -196,8 +198,8 @@ export function finishListenSession(state: ListenSessionState, error?: string): 
  * spawned server, --restart-on-change): the next full tool list (the watch's first `tools`
  * event on the new client) is diffed against the list before and kept as a `restart` diff,
  * also when nothing changed, so the user sees that the restart changed nothing.
- * The client's own re-sync step (session renewal, issue 9) can take this one's place: it
- * would hand over the lists before and after, and this marks the state the same way.
+ * Used when the client cannot re-sync (no `snapshot`/`resync`, or the re-sync failed): with a
+ * re-sync, {@link applyRestartResync} diffs every list instead.
  */
 export function resyncAfterReconnect(state: ListenSessionState): ListenSessionState {
   return state.tools ? { ...state, pendingResync: 'restart' } : state;
@@ -221,4 +223,45 @@ export function applyRefresh(
   const id = state.diffCount + 1;
   const diffs = [...state.diffs, { id, time, cause: 'refresh' as const, diff: d }];
   return { ...s, marks: marksOf(d), diffCount: id, diffs: diffs.length > DIFF_HISTORY ? diffs.slice(diffs.length - DIFF_HISTORY) : diffs };
+}
+
+/**
+ * What a restart (the R key, a restart of the spawned server, --restart-on-change) changed,
+ * from the client's re-sync step (`fresh.resync(old.snapshot())`, src/client/client.ts;
+ * the diffs: restartDiffEvents in src/client/resync.ts): the tool list (against the one on
+ * screen, else `before.tools`) is kept as a `restart` diff also when nothing changed, so the
+ * user sees that the restart changed nothing; the prompts and resources lists only when they
+ * changed. Each prompts/resources change also goes into the event tail as its `diff` event,
+ * so the pane showing that list fetches it anew. No tool list re-fetched (tools/list
+ * failed): the next list is diffed instead ({@link resyncAfterReconnect}).
+ */
+export function applyRestartResync(state: ListenSessionState, before: ListSnapshot, result: ResyncResult, time: number): ListenSessionState {
+  let s: ListenSessionState = { ...state, pendingResync: undefined };
+  const diffs = s.diffs.slice();
+  const tail = s.tail.slice();
+  let seq = s.received;
+  const events = restartDiffEvents({ ...before, tools: state.tools ?? before.tools }, result, time);
+  if ((state.tools ?? before.tools) && !events.some((e) => diffKindOf(e) === 'tools')) s.pendingResync = 'restart';
+  for (const ev of events) {
+    const kind = diffKindOf(ev);
+    if (kind === 'tools') {
+      const tev = ev as Extract<ListenSessionEvent, { type: 'diff'; tools: Tool[] }>;
+      s = { ...s, tools: tev.tools, incomplete: tev.incomplete, toolsAt: time, toolsError: undefined, marks: marksOf(tev.diff) };
+      s.diffCount++;
+      diffs.push({ id: s.diffCount, time, cause: 'restart', diff: tev.diff });
+      continue;
+    }
+    if (isEmptyDiff(ev.diff)) continue;
+    s.diffCount++;
+    diffs.push({ id: s.diffCount, time, cause: 'restart', diff: ev.diff, kind });
+    seq++;
+    tail.push({ seq, event: ev });
+  }
+  return {
+    ...s,
+    received: seq,
+    lastEventAt: seq !== state.received ? time : s.lastEventAt,
+    tail: tail.length > EVENT_BUFFER ? tail.slice(tail.length - EVENT_BUFFER) : tail,
+    diffs: diffs.length > DIFF_HISTORY ? diffs.slice(diffs.length - DIFF_HISTORY) : diffs,
+  };
 }

@@ -1,8 +1,10 @@
 /**
  * `mcp-inspect listen`: opens `subscriptions/listen` (legacy: taps the unsolicited
  * notifications), prints every event with a timestamp, and on each `tools/list_changed`
- * re-fetches the list and prints a colored diff. `--poll` also catches changes that arrived
- * without any notification; drops reconnect with backoff.
+ * re-fetches the list and prints a colored diff (prompts and resources lists too). `--poll`
+ * also catches changes that arrived without any notification; drops reconnect with backoff.
+ * `--restart-on-change PATH` restarts the spawned server when a watched file changes and
+ * prints what the restart changed as the same diffs.
  * spec: basic/patterns/subscriptions
  */
 import { TransportError, UsageError, describeError } from '../../protocol/errors.js';
@@ -16,6 +18,8 @@ import type { CommandResult } from '../output.js';
 import type { Session } from '../session.js';
 import { TARGET_HELP, runOnTarget, type CommandSpec } from '../command.js';
 import { EXIT, exitCodeFor, exitCodesHelp } from '../exit.js';
+import { watchForRestart } from '../restart-on-change.js';
+import type { InspectorClient, ListSnapshot } from '../../client/types.js';
 
 export interface ListenFlags {
   tools?: boolean;
@@ -28,6 +32,8 @@ export interface ListenFlags {
   minRefetchInterval?: string;
   /** commander's `--no-diff`: false to print resources/updated alone (no re-read). */
   diff?: boolean;
+  /** Files / directories whose change restarts the spawned server (repeatable). */
+  restartOnChange?: string[];
 }
 
 const collect = (v: string, prev: string[] = []) => [...prev, v];
@@ -35,7 +41,7 @@ const collect = (v: string, prev: string[] = []) => [...prev, v];
 /** `mcp-inspect listen [target] [--tools|--prompts|--resources|--resource URI] [--poll S] [--count N] [--duration S]`. */
 export const listen: CommandSpec<CommonFlags & ListenFlags> = {
   name: 'listen',
-  description: 'subscribe to change notifications (subscriptions/listen) and diff the tool list on every change',
+  description: 'subscribe to change notifications (subscriptions/listen) and diff the tool, prompt and resource lists on every change',
   configure: (cmd) =>
     addCommonOptions(cmd)
       .argument('[target]', 'URL of the server (or a command after --)')
@@ -48,19 +54,31 @@ export const listen: CommandSpec<CommonFlags & ListenFlags> = {
       .option('--count <n>', 'stop after n notifications')
       .option('--duration <seconds>', 'stop after this many seconds')
       .option('--min-refetch-interval <ms>', MIN_REFETCH_HELP)
+      .option(
+        '--restart-on-change <path>',
+        'restart the spawned server when this file or directory changes, and print what the restart changed as diffs (repeatable)',
+        collect,
+      )
       .addHelpText(
         'after',
         `
 Without --tools/--prompts/--resources/--resource, subscribes to every list the server's
 capabilities say can change. Legacy servers have no subscriptions/listen: their unsolicited
-notifications are shown instead. After an abrupt drop it reconnects with backoff and re-syncs.
+notifications are shown instead. Each change re-fetches the list it names (tools, prompts,
+resources) and prints its diff. After an abrupt drop it reconnects with backoff and re-syncs.
 With --json, prints one JSON object per line (findings too, as {"type":"finding", …}).
+
+--restart-on-change PATH (repeatable; a file or a directory, watched recursively; needs a
+server command after --): when a watched file changes (300 ms debounce), the server is
+stopped and started again, every list is re-fetched and diffed against the one before the
+restart, and listening goes on. --json adds {"type":"restart", …} before those diffs.
 ${TARGET_HELP}
 
 Examples:
   mcp-inspect listen http://127.0.0.1:3000/mcp
   mcp-inspect listen --tools --poll 30 --json -- node server.js
   mcp-inspect listen http://127.0.0.1:3000/mcp --count 1 --duration 60
+  mcp-inspect listen --restart-on-change src -- node src/server.js
 
 ${exitCodesHelp()}`,
       ),
@@ -72,7 +90,13 @@ ${exitCodesHelp()}`,
       words,
       flags,
       (s) => runListen(s, flags),
-      () => parseListenFlags(flags),
+      () => {
+        parseListenFlags(flags);
+        const paths = flags.restartOnChange ?? [];
+        if (paths.length && !inv.command.length) throw new UsageError('--restart-on-change needs a spawned server: put its command after --');
+        // A path that does not exist is a usage error before anything is spawned.
+        if (paths.length) watchForRestart(paths, () => {})();
+      },
     ),
 };
 
@@ -107,12 +131,11 @@ export function filterFromFlags(f: ListenFlags): ListenFilter | undefined {
  * that failure's error (transport 3 when the event carries none). spec: basic/patterns/subscriptions
  */
 export async function runListen(s: Session, flags: ListenFlags): Promise<CommandResult> {
-  const [{ listenSession, defaultFilter }, { eventJson, renderEvent }, { findingLine }] = await Promise.all([
-    import('../../client/listen-session.js'),
-    import('../listen-events.js'),
-    import('../output.js'),
-  ]);
-  const { client, out } = s;
+  const [{ listenSession, defaultFilter }, { eventJson, renderEvent, restartEventJson, renderRestart }, { findingLine }, { restartDiffEvents }] =
+    await Promise.all([import('../../client/listen-session.js'), import('../listen-events.js'), import('../output.js'), import('../../client/resync.js')]);
+  const { client: first, out } = s;
+  /** The client listened to: the first one, then the one of each restart (undefined while a restarted server failed to start). */
+  let client: InspectorClient | undefined = first;
   const { pollSec, count, durationSec, minRefetchIntervalMs } = parseListenFlags(flags);
   const filter = filterFromFlags(flags) ?? defaultFilter(client);
   const ctl = new AbortController();
@@ -137,56 +160,138 @@ export async function runListen(s: Session, flags: ListenFlags): Promise<Command
   const watched = new Map<string, ResourceContents[]>();
   const reread = async (uri: string): Promise<ResourceContents[] | undefined> => {
     try {
-      return (await client.readResource(uri, { signal: ctl.signal })).contents;
+      return (await client!.readResource(uri, { signal: ctl.signal })).contents;
     } catch (e) {
       if (!ctl.signal.aborted) out.warn(`could not re-read ${uri}: ${describeError(e, 'inline')}`);
       return undefined;
     }
   };
   if (flags.diff !== false) for (const uri of flags.resource ?? []) watched.set(uri, (await reread(uri)) ?? []);
+
+  // --restart-on-change: a change stops the current run of the listen session (runCtl), the
+  // server is restarted, what changed is printed, and a new run starts on the new client.
+  const watchPaths = flags.restartOnChange ?? [];
+  let restartWhy: string | undefined;
+  let runCtl: AbortController | undefined;
+  /** Wakes the wait for a change while no listen runs (the server is gone or failed to start). */
+  let wake: (() => void) | undefined;
+  const unwatch = watchPaths.length
+    ? watchForRestart(watchPaths, (changed) => {
+        restartWhy = `${changed} changed`;
+        runCtl?.abort();
+        wake?.();
+      })
+    : undefined;
+  /** What the last server listed: the restart's diffs are against it. */
+  let baseline: ListSnapshot | undefined;
+  const restart = async (old: InspectorClient | undefined, why: string): Promise<InspectorClient | undefined> => {
+    baseline = old?.snapshot?.() ?? baseline;
+    out.status(`restarting the server: ${why}`);
+    if (old) await old.close().catch(() => {});
+    let fresh: InspectorClient;
+    try {
+      fresh = await s.connectAgain!();
+    } catch (e) {
+      if (!ctl.signal.aborted) {
+        const ev = { time: Date.now(), reason: why, error: describeError(e, 'inline') };
+        out.item(restartEventJson(ev), () => renderRestart(ev, out));
+      }
+      return undefined;
+    }
+    try {
+      const result = await fresh.resync!(baseline);
+      const time = Date.now();
+      const ev = { time, reason: why, summary: result.summary, errors: result.errors };
+      out.item(restartEventJson(ev), () => renderRestart(ev, out));
+      if (baseline) for (const d of restartDiffEvents(baseline, result, time)) out.item(eventJson(d), () => renderEvent(d, out));
+    } catch (e) {
+      if (!ctl.signal.aborted) {
+        const ev = { time: Date.now(), reason: why, summary: `the lists could not be re-synced: ${describeError(e, 'inline')}` };
+        out.item(restartEventJson(ev), () => renderRestart(ev, out));
+      }
+    }
+    failure = undefined;
+    return fresh;
+  };
   try {
-    for await (const ev of listenSession(client, { filter, pollMs: pollSec ? pollSec * 1000 : undefined, minRefetchIntervalMs, signal: ctl.signal })) {
-      out.item(eventJson(ev), () => renderEvent(ev, out));
-      const uri = ev.type === 'notification' && ev.method === METHOD.resourceUpdated ? ev.params?.uri : undefined;
-      if (typeof uri === 'string' && watched.has(uri)) {
-        const after = await reread(uri);
-        if (after) {
-          const { diffContents, contentDiffLines } = await import('../../diff/content-diff.js');
-          const d = diffContents(watched.get(uri)!, after);
-          watched.set(uri, after);
-          out.item({ type: 'resource-diff', time: new Date().toISOString(), uri, unchanged: d.unchanged, diff: d.entries, contents: after }, () =>
-            contentDiffLines(d).map((l) => {
-              const t = sanitizeLine(l.text);
-              return l.kind === 'add'
-                ? out.c.green(`  + ${t}`)
-                : l.kind === 'remove'
-                  ? out.c.red(`  - ${t}`)
-                  : l.kind === 'same'
-                    ? `    ${t}`
-                    : out.c.dim(`  ${t}`);
-            }),
-          );
+    // Every list, so that the first restart has something to compare prompts and resources with.
+    if (unwatch) await first.resync?.().catch((e: unknown) => out.warn(`could not fetch every list to compare restarts with: ${describeError(e, 'inline')}`));
+    for (;;) {
+      if (client) {
+        const run = (runCtl = new AbortController());
+        const stopRun = () => run.abort();
+        ctl.signal.addEventListener('abort', stopRun, { once: true });
+        if (restartWhy !== undefined) run.abort(); // a change came while restarting: restart again
+        try {
+          for await (const ev of listenSession(client, { filter, pollMs: pollSec ? pollSec * 1000 : undefined, minRefetchIntervalMs, signal: run.signal })) {
+            if (run.signal.aborted) break;
+            out.item(eventJson(ev), () => renderEvent(ev, out));
+            const uri = ev.type === 'notification' && ev.method === METHOD.resourceUpdated ? ev.params?.uri : undefined;
+            if (typeof uri === 'string' && watched.has(uri)) {
+              const after = await reread(uri);
+              if (after) {
+                const { diffContents, contentDiffLines } = await import('../../diff/content-diff.js');
+                const d = diffContents(watched.get(uri)!, after);
+                watched.set(uri, after);
+                out.item({ type: 'resource-diff', time: new Date().toISOString(), uri, unchanged: d.unchanged, diff: d.entries, contents: after }, () =>
+                  contentDiffLines(d).map((l) => {
+                    const t = sanitizeLine(l.text);
+                    return l.kind === 'add'
+                      ? out.c.green(`  + ${t}`)
+                      : l.kind === 'remove'
+                        ? out.c.red(`  - ${t}`)
+                        : l.kind === 'same'
+                          ? `    ${t}`
+                          : out.c.dim(`  ${t}`);
+                  }),
+                );
+              }
+            }
+            if (ev.type === 'drop' || ev.type === 'error') failure = ev;
+            else if (ev.type === 'end') failure = undefined;
+            if (count === undefined) continue;
+            if (ev.type === 'notification' && notifications < count) {
+              notifications++;
+              if (ev.method === 'notifications/tools/list_changed') pendingRefetches++;
+            } else if (ev.type === 'diff' && ev.cause === 'notification') pendingRefetches -= ev.notifications ?? 1;
+            // Stop after the n-th notification, once the re-fetch of every counted list_changed has been shown.
+            if (notifications >= count && pendingRefetches <= 0) {
+              stopped = true;
+              break;
+            }
+          }
+        } finally {
+          ctl.signal.removeEventListener('abort', stopRun);
         }
+        if (stopped) break;
       }
-      if (ev.type === 'drop' || ev.type === 'error') failure = ev;
-      else if (ev.type === 'end') failure = undefined;
-      if (count === undefined) continue;
-      if (ev.type === 'notification' && notifications < count) {
-        notifications++;
-        if (ev.method === 'notifications/tools/list_changed') pendingRefetches++;
-      } else if (ev.type === 'diff' && ev.cause === 'notification') pendingRefetches -= ev.notifications ?? 1;
-      // Stop after the n-th notification, once the re-fetch of every counted list_changed has been shown.
-      if (notifications >= count && pendingRefetches <= 0) {
-        stopped = true;
-        break;
+      if (ctl.signal.aborted || !unwatch) break;
+      if (restartWhy === undefined) {
+        // The listen ended by itself (the server is gone, or ended the stream): wait for a change.
+        out.status('waiting for a change to restart the server. Ctrl-C to stop.');
+        // The watchers do not keep the process alive (persistent: false): this timer does, while waiting.
+        const keepAlive = setInterval(() => {}, MAX_TIMER_MS);
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          ctl.signal.addEventListener('abort', () => resolve(), { once: true });
+        });
+        clearInterval(keepAlive);
+        wake = undefined;
+        if (ctl.signal.aborted) break;
       }
+      const why = restartWhy ?? 'a watched file changed';
+      restartWhy = undefined;
+      client = await restart(client, why);
     }
     stopped ||= ctl.signal.aborted;
   } finally {
+    unwatch?.();
     unfollow();
     if (timer) clearTimeout(timer);
     s.signal.removeEventListener('abort', stopAll);
     ctl.abort();
+    // The session closes the first client; a restarted one is closed here (stopping its server).
+    if (client && client !== first) await client.close().catch(() => {});
   }
   if (stopped || !failure) return { exitCode: EXIT.ok };
   return { exitCode: exitCodeFor(failure.cause ?? new TransportError('MCPI_CLOSED', failure.error)) };

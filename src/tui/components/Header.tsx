@@ -7,7 +7,7 @@ import { filterLabel } from '../../diff/filter.js';
 import { formatAge } from '../text.js';
 import { authLabel, type AuthView } from '../authView.js';
 
-export type ConnectionState = 'connecting' | 'connected' | 'reconnecting' | 'disconnected' | 'closing' | 'failed';
+export type ConnectionState = 'connecting' | 'connected' | 'reconnecting' | 'disconnected' | 'unreachable' | 'closing' | 'failed';
 
 export interface HeaderProps {
   description?: ServerDescription;
@@ -22,6 +22,8 @@ export interface HeaderProps {
   width: number;
   /** The authorization state (HTTP targets); absent: nothing shown. */
   auth?: AuthView;
+  /** Said right after the connection state (`(connection refused) · R reconnects`). */
+  connectionDetail?: string;
   /** Work running on another pane (`calling echo 3 s`): shown on the first line. */
   activity?: string;
 }
@@ -31,6 +33,7 @@ const CONN_STYLE: Record<ConnectionState, StyleKey> = {
   connected: 'ok',
   reconnecting: 'warn',
   disconnected: 'error',
+  unreachable: 'error',
   closing: 'muted',
   failed: 'error',
 };
@@ -40,7 +43,7 @@ const CONN_STYLE: Record<ConnectionState, StyleKey> = {
  * authorization state, connection state); listen state (acknowledged filter and refusals, events received, age of
  * the last event); the key hint line for the current view.
  */
-export function Header({ description: d, targetLabel, connection, watch, now, hints, width, auth, activity }: HeaderProps) {
+export function Header({ description: d, targetLabel, connection, watch, now, hints, width, auth, activity, connectionDetail }: HeaderProps) {
   const theme = useTheme();
   const info = d?.serverInfo;
   const name = info ? sanitizeLine(`${info.title ?? info.name}${info.version ? ` ${info.version}` : ''}`) : sanitizeLine(targetLabel);
@@ -100,6 +103,7 @@ export function Header({ description: d, targetLabel, connection, watch, now, hi
     <Box flexDirection="column" width={width}>
       <Text wrap="truncate-end">
         <Text {...theme.style(CONN_STYLE[connection])}>● {connection}</Text>
+        {connectionDetail ? <Text {...theme.style(CONN_STYLE[connection])}>{` ${sanitizeLine(connectionDetail)}`}</Text> : null}
         <Text {...theme.style('muted')}> · </Text>
         <Text {...theme.style('title')}>{name}</Text>
         {d ? (

@@ -8,9 +8,10 @@ import {
   finishListenSession,
   initialListenSessionState,
   resyncAfterReconnect,
+  applyRestartResync,
   type ListenSessionState,
 } from '../listenSessionState.js';
-import type { DroppedTool } from '../../client/types.js';
+import type { DroppedTool, ListSnapshot, ResyncResult } from '../../client/types.js';
 import type { Tool } from '../../protocol/types.js';
 import { formatDuration } from '../../util/format.js';
 import { describeError } from '../errors.js';
@@ -21,6 +22,7 @@ type Item =
   | { kind: 'finish'; error?: string }
   | { kind: 'restart'; requested: ListenFilter }
   | { kind: 'resync' }
+  | { kind: 'resynced'; before: ListSnapshot; result: ResyncResult; time: number }
   | { kind: 'refresh'; tools: Tool[]; dropped: DroppedTool[]; time: number }
   | { kind: 'relisten'; note: string };
 
@@ -37,12 +39,20 @@ export interface UseListenSession {
   refresh(): Promise<void>;
 }
 
+/** What the client's re-sync step found when the connection was made anew: `result` of `client.resync(before)`. */
+export interface RestartResync {
+  before: ListSnapshot;
+  result: ResyncResult;
+}
+
 /**
  * Runs `listenSession` for `client` (undefined: not connected yet) and folds its events into a
  * {@link ListenSessionState}, flushed in batches (see useBatchedReducer). The subscription stops on
- * unmount or when `client` changes. spec: basic/subscriptions
+ * unmount or when `client` changes. When `client` changes (a reconnect or restart), `resynced`
+ * (the re-sync of the new client against the old one's lists) is diffed into the history;
+ * without it the new client's first tool list is. spec: basic/subscriptions
  */
-export function useListenSession(client: InspectorClient | undefined, filter: ListenFilter, pollMs?: number): UseListenSession {
+export function useListenSession(client: InspectorClient | undefined, filter: ListenFilter, pollMs?: number, resynced?: RestartResync): UseListenSession {
   const services = useServices();
   const [requested, setRequested] = useState<ListenFilter>(filter);
   const [generation, setGeneration] = useState(0);
@@ -63,6 +73,7 @@ export function useListenSession(client: InspectorClient | undefined, filter: Li
       flushEvents();
       if (it.kind === 'finish') st = finishListenSession(st, it.error);
       else if (it.kind === 'resync') st = resyncAfterReconnect(st);
+      else if (it.kind === 'resynced') st = applyRestartResync(st, it.before, it.result, it.time);
       else if (it.kind === 'refresh') st = applyRefresh(st, it.tools, it.dropped, it.time, diffRef.current);
       else if (it.kind === 'relisten') st = { ...st, listen: { ...st.listen, detail: it.note } };
       else st = { ...st, listen: { status: 'starting', requested: it.requested } };
@@ -74,7 +85,8 @@ export function useListenSession(client: InspectorClient | undefined, filter: Li
 
   // A new client (reconnect, restart of the server): its first list is diffed against the one before.
   const lastClient = useRef(client);
-  if (client && lastClient.current && lastClient.current !== client) push({ kind: 'resync' });
+  if (client && lastClient.current && lastClient.current !== client)
+    push(resynced ? { kind: 'resynced', before: resynced.before, result: resynced.result, time: services.now() } : { kind: 'resync' });
   if (client) lastClient.current = client;
 
   /** Graceful ends in a row (reset when a subscription is acknowledged): the backoff exponent. */
