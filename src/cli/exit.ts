@@ -6,7 +6,7 @@
  *
  * Kept free of heavy imports: `--help` loads it.
  */
-import { errorKind, type ErrorKind, type McpError } from '../protocol/errors.js';
+import { NotOfferedError, errorKind, type ErrorKind, type McpError } from '../protocol/errors.js';
 import { ERROR_CODE } from '../protocol/constants.js';
 import { flagFor, requiredCapabilitiesOf } from '../protocol/client-capabilities.js';
 import { sanitize, sanitizeLine } from '../util/sanitize.js';
@@ -133,6 +133,11 @@ export function explainFailure(e: unknown, signal?: EndingSignal): Failure {
   const message = e instanceof Error ? e.message : String(e);
   switch (kind) {
     case 'rpc': {
+      if (e instanceof NotOfferedError) {
+        // The plain sentence first; the server's answer after it, as evidence.
+        const answered = `it answered ${e.method ? `${sanitizeLine(e.method)} ` : ''}with error ${e.rpcCode}: ${sanitize(e.serverMessage)}`;
+        return { kind, exitCode, sentence: `${sanitize(e.message)}; ${answered}` };
+      }
       const m = e as McpError;
       const data = m.data !== undefined ? `\n  data: ${sanitize(JSON.stringify(m.data, null, 2)).replace(/\n/g, '\n  ')}` : '';
       const hint =

@@ -36,9 +36,9 @@ export interface CommonFlags extends TargetFlags, InputFlags {
 
 const collect = (v: string, prev: string[] = []) => [...prev, v];
 
-/** Adds the target, connection and output options every server command takes. */
+/** Adds the target, connection, output, OAuth and input-round options every server command takes, in that order (the order of --help). */
 export function addCommonOptions(cmd: Command): Command {
-  addInputOptions(cmd)
+  cmd
     .option('--header <header>', "HTTP header 'Name: value' sent on every request (repeatable)", collect)
     .option('--bearer <token>', 'send Authorization: Bearer TOKEN (default: $MCP_BEARER_TOKEN)')
     .option('--env <K=V>', 'environment variable for the spawned server (repeatable)', collect)
@@ -61,7 +61,9 @@ export function addCommonOptions(cmd: Command): Command {
     .option('--json', 'machine-readable JSON on stdout')
     .option('--trace', 'write every message on the wire to stderr (secrets redacted)')
     .option('--no-color', 'no colors (NO_COLOR is honored too)');
-  return addAuthOptions(cmd);
+  addAuthOptions(cmd);
+  // Last, so that --help shows how to reach the server before how to answer its input rounds.
+  return addInputOptions(cmd);
 }
 
 /**

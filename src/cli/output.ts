@@ -11,7 +11,7 @@ import { createPalette, type Palette } from '../diff/render.js';
 import { sanitize, sanitizeLine } from '../util/sanitize.js';
 import type { WireEvent } from '../client/types.js';
 import type { Finding } from '../check/types.js';
-import { McpError, TransportError, InspectError, InputRequiredError } from '../protocol/errors.js';
+import { McpError, NotOfferedError, TransportError, InspectError, InputRequiredError } from '../protocol/errors.js';
 import type { PendingDocument } from './elicit-args.js';
 import { redactHeaders } from '../util/redact.js';
 import { explainFailure, type EndingSignal } from './exit.js';
@@ -211,7 +211,7 @@ export function findingLine(f: Finding, time: number): object {
 /**
  * The `--json` document of a failure: `{"error": {kind, message, exitCode, code, …}, "findings": […]}`.
  * A JSON-RPC error adds its numeric `code` and `data`; a transport error its `MCPI_*` `code`
- * and HTTP `status`; an AuthRequiredError its `loginCommand`; a run ended by a signal has kind `cancelled`, code `MCPI_CANCELLED` and `signal`.
+ * and HTTP `status`; a NotOfferedError the missing `capability`, the `method` and the server's own `serverMessage`; an AuthRequiredError its `loginCommand`; a run ended by a signal has kind `cancelled`, code `MCPI_CANCELLED` and `signal`.
  */
 export function errorDocument(e: unknown, findings: readonly Finding[], signal?: EndingSignal): { error: Record<string, unknown>; findings: Finding[] } {
   // exit 5: the pending-input document itself (so that it can be saved and --resume'd), with the error beside it.
@@ -233,6 +233,8 @@ export function errorDocument(e: unknown, findings: readonly Finding[], signal?:
   else if (e instanceof TransportError) Object.assign(error, { code: e.code, status: e.status ?? null });
   else if (e instanceof InspectError) error.code = e.code;
   else if (f.kind === 'internal') error.code = 'MCPI_INTERNAL';
+  if (!signal && e instanceof NotOfferedError)
+    Object.assign(error, { capability: e.capability, method: e.method ?? null, serverMessage: sanitizeLine(e.serverMessage) });
   // AuthRequiredError (src/auth/errors.ts; not imported: this module stays light): the command that logs in.
   const login = (e as { loginCommand?: unknown } | undefined)?.loginCommand;
   if (!signal && e instanceof InspectError && typeof login === 'string') error.loginCommand = login;

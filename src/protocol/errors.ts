@@ -59,6 +59,33 @@ export class McpError extends InspectError {
   }
 }
 
+/**
+ * A request the server refused with -32601 (method not found) whose capability it does not
+ * declare either (`resources`, `prompts`, `completions`): the message says it plainly,
+ * `<server> does not offer <capability> (no `<capability>` capability)`; the server's own
+ * message stays in `serverMessage`. Still kind `rpc` (exit 2) with the server's code, data and
+ * method. spec: basic/lifecycle#capability-negotiation
+ */
+export class NotOfferedError extends McpError {
+  /** The server's own message of its -32601. */
+  readonly serverMessage: string;
+  constructor(
+    /** The server capability it does not declare, which names what it does not offer. */
+    readonly capability: string,
+    /** Who: the server's name, or "the server". */
+    server: string,
+    answer: McpError,
+  ) {
+    super(
+      { code: answer.rpcCode, message: `${server} does not offer ${capability} (no \`${capability}\` capability)`, data: answer.data },
+      answer.httpStatus,
+      answer.method,
+    );
+    this.name = 'NotOfferedError';
+    this.serverMessage = answer.message;
+  }
+}
+
 /** Stable codes for {@link TransportError}. */
 export type TransportErrorCode =
   | 'MCPI_SPAWN' // could not start the server process

@@ -26,6 +26,8 @@ import {
   type TransportHooks,
   type TransportResponse,
 } from './types.js';
+import { connectError, headerRecord } from './http-common.js';
+import { startRequestTimer } from './request-timer.js';
 
 export interface HttpOptions {
   url: string;
@@ -110,30 +112,6 @@ export function mergeHeaders(...records: Record<string, string>[]): Record<strin
   const byLower = new Map<string, [string, string]>();
   for (const r of records) for (const [k, v] of Object.entries(r)) byLower.set(k.toLowerCase(), [k, v]);
   return Object.fromEntries(byLower.values());
-}
-
-function headerRecord(h: Record<string, string | string[] | undefined>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(h)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
-  return out;
-}
-
-function connectError(url: string, e: unknown): TransportError {
-  const err = e as { code?: string; message?: string; cause?: { code?: string } };
-  const code = err.code ?? err.cause?.code;
-  const why =
-    code === 'ECONNREFUSED'
-      ? 'connection refused'
-      : code === 'ENOTFOUND' || code === 'EAI_AGAIN'
-        ? 'host not found'
-        : code === 'ECONNRESET' || code === 'UND_ERR_SOCKET'
-          ? 'connection reset'
-          : code === 'UND_ERR_CONNECT_TIMEOUT'
-            ? 'connect timeout'
-            : code === 'ERR_TLS_CERT_ALTNAME_INVALID' || /certificate/i.test(err.message ?? '')
-              ? `TLS error: ${err.message}`
-              : (err.message ?? String(e));
-  return new TransportError('MCPI_CONNECT', `cannot connect to ${redactUrl(url)}: ${why}`, { cause: e });
 }
 
 export class HttpTransport implements Transport {
@@ -364,7 +342,7 @@ export class HttpTransport implements Transport {
     const headers = this.baseHeaders(opts.headers);
     const ctl = new AbortController();
     this.controllers.add(ctl);
-    let timedOut: string | undefined;
+    let timedOut: TransportError | undefined;
     let userAborted = false;
     let finished = false;
     const legacy = !!this.legacyProtocolVersion;
@@ -377,55 +355,33 @@ export class HttpTransport implements Transport {
     };
     if (opts.signal?.aborted) throw new TransportError('MCPI_CANCELLED', `${req.method} cancelled`);
     opts.signal?.addEventListener('abort', onAbort, { once: true });
-    const expire = (message: string) => {
-      if (finished) return;
-      timedOut = message;
-      ctl.abort();
-      if (legacy) this.cancelLegacy(req, 'timeout');
-      else this.wireCancel(req);
-    };
-    const ms = opts.timeoutMs && opts.timeoutMs > 0 ? opts.timeoutMs : undefined;
-    let touched = false;
-    const arm = () =>
-      setTimeout(
-        () =>
-          expire(
-            touched
-              ? `no progress and no answer from ${req.method} for ${ms} ms (--timeout counts from its last progress)`
-              : `no answer to ${req.method} within ${ms} ms`,
-          ),
-        ms,
-      );
-    let timer = ms !== undefined ? arm() : undefined;
-    opts.lifeline?.listen(() => {
-      if (finished || timer === undefined) return;
-      touched = true;
-      clearTimeout(timer);
-      timer = arm();
-    });
-    const capTimer =
-      opts.maxTimeMs && opts.maxTimeMs > 0 && !opts.stream
-        ? setTimeout(() => expire(`${req.method} took longer than the total cap of ${opts.maxTimeMs} ms (--max-time)`), opts.maxTimeMs)
-        : undefined;
+    // The idle timeout also bounds a stream request's wait for its first byte; the cap does not apply to a stream.
+    const timer = startRequestTimer(
+      req.method,
+      { timeoutMs: opts.timeoutMs, lifeline: opts.lifeline, maxTimeMs: opts.stream ? undefined : opts.maxTimeMs },
+      (e) => {
+        if (finished) return;
+        timedOut = e;
+        ctl.abort();
+        if (legacy) this.cancelLegacy(req, 'timeout');
+        else this.wireCancel(req);
+      },
+    );
     // A login through the provider can take minutes: the request timer stops meanwhile.
-    const pause = () => {
-      if (timer) clearTimeout(timer);
-      timer = undefined;
-    };
+    const pause = () => timer.pause();
     const resume = () => {
-      if (ms !== undefined && !finished) timer = arm();
+      if (!finished) timer.resume();
     };
     const done = () => {
       finished = true;
-      if (timer) clearTimeout(timer);
-      if (capTimer) clearTimeout(capTimer);
+      timer.clear();
       opts.signal?.removeEventListener('abort', onAbort);
       this.controllers.delete(ctl);
     };
     const failure = (e: unknown): Error => {
       if (e instanceof InspectError) return e; // TransportError, and AuthError from the provider
       if (userAborted) return new TransportError('MCPI_CANCELLED', `${req.method} cancelled`);
-      if (timedOut) return new TransportError('MCPI_TIMEOUT', timedOut);
+      if (timedOut) return timedOut;
       if (this.closed) return new TransportError('MCPI_CLOSED', 'the connection was closed');
       const code = (e as { code?: string }).code;
       if (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'UND_ERR_ABORTED' || code === 'ERR_STREAM_PREMATURE_CLOSE') {
@@ -457,10 +413,7 @@ export class HttpTransport implements Transport {
     const ctype = (resHeaders['content-type'] ?? '').toLowerCase();
     try {
       if (ctype.includes('text/event-stream') && res.statusCode < 300) {
-        if (opts.stream && timer) {
-          clearTimeout(timer);
-          timer = undefined;
-        }
+        if (opts.stream) timer.pause();
         const message = await this.readSse(res.body, req, opts, ctl);
         return { message, httpStatus: res.statusCode, httpHeaders: resHeaders };
       }

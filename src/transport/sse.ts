@@ -23,6 +23,8 @@ import { sanitizeLine } from '../util/sanitize.js';
 import { redactHeaders, redactUrl } from '../util/redact.js';
 import { describeBody, mergeHeaders } from './http.js';
 import { MAX_MESSAGE_BYTES, type RequestOptions, type Transport, type TransportCapabilities, type TransportHooks, type TransportResponse } from './types.js';
+import { connectError, headerRecord } from './http-common.js';
+import { startRequestTimer, type RequestTimer } from './request-timer.js';
 
 export interface SseOptions {
   /** The SSE URL (GET). */
@@ -46,28 +48,6 @@ interface Pending {
   /** Status of the POST that carried the request, once known. */
   httpStatus?: number;
   cleanup: () => void;
-}
-
-function headerRecord(h: Record<string, string | string[] | undefined>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(h)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
-  return out;
-}
-
-function connectError(url: string, e: unknown): TransportError {
-  const err = e as { code?: string; message?: string; cause?: { code?: string } };
-  const code = err.code ?? err.cause?.code;
-  const why =
-    code === 'ECONNREFUSED'
-      ? 'connection refused'
-      : code === 'ENOTFOUND' || code === 'EAI_AGAIN'
-        ? 'host not found'
-        : code === 'ECONNRESET' || code === 'UND_ERR_SOCKET'
-          ? 'connection reset'
-          : code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT'
-            ? 'connect timeout'
-            : (err.message ?? String(e));
-  return new TransportError('MCPI_CONNECT', `cannot connect to ${redactUrl(url)}: ${why}`, { cause: e });
 }
 
 /** Bytes of POST answers worth reading: a 202 has a word, an error page a title. */
@@ -396,8 +376,7 @@ export class SseTransport implements Transport {
         abandon(false);
         reject(new TransportError('MCPI_CANCELLED', `${req.method} cancelled`));
       };
-      let timer: NodeJS.Timeout | undefined;
-      let capTimer: NodeJS.Timeout | undefined;
+      let timer: RequestTimer | undefined;
       const p: Pending = {
         id: req.id,
         method: req.method,
@@ -405,40 +384,16 @@ export class SseTransport implements Transport {
         resolve,
         reject,
         cleanup: () => {
-          if (timer) clearTimeout(timer);
-          if (capTimer) clearTimeout(capTimer);
+          timer?.clear();
           opts.signal?.removeEventListener('abort', onAbort);
           this.pending.delete(key);
         },
       };
-      const expire = (message: string) => {
-        abandon(true);
-        reject(new TransportError('MCPI_TIMEOUT', message));
-      };
-      if (opts.timeoutMs && opts.timeoutMs > 0 && !opts.stream) {
-        // --timeout counts from the request's last sign of life (its progress: the lifeline).
-        const ms = opts.timeoutMs;
-        let touched = false;
-        const arm = () =>
-          setTimeout(
-            () =>
-              expire(
-                touched
-                  ? `no progress and no answer from ${req.method} for ${ms} ms (--timeout counts from its last progress)`
-                  : `no answer to ${req.method} within ${ms} ms`,
-              ),
-            ms,
-          );
-        timer = arm();
-        opts.lifeline?.listen(() => {
-          if (!this.pending.has(key)) return;
-          touched = true;
-          clearTimeout(timer);
-          timer = arm();
+      if (!opts.stream) {
+        timer = startRequestTimer(req.method, opts, (e) => {
+          abandon(true);
+          reject(e);
         });
-      }
-      if (opts.maxTimeMs && opts.maxTimeMs > 0 && !opts.stream) {
-        capTimer = setTimeout(() => expire(`${req.method} took longer than the total cap of ${opts.maxTimeMs} ms (--max-time)`), opts.maxTimeMs);
       }
       opts.signal?.addEventListener('abort', onAbort, { once: true });
       // Registered before the POST: the answer may come on the stream before the 202.

@@ -25,6 +25,7 @@ import {
   type TransportHooks,
   type TransportResponse,
 } from './types.js';
+import { startRequestTimer, type RequestTimer } from './request-timer.js';
 
 export interface StdioOptions {
   command: string;
@@ -45,9 +46,8 @@ interface Pending {
   resolve: (r: TransportResponse) => void;
   reject: (e: Error) => void;
   onNotification?: (n: JsonRpcNotification) => void;
-  timer?: NodeJS.Timeout;
-  /** The --max-time cap, which progress does not extend. */
-  capTimer?: NodeJS.Timeout;
+  /** --timeout and --max-time (none for a stream request). */
+  timer?: RequestTimer;
   cleanup: () => void;
 }
 
@@ -281,40 +281,17 @@ export class StdioTransport implements Transport {
         reject,
         onNotification: opts.onNotification,
         cleanup: () => {
-          if (p.timer) clearTimeout(p.timer);
-          if (p.capTimer) clearTimeout(p.capTimer);
+          p.timer?.clear();
           opts.signal?.removeEventListener('abort', onAbort);
           this.pending.delete(key);
         },
       };
-      const expire = (message: string) => {
-        p.cleanup();
-        this.sendCancelled(req, 'timeout');
-        reject(new TransportError('MCPI_TIMEOUT', message));
-      };
-      if (opts.timeoutMs && opts.timeoutMs > 0 && !opts.stream) {
-        const ms = opts.timeoutMs;
-        let touched = false;
-        const arm = () =>
-          setTimeout(
-            () =>
-              expire(
-                touched
-                  ? `no progress and no answer from ${req.method} for ${ms} ms (--timeout counts from its last progress)`
-                  : `no answer to ${req.method} within ${ms} ms`,
-              ),
-            ms,
-          );
-        p.timer = arm();
-        opts.lifeline?.listen(() => {
-          if (!this.pending.has(key)) return;
-          touched = true;
-          clearTimeout(p.timer);
-          p.timer = arm();
+      if (!opts.stream) {
+        p.timer = startRequestTimer(req.method, opts, (e) => {
+          p.cleanup();
+          this.sendCancelled(req, 'timeout');
+          reject(e);
         });
-      }
-      if (opts.maxTimeMs && opts.maxTimeMs > 0 && !opts.stream) {
-        p.capTimer = setTimeout(() => expire(`${req.method} took longer than the total cap of ${opts.maxTimeMs} ms (--max-time)`), opts.maxTimeMs);
       }
       opts.signal?.addEventListener('abort', onAbort, { once: true });
       this.pending.set(key, p);

@@ -7,18 +7,18 @@
  * the size budget or has a dependency to install.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { HAS_TMUX, shellWord, tmuxServer } from '../helpers/tmux.js';
 
 /** Installed size budget of the package (du of node_modules/mcp-inspect), in KiB: 5 MB. */
 const BUDGET_KB = 5 * 1024;
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
-const hasTmux = spawnSync('tmux', ['-V']).status === 0;
 const dir = mkdtempSync(join(tmpdir(), 'mcpi-artifact-'));
 const prefix = join(dir, 'prefix');
 const installed = join(prefix, 'node_modules', 'mcp-inspect');
@@ -36,7 +36,7 @@ const run = (cmd: string, args: string[], cwd = dir) => execFileSync(cmd, args, 
 const npm = (args: string[], cwd = dir) => run('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], cwd);
 
 const servers = new Set<ChildProcess>();
-const tmuxSocket = `mcpi-artifact-${process.pid}`;
+const term = tmuxServer('artifact');
 
 beforeAll(() => {
   // The sources the build reads, with the repository's node_modules (esbuild and the
@@ -59,7 +59,7 @@ beforeAll(() => {
 
 afterAll(async () => {
   for (const s of servers) s.kill('SIGKILL');
-  if (hasTmux) spawnSync('tmux', ['-L', tmuxSocket, 'kill-server']);
+  term.kill();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -123,25 +123,12 @@ describe('the packed artifact, installed from its tarball', () => {
     expect(out).toContain('Usage: mcp-inspect');
   });
 
-  it.skipIf(!hasTmux)('the TUI draws its first frame in a terminal (tmux) and quits with 0', { timeout: 60_000 }, async () => {
-    const exitFile = join(dir, 'tui-exit');
-    const tmux = (...args: string[]) => execFileSync('tmux', ['-L', tmuxSocket, ...args], { encoding: 'utf8' });
+  it.skipIf(!HAS_TMUX)('the TUI draws its first frame in a terminal (tmux) and quits with 0', { timeout: 60_000 }, async () => {
     // No target: the interactive inspector on the built-in demo server (HTTP, in-process).
-    const cmd = `env NO_COLOR=1 CI=1 ${JSON.stringify(bin)}; echo $? > ${JSON.stringify(exitFile)}; sleep 60`;
-    tmux('new-session', '-d', '-s', 'tui', '-x', '100', '-y', '30', '-c', dir, cmd);
-    const waitScreen = async (pred: (s: string) => boolean, what: string) => {
-      let s = '';
-      for (let i = 0; i < 200; i++) {
-        s = tmux('capture-pane', '-p', '-t', 'tui');
-        if (pred(s)) return s;
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      throw new Error(`timed out waiting for ${what}; screen:\n${s}`);
-    };
-    const s = await waitScreen((x) => x.includes('connected') && /Tools \([1-9]\d*\)/.test(x) && x.includes('Echo (echo)'), 'the tool list');
+    const tui = term.start({ session: 'tui', cols: 100, rows: 30, cwd: dir, command: `env NO_COLOR=1 CI=1 ${shellWord(bin)}`, waitMs: 20_000 });
+    const s = await tui.waitForScreen((x) => x.includes('connected') && /Tools \([1-9]\d*\)/.test(x) && x.includes('Echo (echo)'), 'the tool list');
     expect(s).toContain(`mcp-inspect demo server ${version}`);
-    tmux('send-keys', '-t', 'tui', 'q');
-    await waitScreen(() => existsSync(exitFile) && readFileSync(exitFile, 'utf8').trim() !== '', 'the exit');
-    expect(readFileSync(exitFile, 'utf8').trim()).toBe('0');
+    tui.keys('q');
+    expect(await tui.exitCode(20_000)).toBe('0');
   });
 });

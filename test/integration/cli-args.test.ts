@@ -178,6 +178,18 @@ describe('--help and --version', () => {
     expect(call.stdout).toContain('key=@file reads the value from a file');
     expect(call.stdout).toContain('--no-validate');
   });
+
+  it('the connection options come before the input-round options', async () => {
+    for (const cmd of ['call', 'resources', 'prompts']) {
+      const r = await runCli([cmd, '--help']);
+      ok(r);
+      const at = (flag: string) => r.stdout.search(new RegExp(`^ {2}${flag}\\b`, 'm'));
+      expect(at('--header'), cmd).toBeGreaterThan(0);
+      expect(at('--header'), cmd).toBeLessThan(at('--timeout'));
+      expect(at('--timeout'), cmd).toBeLessThan(at('--no-elicitation'));
+      expect(at('--elicit'), cmd).toBeGreaterThan(at('--header'));
+    }
+  });
 });
 
 describe('--config FILE --server NAME', () => {

@@ -83,6 +83,46 @@ describe('one exit code per kind', () => {
   });
 });
 
+describe('a server that does not offer resources or prompts (no such capability): the plain sentence, still exit 2', () => {
+  // Real SDK servers that declare tools and logging only: v2 modern over stdio, v1 legacy over stdio.
+  const SERVERS = [
+    ['modern-fixture', ['--', node, fixturePath('modern-server'), '--stdio']],
+    ['legacy-fixture', ['--', node, fixturePath('legacy-server'), '--stdio']],
+  ] as const;
+
+  it.each(SERVERS)('%s', async (name, target) => {
+    const cases = [
+      [['resources'], 'resources', 'resources/list'],
+      [['resources', 'templates'], 'resources', 'resources/templates/list'],
+      [['resources', 'read', 'x://nothing'], 'resources', 'resources/read'],
+      [['prompts'], 'prompts', 'prompts/list'],
+      [['prompts', 'get', 'greeting'], 'prompts', 'prompts/get'],
+    ] as const;
+    for (const [words, capability, method] of cases) {
+      const r = await runCli([...words, '--quiet', ...target]);
+      exits(r, EXIT.rpc);
+      expect(ownStderr(r.stderr)).toBe(
+        `mcp-inspect: ${name} does not offer ${capability} (no \`${capability}\` capability); it answered ${method} with error -32601: Method not found\n`,
+      );
+    }
+    const j = await runCli(['resources', '--json', '--quiet', ...target]);
+    exits(j, EXIT.rpc);
+    expect(JSON.parse(j.stdout)).toEqual({
+      error: {
+        kind: 'rpc',
+        message: `${name} does not offer resources (no \`resources\` capability)`,
+        exitCode: 2,
+        code: -32601,
+        data: null,
+        capability: 'resources',
+        method: 'resources/list',
+        serverMessage: 'Method not found',
+      },
+      findings: [],
+    });
+  });
+});
+
 describe('the table in --help is generated from src/cli/exit.ts', () => {
   it('the root and every command of the registry end their help with it', async () => {
     for (const args of [['--help'], ...COMMANDS.map((c) => [c.name, '--help'])]) {

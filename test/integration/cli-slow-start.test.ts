@@ -5,46 +5,28 @@
  * stderr not a terminal, nothing of it. The terminal is tmux (skipped without it).
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BIN, REPO_ROOT, describeResult, runCli } from '../helpers/cli.js';
+import { REPO_ROOT, describeResult, runCli } from '../helpers/cli.js';
+import { HAS_TMUX, inspectorCommand, tmuxServer } from '../helpers/tmux.js';
 
 const slow = join(REPO_ROOT, 'bench', 'slow-start-server.mjs');
-const hasTmux = spawnSync('tmux', ['-V']).status === 0;
-const socket = `mcpi-slow-${process.pid}`;
-const dir = mkdtempSync(join(tmpdir(), 'mcpi-slow-'));
-const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function waitScreen(pred: (s: string) => boolean, what: string, timeoutMs = 20_000): Promise<string> {
-  const start = Date.now();
-  let s = '';
-  while (Date.now() - start < timeoutMs) {
-    s = tmux('capture-pane', '-p', '-t', 'slow');
-    if (pred(s)) return s;
-    await sleep(50);
-  }
-  throw new Error(`timed out waiting for ${what}; screen:\n${s}`);
-}
-
-afterAll(() => {
-  if (hasTmux) spawnSync('tmux', ['-L', socket, 'kill-server']);
-  rmSync(dir, { recursive: true, force: true });
-});
+const term = tmuxServer('slow');
+afterAll(() => term.kill());
 
 describe('a server slow to start', () => {
-  it.skipIf(!hasTmux)('on a terminal: a "starting server… N s" line while it starts, erased when it answers', { timeout: 40_000 }, async () => {
-    const exitFile = join(dir, 'exit');
+  it.skipIf(!HAS_TMUX)('on a terminal: a "starting server… N s" line while it starts, erased when it answers', { timeout: 40_000 }, async () => {
     // --era legacy: the initialize request waits in the pipe until the server reads (3 s).
-    const cmd = `env NO_COLOR=1 node ${JSON.stringify(BIN)} tools --era legacy --quiet -- node ${JSON.stringify(slow)} 3000; echo $? > ${JSON.stringify(exitFile)}; sleep 60`;
-    tmux('new-session', '-d', '-s', 'slow', '-x', '100', '-y', '20', '-c', REPO_ROOT, cmd);
-    const during = await waitScreen((s) => /starting server node .*slow-start-server\.mjs 3000… \d+ s/.test(s), 'the progress line');
+    const cli = term.start({
+      session: 'slow',
+      cols: 100,
+      rows: 20,
+      command: inspectorCommand(['tools', '--era', 'legacy', '--quiet', '--', 'node', slow, '3000'], { NO_COLOR: '1' }),
+      waitMs: 20_000,
+    });
+    const during = await cli.waitForScreen((s) => /starting server node .*slow-start-server\.mjs 3000… \d+ s/.test(s), 'the progress line');
     expect(during).not.toContain('echo');
-    const after = await waitScreen((s) => /^\d+ tools?$/m.test(s), 'the tool listing');
-    await waitScreen(() => existsSync(exitFile) && readFileSync(exitFile, 'utf8').trim() !== '', 'the exit');
-    expect(readFileSync(exitFile, 'utf8').trim()).toBe('0');
+    const after = await cli.waitForScreen((s) => /^\d+ tools?$/m.test(s), 'the tool listing');
+    expect(await cli.exitCode(20_000)).toBe('0');
     expect(after).toMatch(/^echo /m);
     expect(after).not.toContain('starting server');
   });

@@ -107,7 +107,8 @@ describe('against the SDK v1 SSE server', () => {
   it('progress and log messages go to the client (unsolicited: it routes them by progressToken); the server ping reaches onServerRequest', async () => {
     const t = open(fx.url);
     t.setHooks({
-      onServerRequest: (req) => void t.respond({ jsonrpc: '2.0', id: req.id, result: {} }),
+      // The test may close before the reply's POST is answered: that rejection is not what it checks.
+      onServerRequest: (req) => void t.respond({ jsonrpc: '2.0', id: req.id, result: {} }).catch(() => undefined),
     });
     await t.request({ jsonrpc: '2.0', id: 1, method: 'initialize', params: INIT }, { timeoutMs: 10_000 });
     await t.notify({ jsonrpc: '2.0', method: 'notifications/initialized' });
@@ -178,6 +179,36 @@ afterAll(async () => {
 
 const sseHead = (res: ServerResponse) => res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
 
+/** What a POST to a {@link streamServer} gets: its whole body, its response, and the SSE stream the GET opened. */
+interface Post {
+  body: string;
+  res: ServerResponse;
+  stream: ServerResponse;
+}
+
+/**
+ * A raw HTTP+SSE server that gets the protocol right up to the endpoint: its GET opens the
+ * stream and names `/messages` as the endpoint; each POST is read whole and handed to `onPost`,
+ * which decides the fault.
+ */
+async function streamServer(onPost: (post: Post) => void): Promise<{ url: string; base: string; server: Server }> {
+  let stream: ServerResponse | undefined;
+  return rawServer((req, res) => {
+    if (req.method === 'GET') {
+      stream = res;
+      sseHead(res);
+      res.write('event: endpoint\ndata: /messages\n\n');
+      return;
+    }
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => onPost({ body, res, stream: stream! }));
+  });
+}
+
+/** Writes `message` on the SSE stream as an `event: message`. */
+const sendOnStream = (stream: ServerResponse, message: unknown) => stream.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+
 describe('faults', () => {
   it('a stream that never sends endpoint', async () => {
     const { url } = await rawServer((_req, res) => {
@@ -242,17 +273,10 @@ describe('faults', () => {
   });
 
   it('a stream that breaks fails the pending request and tells onClose', async () => {
-    let sse: ServerResponse | undefined;
-    const { url } = await rawServer((req, res) => {
-      if (req.method === 'GET') {
-        sse = res;
-        sseHead(res);
-        res.write('event: endpoint\ndata: /messages\n\n');
-        return;
-      }
+    const { url } = await streamServer(({ res, stream }) => {
       // Accept the POST, then break the stream instead of answering.
       res.writeHead(202).end('Accepted');
-      sse!.socket?.destroy();
+      stream.socket?.destroy();
     });
     const t = open(url);
     let closedWith: string | undefined;
@@ -286,24 +310,13 @@ describe('faults', () => {
 
   it('a POST answered with an error status rejects that request; a timeout sends notifications/cancelled', async () => {
     const bodies: string[] = [];
-    let sse: ServerResponse | undefined;
-    const { url } = await rawServer((req, res) => {
-      if (req.method === 'GET') {
-        sse = res;
-        sseHead(res);
-        res.write('event: endpoint\ndata: /messages\n\n');
-        return;
-      }
-      let body = '';
-      req.on('data', (c) => (body += c));
-      req.on('end', () => {
-        bodies.push(body);
-        const m = JSON.parse(body);
-        if (m.method === 'bad') return void res.writeHead(500, { 'Content-Type': 'text/plain' }).end('boom');
-        res.writeHead(202).end('Accepted');
-        if (m.method === 'late') return; // never answered
-        if (m.id !== undefined && m.method) sse!.write(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: m.id, result: { ok: m.method } })}\n\n`);
-      });
+    const { url } = await streamServer(({ body, res, stream }) => {
+      bodies.push(body);
+      const m = JSON.parse(body);
+      if (m.method === 'bad') return void res.writeHead(500, { 'Content-Type': 'text/plain' }).end('boom');
+      res.writeHead(202).end('Accepted');
+      if (m.method === 'late') return; // never answered
+      if (m.id !== undefined && m.method) sendOnStream(stream, { jsonrpc: '2.0', id: m.id, result: { ok: m.method } });
     });
     const t = open(url);
     await expectTransportError(
@@ -318,33 +331,17 @@ describe('faults', () => {
   });
 
   it('a response in the POST body (not 2024-11-05, but seen) is taken', async () => {
-    const { url } = await rawServer((req, res) => {
-      if (req.method === 'GET') {
-        sseHead(res);
-        res.write('event: endpoint\ndata: /messages\n\n');
-        return;
-      }
-      let body = '';
-      req.on('data', (c) => (body += c));
-      req.on('end', () =>
-        res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: JSON.parse(body).id, result: { direct: true } })),
-      );
-    });
+    const { url } = await streamServer(({ body, res }) =>
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: JSON.parse(body).id, result: { direct: true } })),
+    );
     const r = await open(url).request({ jsonrpc: '2.0', id: 7, method: 'x' }, { timeoutMs: 10_000 });
     expect(r).toMatchObject({ message: { id: 7, result: { direct: true } }, httpStatus: 200 });
   });
 
   it('a message over the size limit closes the stream with MCPI_TOO_LARGE', async () => {
-    let sse: ServerResponse | undefined;
-    const { url } = await rawServer((req, res) => {
-      if (req.method === 'GET') {
-        sse = res;
-        sseHead(res);
-        res.write('event: endpoint\ndata: /messages\n\n');
-        return;
-      }
+    const { url } = await streamServer(({ res, stream }) => {
       res.writeHead(202).end();
-      sse!.write(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: 1, result: { big: 'x'.repeat(5000) } })}\n\n`);
+      sendOnStream(stream, { jsonrpc: '2.0', id: 1, result: { big: 'x'.repeat(5000) } });
     });
     const t = open(url, { maxMessageBytes: 1024 });
     await expectTransportError(
@@ -355,18 +352,12 @@ describe('faults', () => {
   });
 
   it('garbage on the stream is a finding; unknown event types are ignored', async () => {
-    let sse: ServerResponse | undefined;
-    const { url } = await rawServer((req, res) => {
-      if (req.method === 'GET') {
-        sse = res;
-        sseHead(res);
-        res.write('event: endpoint\ndata: /messages\n\n');
-        return;
-      }
+    const { url } = await streamServer(({ res, stream }) => {
       res.writeHead(202).end();
-      sse!.write('data: not json\n\nevent: weird\ndata: {}\n\n');
-      sse!.write(`data: ${JSON.stringify({ jsonrpc: '2.0', id: 99, result: {} })}\n\n`);
-      sse!.write(`data: ${JSON.stringify({ jsonrpc: '2.0', id: 1, result: { fine: true } })}\n\n`);
+      // No `event:` line: the default type, message.
+      stream.write('data: not json\n\nevent: weird\ndata: {}\n\n');
+      stream.write(`data: ${JSON.stringify({ jsonrpc: '2.0', id: 99, result: {} })}\n\n`);
+      stream.write(`data: ${JSON.stringify({ jsonrpc: '2.0', id: 1, result: { fine: true } })}\n\n`);
     });
     const t = open(url);
     const findings: Finding[] = [];

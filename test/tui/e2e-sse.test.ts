@@ -5,52 +5,26 @@
  * client shows up, q quits with 0. Skipped when tmux is missing or dist/ is not built.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startHttpFixture, stopAllFixtures, type HttpFixture } from '../helpers/servers.js';
 import { runCli } from '../helpers/cli.js';
+import { HAS_TMUX, TUI_BUILT, inspectorCommand, tmuxServer } from '../helpers/tmux.js';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const hasTmux = spawnSync('tmux', ['-V']).status === 0;
-const built = existsSync(join(root, 'dist', 'cli', 'main.js')) && existsSync(join(root, 'dist', 'tui', 'run.js'));
-const canRun = hasTmux && built;
-
-const socket = `mcpi-e2e-sse-${process.pid}`;
-const session = 'sse';
-const dir = mkdtempSync(join(tmpdir(), 'mcpi-e2e-sse-'));
-const exitFile = join(dir, 'exit');
-
-const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
-const screen = () => tmux('capture-pane', '-p', '-t', session);
-const keys = (...k: string[]) => tmux('send-keys', '-t', session, ...k);
-
-async function waitScreen(pred: (s: string) => boolean, what: string, timeoutMs = 10_000): Promise<string> {
-  let s = '';
-  try {
-    await expect.poll(() => pred((s = screen())), { timeout: timeoutMs, interval: 100 }).toBe(true);
-  } catch {
-    throw new Error(`timed out waiting for ${what}; screen:\n${s}`);
-  }
-  return s;
-}
+const canRun = HAS_TMUX && TUI_BUILT;
+const term = tmuxServer('e2e-sse');
 
 let sse: HttpFixture;
 beforeAll(async () => {
   if (canRun) sse = await startHttpFixture('sse-server');
 });
 afterAll(async () => {
-  if (hasTmux) spawnSync('tmux', ['-L', socket, 'kill-server']);
-  rmSync(dir, { recursive: true, force: true });
+  term.kill();
   await stopAllFixtures();
 });
 
 describe.skipIf(!canRun)('e2e in tmux: an HTTP+SSE server', () => {
   it('tools, a call, a change by another client, quit', { timeout: 60_000 }, async () => {
-    const cmd = `env NO_COLOR=1 CI=1 node ${JSON.stringify(join(root, 'bin', 'mcp-inspect.js'))} ${sse.url}; echo $? > ${JSON.stringify(exitFile)}; sleep 60`;
-    tmux('new-session', '-d', '-s', session, '-x', '100', '-y', '30', '-c', root, cmd);
+    const tui = term.start({ session: 'sse', cols: 100, rows: 30, command: inspectorCommand([sse.url]) });
+    const { keys, waitForScreen: waitScreen } = tui;
     let s = await waitScreen((x) => x.includes('Tools (4)') && x.includes('connected'), 'the tool list');
     expect(s).toContain('sse-fixture 1.0.0');
     expect(s).toContain('sse');
@@ -68,8 +42,7 @@ describe.skipIf(!canRun)('e2e in tmux: an HTTP+SSE server', () => {
     await waitScreen((x) => x.includes('Tool list changed +1'), 'the change notice');
 
     keys('q');
-    await waitScreen(() => existsSync(exitFile) && readFileSync(exitFile, 'utf8').trim() !== '', 'the exit', 15_000);
-    expect(readFileSync(exitFile, 'utf8').trim()).toBe('0');
+    expect(await tui.exitCode()).toBe('0');
     expect((await runCli(['call', sse.url, 'change_tools'])).code).toBe(0);
   });
 });

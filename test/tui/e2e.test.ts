@@ -5,38 +5,16 @@
  * Skipped when tmux is missing or dist/ is not built (`npm run build`).
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { spawnSync } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { REPO_ROOT } from '../helpers/cli.js';
+import { HAS_TMUX, TUI_BUILT, inspectorCommand, tmuxServer } from '../helpers/tmux.js';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const hasTmux = spawnSync('tmux', ['-V']).status === 0;
-const built = existsSync(join(root, 'dist', 'cli', 'main.js')) && existsSync(join(root, 'dist', 'tui', 'run.js'));
-const fixture = join(root, 'test', 'fixtures', 'modern-server.mjs');
-const canRun = hasTmux && built && existsSync(fixture);
+const fixture = join(REPO_ROOT, 'test', 'fixtures', 'modern-server.mjs');
+const canRun = HAS_TMUX && TUI_BUILT && existsSync(fixture);
 
-const socket = `mcpi-e2e-${process.pid}`;
-const session = 'e2e';
-const dir = mkdtempSync(join(tmpdir(), 'mcpi-e2e-'));
-const exitFile = join(dir, 'exit');
-
-const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
-const screen = () => tmux('capture-pane', '-p', '-t', session);
-const keys = (...k: string[]) => tmux('send-keys', '-t', session, ...k);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function waitScreen(pred: (s: string) => boolean, what: string, timeoutMs = 10_000): Promise<string> {
-  const start = Date.now();
-  let s = '';
-  while (Date.now() - start < timeoutMs) {
-    s = screen();
-    if (pred(s)) return s;
-    await sleep(100);
-  }
-  throw new Error(`timed out waiting for ${what}; screen:\n${s}`);
-}
+const term = tmuxServer('e2e');
 
 /** Every descendant pid of `pid`. */
 function descendants(pid: number): number[] {
@@ -59,16 +37,13 @@ const alive = (pid: number) => {
   }
 };
 
-afterAll(() => {
-  if (hasTmux) spawnSync('tmux', ['-L', socket, 'kill-server']);
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => term.kill());
 
 describe.skipIf(!canRun)('e2e in tmux (built binary, modern stdio fixture)', () => {
   it('filter, call, diff after change_tools, quit without leaving the server running', { timeout: 60_000 }, async () => {
-    const cmd = `env NO_COLOR=1 CI=1 node ${JSON.stringify(join(root, 'bin', 'mcp-inspect.js'))} -- node ${JSON.stringify(fixture)} --stdio; echo $? > ${JSON.stringify(exitFile)}; sleep 60`;
-    tmux('new-session', '-d', '-s', session, '-x', '100', '-y', '30', '-c', root, cmd);
-    const shellPid = Number(tmux('list-panes', '-t', session, '-F', '#{pane_pid}').trim());
+    const tui = term.start({ session: 'e2e', cols: 100, rows: 30, command: inspectorCommand(['--', 'node', fixture, '--stdio']) });
+    const { keys, waitForScreen: waitScreen } = tui;
+    const shellPid = tui.panePid();
 
     let s = await waitScreen((x) => x.includes('Tools (9)') && x.includes('connected'), 'the tool list');
     expect(s).toContain('Modern fixture server 1.0.0');
@@ -129,9 +104,8 @@ describe.skipIf(!canRun)('e2e in tmux (built binary, modern stdio fixture)', () 
 
     // Quit: the terminal is restored, the exit code is 0, and no process is left.
     keys('q');
-    await waitScreen(() => existsSync(exitFile) && readFileSync(exitFile, 'utf8').trim() !== '', 'the exit', 15_000);
-    expect(readFileSync(exitFile, 'utf8').trim()).toBe('0');
-    s = screen();
+    expect(await tui.exitCode()).toBe('0');
+    s = tui.screen();
     expect(s).not.toContain('Tools (9)'); // alternate screen left
     await expect.poll(() => procs.filter(alive), { timeout: 20_000 }).toEqual([]);
   });
@@ -140,9 +114,9 @@ describe.skipIf(!canRun)('e2e in tmux (built binary, modern stdio fixture)', () 
 describe.skipIf(!canRun)('e2e in tmux: the server developer loop', () => {
   it('--restart-on-change restarts the spawned server when a watched file changes and shows the diff', { timeout: 60_000 }, async () => {
     // A small official-SDK server whose tools come from tools.json, read at start.
-    const sdk = join(root, 'node_modules', '@modelcontextprotocol', 'sdk', 'dist', 'esm', 'server');
-    const server = join(dir, 'reload-server.mjs');
-    const toolsFile = join(dir, 'tools.json');
+    const sdk = join(REPO_ROOT, 'node_modules', '@modelcontextprotocol', 'sdk', 'dist', 'esm', 'server');
+    const server = join(term.dir, 'reload-server.mjs');
+    const toolsFile = join(term.dir, 'tools.json');
     writeFileSync(toolsFile, JSON.stringify(['alpha', 'beta']));
     writeFileSync(
       server,
@@ -156,36 +130,29 @@ describe.skipIf(!canRun)('e2e in tmux: the server developer loop', () => {
         `await s.connect(new StdioServerTransport());`,
       ].join('\n'),
     );
-    const exit2 = join(dir, 'exit2');
-    const cmd = `env NO_COLOR=1 CI=1 node ${JSON.stringify(join(root, 'bin', 'mcp-inspect.js'))} --restart-on-change ${JSON.stringify(toolsFile)} -- node ${JSON.stringify(server)}; echo $? > ${JSON.stringify(exit2)}; sleep 60`;
-    tmux('new-session', '-d', '-s', 'reload', '-x', '100', '-y', '30', '-c', root, cmd);
-    const shot = () => tmux('capture-pane', '-p', '-t', 'reload');
-    const until = async (pred: (s: string) => boolean, what: string) => {
-      const start = Date.now();
-      let s = '';
-      while (Date.now() - start < 15_000) {
-        s = shot();
-        if (pred(s)) return s;
-        await sleep(100);
-      }
-      throw new Error(`timed out waiting for ${what}; screen:\n${s}`);
-    };
+    const tui = term.start({
+      session: 'reload',
+      cols: 100,
+      rows: 30,
+      command: inspectorCommand(['--restart-on-change', toolsFile, '--', 'node', server]),
+      waitMs: 15_000,
+    });
+    const until = tui.waitForScreen;
     await until((x) => x.includes('Tools (2)') && x.includes('● connected'), 'the tool list');
     writeFileSync(toolsFile, JSON.stringify(['alpha', 'gamma']));
     let s = await until((x) => x.includes('Tool list changed +1 −1 ~0'), 'the restart diff');
-    tmux('send-keys', '-t', 'reload', 'd');
+    tui.keys('d');
     s = await until((x) => x.includes('Diff #1'), 'the diff');
     expect(s).toContain('after a reconnect, against the list before');
     expect(s).toMatch(/\+ gamma/);
     expect(s).toMatch(/- beta/);
-    tmux('send-keys', '-t', 'reload', 'q');
-    await until(() => existsSync(exit2) && readFileSync(exit2, 'utf8').trim() !== '', 'the exit');
-    expect(readFileSync(exit2, 'utf8').trim()).toBe('0');
+    tui.keys('q');
+    expect(await tui.exitCode()).toBe('0');
   });
 });
 
 if (!canRun) {
   describe('e2e in tmux', () => {
-    it.skip(`skipped: ${!hasTmux ? 'tmux not installed' : !built ? 'dist/ not built (npm run build)' : 'test/fixtures/modern-server.mjs missing'}`, () => {});
+    it.skip(`skipped: ${!HAS_TMUX ? 'tmux not installed' : !TUI_BUILT ? 'dist/ not built (npm run build)' : 'test/fixtures/modern-server.mjs missing'}`, () => {});
   });
 }

@@ -15,6 +15,7 @@ import { TARGET_HELP, runOnTarget, takeUrl, type CommandSpec } from '../command.
 import { EXIT, exitCodesHelp } from '../exit.js';
 import { INPUT_HELP, addResumeOption } from '../input-options.js';
 import type { ResumeRound } from '../../client/types.js';
+import { whenOffered } from '../offered.js';
 
 const SUBCOMMANDS = ['get', 'complete'] as const;
 
@@ -98,7 +99,7 @@ function promptLine(p: Prompt, out: Out): string {
 async function listPrompts(s: Session): Promise<CommandResult> {
   const { cacheHint } = await import('./resources.js');
   const stop = s.out.wait('prompts/list');
-  const list = await s.client.listPrompts({ signal: s.signal }).finally(stop);
+  const list = await whenOffered(s, 'prompts', () => s.client.listPrompts({ signal: s.signal })).finally(stop);
   cacheHint(s.out, 'prompts/list', list);
   return {
     exitCode: EXIT.ok,
@@ -115,7 +116,7 @@ async function listPrompts(s: Session): Promise<CommandResult> {
 async function getPrompt(s: Session, name: string, args: Record<string, string>, resume?: ResumeRound): Promise<CommandResult> {
   const { renderBlock } = await import('./call.js');
   const stop = s.out.wait(`prompts/get ${name}`);
-  const r: GetPromptResult = await s.client.getPrompt(name, args, { signal: s.signal, resume }).finally(stop);
+  const r: GetPromptResult = await whenOffered(s, 'prompts', () => s.client.getPrompt(name, args, { signal: s.signal, resume })).finally(stop);
   return {
     exitCode: EXIT.ok,
     json: { name, arguments: args, description: r.description ?? null, messages: r.messages },
@@ -135,8 +136,10 @@ async function getPrompt(s: Session, name: string, args: Record<string, string>,
 async function completePrompt(s: Session, name: string, arg: string, value: string, context: Record<string, string>): Promise<CommandResult> {
   const { completionResult } = await import('./resources.js');
   const stop = s.out.wait('completion/complete');
-  const r = await s.client
-    .complete({ type: 'ref/prompt', name }, { name: arg, value }, Object.keys(context).length ? { arguments: context } : undefined, { signal: s.signal })
-    .finally(stop);
+  const r = await whenOffered(s, 'completions', () =>
+    s.client.complete({ type: 'ref/prompt', name }, { name: arg, value }, Object.keys(context).length ? { arguments: context } : undefined, {
+      signal: s.signal,
+    }),
+  ).finally(stop);
   return completionResult(r, { ref: { type: 'ref/prompt', name }, argument: { name: arg, value } });
 }

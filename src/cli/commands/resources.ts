@@ -18,6 +18,7 @@ import { TARGET_HELP, runOnTarget, takeUrl, type CommandSpec } from '../command.
 import { EXIT, exitCodesHelp } from '../exit.js';
 import { INPUT_HELP, addResumeOption } from '../input-options.js';
 import { OUTPUT_FLAG } from '../output-file.js';
+import { whenOffered } from '../offered.js';
 
 export interface ResourcesFlags extends CommonFlags {
   output?: string;
@@ -121,7 +122,7 @@ function oneLine(s: unknown, max = 100): string {
 
 async function listResources(s: Session): Promise<CommandResult> {
   const stop = s.out.wait('resources/list');
-  const list = await s.client.listResources({ signal: s.signal }).finally(stop);
+  const list = await whenOffered(s, 'resources', () => s.client.listResources({ signal: s.signal })).finally(stop);
   cacheHint(s.out, 'resources/list', list);
   return {
     exitCode: EXIT.ok,
@@ -148,7 +149,7 @@ function resourceLine(r: Resource | ResourceTemplate, out: Out): string {
 
 async function listTemplates(s: Session): Promise<CommandResult> {
   const stop = s.out.wait('resources/templates/list');
-  const list = await s.client.listResourceTemplates({ signal: s.signal }).finally(stop);
+  const list = await whenOffered(s, 'resources', () => s.client.listResourceTemplates({ signal: s.signal })).finally(stop);
   cacheHint(s.out, 'resources/templates/list', list);
   return {
     exitCode: EXIT.ok,
@@ -181,7 +182,7 @@ async function readResource(s: Session, uri: string, flags: ResourcesFlags, resu
   const stop = s.out.wait(`resources/read ${uri}`);
   let result: ReadResourceResult;
   try {
-    result = await s.client.readResource(uri, { signal: s.signal, resume }).finally(stop);
+    result = await whenOffered(s, 'resources', () => s.client.readResource(uri, { signal: s.signal, resume })).finally(stop);
   } catch (e) {
     if (e instanceof McpError && isResourceNotFound(e.rpcCode)) {
       throw new McpError({ code: e.rpcCode, message: `resource not found: ${uri} (${e.message})`, data: e.data }, e.httpStatus, e.method ?? 'resources/read');
@@ -216,7 +217,9 @@ async function readResource(s: Session, uri: string, flags: ResourcesFlags, resu
 
 async function completeTemplate(s: Session, template: string, name: string, value: string): Promise<CommandResult> {
   const stop = s.out.wait('completion/complete');
-  const r = await s.client.complete({ type: 'ref/resource', uri: template }, { name, value }, undefined, { signal: s.signal }).finally(stop);
+  const r = await whenOffered(s, 'completions', () =>
+    s.client.complete({ type: 'ref/resource', uri: template }, { name, value }, undefined, { signal: s.signal }),
+  ).finally(stop);
   return completionResult(r, { ref: { type: 'ref/resource', uri: template }, argument: { name, value } });
 }
 

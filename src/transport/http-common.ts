@@ -1,0 +1,42 @@
+/**
+ * What the two HTTP transports (Streamable HTTP, src/transport/http.ts, and the 2024-11-05
+ * HTTP+SSE one, src/transport/sse.ts) share about undici's answers and failures.
+ */
+import { TransportError } from '../protocol/errors.js';
+import { redactUrl } from '../util/redact.js';
+
+/**
+ * undici's response headers as one string per name: names lower-cased, repeated values
+ * joined with `, ` (RFC 9110 §5.3), undefined values left out.
+ */
+export function headerRecord(h: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(h)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  return out;
+}
+
+/**
+ * A failure to reach `url` (a Node or undici error: its `code`, or its `cause.code`) as
+ * TransportError('MCPI_CONNECT') `cannot connect to <url, redacted>: <why>`, the error kept as
+ * `cause`. `why`: `connection refused` (ECONNREFUSED), `host not found` (ENOTFOUND,
+ * EAI_AGAIN), `connection reset` (ECONNRESET, UND_ERR_SOCKET), `connect timeout`
+ * (UND_ERR_CONNECT_TIMEOUT, UND_ERR_HEADERS_TIMEOUT), `TLS error: <message>`
+ * (ERR_TLS_CERT_ALTNAME_INVALID or a message naming a certificate), else the error's message.
+ */
+export function connectError(url: string, e: unknown): TransportError {
+  const err = e as { code?: string; message?: string; cause?: { code?: string } };
+  const code = err.code ?? err.cause?.code;
+  const why =
+    code === 'ECONNREFUSED'
+      ? 'connection refused'
+      : code === 'ENOTFOUND' || code === 'EAI_AGAIN'
+        ? 'host not found'
+        : code === 'ECONNRESET' || code === 'UND_ERR_SOCKET'
+          ? 'connection reset'
+          : code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT'
+            ? 'connect timeout'
+            : code === 'ERR_TLS_CERT_ALTNAME_INVALID' || /certificate/i.test(err.message ?? '')
+              ? `TLS error: ${err.message}`
+              : (err.message ?? String(e));
+  return new TransportError('MCPI_CONNECT', `cannot connect to ${redactUrl(url)}: ${why}`, { cause: e });
+}

@@ -1,0 +1,145 @@
+/**
+ * A real terminal for tests: the built binary in tmux, driven by keys and read by screen
+ * captures. Each test file gets its own tmux server (a private socket, so parallel files and
+ * a developer's own tmux never meet) and a temporary folder; each session runs one shell
+ * command, writes its exit status to a file and then stays open, so the last screen can
+ * still be read after the program ended.
+ *
+ *   const term = tmuxServer('e2e');             // afterAll(() => term.kill())
+ *   const tui = term.start({ session: 'e2e', cols: 100, rows: 30, command: inspectorCommand(['--', 'node', fixture]) });
+ *   await tui.waitForScreen((s) => s.includes('Tools (9)'), 'the tool list');
+ *   tui.keys('/', 'echo', 'Enter');
+ *   tui.keys('q');
+ *   expect(await tui.exitCode()).toBe('0');
+ *
+ * The waits poll for a condition (every 100 ms); their deadlines only guard against a hang.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BIN, REPO_ROOT } from './cli.js';
+
+/** tmux is installed. Tests that need it skip without it. */
+export const HAS_TMUX = spawnSync('tmux', ['-V']).status === 0;
+
+/** dist/ holds the CLI and the TUI (`npm run build`): what `bin/mcp-inspect.js` imports. */
+export const TUI_BUILT = existsSync(join(REPO_ROOT, 'dist', 'cli', 'main.js')) && existsSync(join(REPO_ROOT, 'dist', 'tui', 'run.js'));
+
+/** Default deadline of {@link TmuxSession.waitForScreen}, in ms. */
+export const SCREEN_MS = 10_000;
+
+/** Default deadline of {@link TmuxSession.exitCode}, in ms. */
+export const EXIT_MS = 15_000;
+
+/** `s` as one POSIX shell word (single-quoted unless it is plainly safe). */
+export function shellWord(s: string): string {
+  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The environment the tmux tests run the inspector with: no colours (plain screen text), CI=1 as every e2e test has run it. */
+export const TUI_ENV: Readonly<Record<string, string>> = { NO_COLOR: '1', CI: '1' };
+
+/** The shell command `env <env> node bin/mcp-inspect.js <args>`, each argument quoted. `env` defaults to {@link TUI_ENV}. */
+export function inspectorCommand(args: string[], env: Readonly<Record<string, string>> = TUI_ENV): string {
+  const vars = Object.entries(env).map(([k, v]) => `${k}=${shellWord(v)}`);
+  return ['env', ...vars, 'node', shellWord(BIN), ...args.map(shellWord)].join(' ');
+}
+
+/** What {@link TmuxServer.start} runs. */
+export interface TmuxStart {
+  /** The session's name, unique on this server. */
+  session: string;
+  /** The terminal's size in character cells. */
+  cols: number;
+  rows: number;
+  /** One shell command line (see {@link inspectorCommand}). */
+  command: string;
+  /** Its working directory (default the repository root). */
+  cwd?: string;
+  /** Default deadline of this session's {@link TmuxSession.waitForScreen}, in ms (default {@link SCREEN_MS}). */
+  waitMs?: number;
+}
+
+/** One terminal running one command. */
+export interface TmuxSession {
+  readonly name: string;
+  /** Sends keys as `tmux send-keys` takes them: text, or key names such as `Enter`, `Escape`, `Tab`, `C-c`. */
+  keys(...keys: string[]): void;
+  /** The visible screen now, as text (`capture-pane -p`). */
+  screen(): string;
+  /**
+   * Resolves with the first screen `pred` accepts; rejects after `timeoutMs` (default the
+   * session's `waitMs`) with `what` and the last screen in the message.
+   */
+  waitForScreen(pred: (screen: string) => boolean, what: string, timeoutMs?: number): Promise<string>;
+  /** Waits until the command has ended (default deadline {@link EXIT_MS}) and resolves with its exit status as text (`'0'`). */
+  exitCode(timeoutMs?: number): Promise<string>;
+  /** The pid of the pane's shell, whose descendants are the command's processes. */
+  panePid(): number;
+  /** Ends the session (and the command with it). */
+  kill(): void;
+}
+
+/** A private tmux server and a temporary folder for one test file. */
+export interface TmuxServer {
+  /** The tmux socket name (`tmux -L <socket>`). */
+  readonly socket: string;
+  /** A temporary folder, removed by {@link kill}: exit files, and room for a test's own files. */
+  readonly dir: string;
+  /** `tmux <args>` on this server; its stdout. */
+  tmux(...args: string[]): string;
+  /** Starts a detached session of the given size running `command`. */
+  start(opts: TmuxStart): TmuxSession;
+  /** Kills the server and every session, removes {@link dir}. For afterAll. */
+  kill(): void;
+}
+
+/** A tmux server for one test file; `tag` names its socket and folder (`mcpi-<tag>-<pid>`). */
+export function tmuxServer(tag: string): TmuxServer {
+  const socket = `mcpi-${tag}-${process.pid}`;
+  const dir = mkdtempSync(join(tmpdir(), `mcpi-${tag}-`));
+  const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
+  return {
+    socket,
+    dir,
+    tmux,
+    start(opts) {
+      const name = opts.session;
+      const exitFile = join(dir, `${name}.exit`);
+      rmSync(exitFile, { force: true });
+      // The shell stays (sleep) after the command so that its last screen can be captured.
+      const line = `${opts.command}; echo $? > ${shellWord(exitFile)}; sleep 60`;
+      tmux('new-session', '-d', '-s', name, '-x', String(opts.cols), '-y', String(opts.rows), '-c', opts.cwd ?? REPO_ROOT, line);
+      const screen = () => tmux('capture-pane', '-p', '-t', name);
+      const until = async (ready: () => boolean, what: string, timeoutMs: number): Promise<void> => {
+        const start = Date.now();
+        while (!ready()) {
+          if (Date.now() - start >= timeoutMs) throw new Error(`timed out waiting for ${what}; screen:\n${screen()}`);
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      };
+      const exited = () => existsSync(exitFile) && readFileSync(exitFile, 'utf8').trim() !== '';
+      return {
+        name,
+        keys: (...k) => void tmux('send-keys', '-t', name, ...k),
+        screen,
+        async waitForScreen(pred, what, timeoutMs = opts.waitMs ?? SCREEN_MS) {
+          let s = '';
+          await until(() => pred((s = screen())), what, timeoutMs);
+          return s;
+        },
+        async exitCode(timeoutMs = EXIT_MS) {
+          await until(exited, 'the exit', timeoutMs);
+          return readFileSync(exitFile, 'utf8').trim();
+        },
+        panePid: () => Number(tmux('list-panes', '-t', name, '-F', '#{pane_pid}').trim()),
+        kill: () => void spawnSync('tmux', ['-L', socket, 'kill-session', '-t', name]),
+      };
+    },
+    kill() {
+      if (HAS_TMUX) spawnSync('tmux', ['-L', socket, 'kill-server']);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
