@@ -27,10 +27,10 @@ export const HAS_TMUX = spawnSync('tmux', ['-V']).status === 0;
 export const TUI_BUILT = existsSync(join(REPO_ROOT, 'dist', 'cli', 'main.js')) && existsSync(join(REPO_ROOT, 'dist', 'tui', 'run.js'));
 
 /** Default deadline of {@link TmuxSession.waitForScreen}, in ms. */
-export const SCREEN_MS = 10_000;
+export const SCREEN_MS = 20_000;
 
 /** Default deadline of {@link TmuxSession.exitCode}, in ms. */
-export const EXIT_MS = 15_000;
+export const EXIT_MS = 20_000;
 
 /** `s` as one POSIX shell word (single-quoted unless it is plainly safe). */
 export function shellWord(s: string): string {
