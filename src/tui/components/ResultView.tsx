@@ -63,7 +63,9 @@ export function ResultView({ call, lines, offset, savedPath, search, width, heig
       </Box>
     );
   }
-  const info = scrollInfo(offset, height - 1, lines.length);
+  // Scrolled past the end (a view with foldable JSON lets any line reach the top): say where.
+  const info =
+    offset > 0 && lines.length <= height - 1 ? `lines ${offset + 1}–${lines.length} of ${lines.length}` : scrollInfo(offset, height - 1, lines.length);
   return (
     <Box flexDirection="column" height={height} width={width}>
       <LinesView lines={lines} offset={offset} height={height - 1} width={width} />
