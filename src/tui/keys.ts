@@ -46,6 +46,12 @@ export type KeyContext =
   | 'log'
   | 'wire'
   | 'wire-detail'
+  /** An opened Log line (its full text, a stderr burst whole). */
+  | 'log-detail'
+  /** The tool detail view (full description, raw inputSchema / outputSchema). */
+  | 'tool-info'
+  /** A result with JSON that can be folded. */
+  | 'foldable'
   /** A view that can be searched with `/` (a result, the Log pane). */
   | 'searchable'
   /** The search field of a view has the focus (with `text`). */
@@ -88,6 +94,7 @@ export const HELP_SECTIONS = [
   'Server asks for input',
   'Listen',
   'Diffs',
+  'Log',
   'Wire',
 ] as const;
 /** A section of the `?` screen. */
@@ -253,6 +260,23 @@ export const KEY_TABLE = [
     hint: 'filter',
   },
   { command: 'tools.open', keys: ['return'], in: ['tools-list'], section: 'Tools list', does: 'open the tool: details and call form', hint: 'open' },
+  {
+    command: 'tools.info',
+    keys: [{ key: 'i', in: ['tools-list'] }, 'ctrl-t'],
+    in: ['tools-list', 'form'],
+    section: 'Tools list',
+    // Not on the hint line (full at 80 columns): the list's title and the form's cut texts name it.
+    does: 'tool detail: the full description, every parameter and the raw inputSchema / outputSchema (in the call form: Ctrl-T)',
+  },
+  {
+    command: 'info.close',
+    keys: ['escape', 'return', 'i'],
+    in: ['tool-info'],
+    section: 'Tools list',
+    does: 'close the tool detail',
+    hint: 'back',
+    hintKeys: 'Esc',
+  },
   {
     command: 'filter.keep',
     keys: ['return'],
@@ -435,6 +459,26 @@ export const KEY_TABLE = [
     hint: 'closes',
     hintKeys: 'any key',
   },
+  {
+    command: 'fold.toggle',
+    keys: ['z'],
+    in: ['foldable'],
+    section: 'Call and result',
+    does: 'fold / unfold the JSON object or array at the top line of the view (large ones start folded: {…} 12 keys)',
+    hint: 'fold',
+  },
+  {
+    command: 'fold.all',
+    keys: [
+      { key: '-', arg: 1 },
+      { key: '+', arg: -1 },
+    ],
+    in: ['foldable'],
+    section: 'Call and result',
+    does: 'fold all / unfold all JSON (a search finds text in folded parts and unfolds them)',
+    hint: 'fold all/none',
+    hintKeys: '-/+',
+  },
   { command: 'result.again', keys: ['r'], in: ['result'], section: 'Call and result', does: 'call again with the same arguments', hint: 'call again' },
   { command: 'result.back', keys: ['escape', 'return'], in: ['result'], section: 'Call and result', does: 'back to the form', hint: 'back', hintKeys: 'Esc' },
 
@@ -594,6 +638,37 @@ export const KEY_TABLE = [
     in: ['diffs'],
     section: 'Diffs',
     does: 'oldest / newest diff (scroll with ↑ ↓)',
+  },
+
+  // ---- Log ----
+  {
+    command: 'log.open',
+    keys: ['return'],
+    in: ['log'],
+    section: 'Log',
+    does: 'open the selected line: its full text wrapped; a stderr line with the lines written with it (a stack trace whole)',
+    hint: 'open',
+  },
+  {
+    command: 'log.close',
+    keys: ['escape', 'return'],
+    in: ['log-detail'],
+    section: 'Log',
+    does: 'back to the Log',
+    hint: 'back',
+    hintKeys: 'Esc',
+  },
+  {
+    command: 'log.step',
+    keys: [
+      { key: 'left', arg: -1 },
+      { key: 'right', arg: 1 },
+    ],
+    in: ['log-detail'],
+    section: 'Log',
+    does: 'previous / next line',
+    hint: 'previous/next',
+    hintKeys: '←/→',
   },
 
   // ---- Wire ----

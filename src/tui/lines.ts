@@ -8,7 +8,7 @@
  */
 import type { StyleKey } from './theme.js';
 import { sanitize, sanitizeLine } from '../util/sanitize.js';
-import { wrapText } from './text.js';
+import { textWidth, wrapText } from './text.js';
 
 /** A run of text in one style. */
 export interface Seg {
@@ -42,6 +42,18 @@ export function lineText(l: Line): string {
 export function textLines(text: string, width: number, indent = 0, style?: StyleKey): Line[] {
   const pad = ' '.repeat(indent);
   return wrapText(sanitize(text), Math.max(10, width - indent)).map((t) => line(pad + t, style));
+}
+
+/**
+ * `head` then `text` wrapped in the columns left of `width` (at least 20), the next lines
+ * indented under the text (a hanging indent): capability meanings are read whole, not cut.
+ * `text` is sanitized here (its newlines kept).
+ */
+export function hangLines(head: Line, text: string, width: number, style?: StyleKey): Line[] {
+  const lead = textWidth(head.map((s) => s.text).join(''));
+  const chunks = wrapText(sanitize(text), Math.max(20, width - lead));
+  const seg = (t: string) => (style ? { text: t, style } : { text: t });
+  return chunks.map((c, i) => (i === 0 ? [...head, seg(c)] : [{ text: ' '.repeat(lead) }, seg(c)]));
 }
 
 /** Pretty JSON (2-space indent) of a value as sanitized lines. Long lines wrap under `indent`. */

@@ -11,11 +11,12 @@ import { outputSchemaVerdict } from '../check/output-schema.js';
 import { McpError, TransportError } from '../protocol/errors.js';
 import { sanitizeLine } from '../util/sanitize.js';
 import type { CallState } from './hooks/useCall.js';
-import { compactJson, jsonLines, line, lineText, textLines, type Line } from './lines.js';
+import { compactJson, hangLines, jsonLines, line, lineText, textLines, type Line } from './lines.js';
 import { base64Size, formatBytes } from './text.js';
 import { formatDuration } from '../util/format.js';
 import { errorCodeName } from './errors.js';
 import { annotationsText } from './images/picture.js';
+import { foldableJsonLines } from './jsonFold.js';
 
 type Finished = Extract<CallState, { phase: 'done' } | { phase: 'failed' }>;
 
@@ -58,7 +59,7 @@ export function contentBlockLines(block: unknown, index: number, width: number, 
       const json = parseJsonText(text);
       if (json !== undefined) {
         out.push(head('(JSON)', 'muted'));
-        out.push(...jsonLines(json, width, 4, isError ? 'error' : undefined));
+        out.push(...foldableJsonLines(json, width, 4, isError ? 'error' : undefined, `content/${index}`));
       } else {
         out.push(head(''));
         out.push(...textLines(text, width, 4, isError ? 'error' : undefined));
@@ -166,10 +167,7 @@ export function resultLayout(call: Finished, tool: Tool | undefined, width: numb
         { text: `${e.code}${cn ? ` (${cn})` : ''}`, style: 'error' },
       ]);
       if (e.httpStatus !== undefined) out.push([{ text: '  HTTP     ', style: 'muted' }, { text: String(e.httpStatus) }]);
-      out.push([
-        { text: '  message  ', style: 'muted' },
-        { text: sanitizeLine(e.message), style: 'error' },
-      ]);
+      out.push(...hangLines([{ text: '  message  ', style: 'muted' }], e.message, width, 'error'));
       if (e.data !== undefined) {
         out.push(line('  data', 'muted'));
         out.push(...jsonLines(e.data, width, 4));
@@ -193,7 +191,7 @@ export function resultLayout(call: Finished, tool: Tool | undefined, width: numb
       ]);
       out.push(...textLines(e instanceof Error ? e.message : String(e), width, 2, 'error'));
     }
-    out.push(line(`  arguments ${compactJson(call.args)}`, 'muted'));
+    out.push(...hangLines([{ text: '  arguments ', style: 'muted' }], compactJson(call.args), width, 'muted'));
     return layout();
   }
 
@@ -211,7 +209,7 @@ export function resultLayout(call: Finished, tool: Tool | undefined, width: numb
         2,
       ),
     );
-    out.push(line(`  arguments ${compactJson(call.args)}`, 'muted'));
+    out.push(...hangLines([{ text: '  arguments ', style: 'muted' }], compactJson(call.args), width, 'muted'));
     const reqs = isObj(r.inputRequests) ? r.inputRequests : {};
     out.push(line(`Input requests (${Object.keys(reqs).length})`, 'title'));
     for (const [k, req] of Object.entries(reqs)) {
@@ -244,7 +242,7 @@ export function resultLayout(call: Finished, tool: Tool | undefined, width: numb
           ]
         : [{ text: `✓ ${name}`, style: 'ok' }, { text: `  complete after ${took}` }],
   );
-  out.push(line(`  arguments ${compactJson(call.args)}`, 'muted'));
+  out.push(...hangLines([{ text: '  arguments ', style: 'muted' }], compactJson(call.args), width, 'muted'));
   if (call.progressCount > 0) out.push(line(`  ${call.progressCount} progress notification(s)`, 'muted'));
   out.push([]);
   out.push(line(`Content (${content.length} block${content.length === 1 ? '' : 's'})`, 'title'));
@@ -258,7 +256,7 @@ export function resultLayout(call: Finished, tool: Tool | undefined, width: numb
     out.push([]);
     out.push(line('structuredContent', 'title'));
     out.push(...structuredBadge(tool, outcome.result, width));
-    if ('structuredContent' in res) out.push(...jsonLines(res.structuredContent, width, 4));
+    if ('structuredContent' in res) out.push(...foldableJsonLines(res.structuredContent, width, 4, undefined, 'structuredContent'));
   }
   if (call.logs.length) {
     out.push([]);

@@ -6,7 +6,7 @@
  */
 import type { ServerDescription } from '../client/types.js';
 import { sanitizeLine } from '../util/sanitize.js';
-import { jsonLines, line, textLines, type Line } from './lines.js';
+import { hangLines, jsonLines, line, textLines, type Line } from './lines.js';
 import { formatAge } from './text.js';
 import { formatDuration } from '../util/format.js';
 
@@ -44,20 +44,17 @@ export function cacheStatus(ttlMs: number | undefined, fetchedAt: number, now: n
 /** Builds the server pane for a width in columns; `now` in ms since epoch. */
 export function serverLines(d: ServerDescription, now: number, width: number): Line[] {
   const out: Line[] = [];
-  const kv = (k: string, v: string, style?: Parameters<typeof line>[1]): Line => [
-    { text: k.padEnd(22), style: 'muted' },
-    style ? { text: v, style } : { text: v },
-  ];
+  const kv = (k: string, v: string, style?: Parameters<typeof line>[1]): Line[] => hangLines([{ text: k.padEnd(22), style: 'muted' }], v, width, style);
   const info = d.serverInfo;
   const name = info ? sanitizeLine(`${info.title ? `${info.title} (${info.name})` : info.name} ${info.version ?? ''}`.trim()) : '(no serverInfo)';
   out.push(line('Server', 'title'));
-  out.push(kv('  name', name));
-  if (info?.description && typeof info.description === 'string') out.push(kv('  description', sanitizeLine(info.description)));
-  if (info?.websiteUrl && typeof info.websiteUrl === 'string') out.push(kv('  website', sanitizeLine(info.websiteUrl)));
-  out.push(kv('  era', d.era === 'modern' ? 'modern (stateless, server/discover)' : 'legacy (initialize handshake)'));
-  out.push(kv('  protocol version', sanitizeLine(d.protocolVersion)));
-  out.push(kv('  supported versions', d.supportedVersions.length ? d.supportedVersions.map((v) => sanitizeLine(String(v))).join(', ') : '(none listed)'));
-  out.push(kv('  transport', d.transport));
+  out.push(...kv('  name', name));
+  if (info?.description && typeof info.description === 'string') out.push(...kv('  description', sanitizeLine(info.description)));
+  if (info?.websiteUrl && typeof info.websiteUrl === 'string') out.push(...kv('  website', sanitizeLine(info.websiteUrl)));
+  out.push(...kv('  era', d.era === 'modern' ? 'modern (stateless, server/discover)' : 'legacy (initialize handshake)'));
+  out.push(...kv('  protocol version', sanitizeLine(d.protocolVersion)));
+  out.push(...kv('  supported versions', d.supportedVersions.length ? d.supportedVersions.map((v) => sanitizeLine(String(v))).join(', ') : '(none listed)'));
+  out.push(...kv('  transport', d.transport));
   out.push([]);
 
   out.push(line('Capabilities', 'title'));
@@ -67,10 +64,9 @@ export function serverLines(d: ServerDescription, now: number, width: number): L
   for (const cap of names) {
     const v = caps[cap];
     const meaning = CAPABILITY_MEANING[cap];
-    out.push([
-      { text: `  ${sanitizeLine(cap).padEnd(14)}`, style: meaning ? 'accent' : 'warn' },
-      { text: `  ${meaning ?? 'not defined by the spec'}`, style: 'muted' },
-    ]);
+    out.push(
+      ...hangLines([{ text: `  ${sanitizeLine(cap).padEnd(14)}  `, style: meaning ? 'accent' : 'warn' }], meaning ?? 'not defined by the spec', width, 'muted'),
+    );
     if (v && typeof v === 'object' && !Array.isArray(v)) {
       for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
         // A legacy server has no subscriptions/listen: its list_changed notifications come unsolicited.
@@ -81,11 +77,14 @@ export function serverLines(d: ServerDescription, now: number, width: number): L
               ? `sends notifications/${sanitizeLine(cap)}/list_changed when the list changes (unsolicited)`
               : SUB_MEANING[k];
         if (typeof x === 'boolean') {
-          out.push([
-            { text: `      ${sanitizeLine(k)} ` },
-            { text: x ? '✓' : '✗', style: x ? 'ok' : 'muted' },
-            { text: sub ? `  ${sub}` : '', style: 'muted' },
-          ]);
+          out.push(
+            ...hangLines(
+              [{ text: `      ${sanitizeLine(k)} ` }, { text: x ? '✓' : '✗', style: x ? 'ok' : 'muted' }, { text: '  ' }],
+              sub ?? '',
+              width,
+              'muted',
+            ),
+          );
         } else {
           out.push(line(`      ${sanitizeLine(k)}:`));
           out.push(...jsonLines(x, width, 8));
@@ -103,9 +102,9 @@ export function serverLines(d: ServerDescription, now: number, width: number): L
       { text: `${d.ttlMs} (${formatDuration(d.ttlMs ?? 0)})  ` },
       { text: status, style: status.startsWith('fresh') ? 'ok' : 'warn' },
     ]);
-  } else out.push(kv('  ttlMs', '(not given)'));
-  out.push(kv('  cacheScope', d.cacheScope ? sanitizeLine(d.cacheScope) : '(not given)'));
-  out.push(kv('  fetched', formatAge(now - d.fetchedAt)));
+  } else out.push(...kv('  ttlMs', '(not given)'));
+  out.push(...kv('  cacheScope', d.cacheScope ? sanitizeLine(d.cacheScope) : '(not given)'));
+  out.push(...kv('  fetched', formatAge(now - d.fetchedAt)));
   out.push([]);
 
   out.push(line('Instructions', 'title'));

@@ -151,6 +151,47 @@ describe.skipIf(!canRun)('e2e in tmux: the server developer loop', () => {
   });
 });
 
+describe.skipIf(!canRun)('e2e in tmux at 80×24: everything readable', () => {
+  it('Enter on a Log line shows a stderr stack trace whole; i shows the tool detail with the raw inputSchema', { timeout: 60_000 }, async () => {
+    // A real Node stack trace on the server's stderr (a process run before the fixture, in the same spawned command).
+    const trace = join(term.dir, 'trace.js');
+    writeFileSync(trace, 'function handleCall() { return undefined.name }\ntry { handleCall() } catch (e) { console.error(e.stack) }\n');
+    const server = `node ${JSON.stringify(trace)}; exec node ${JSON.stringify(fixture)} --stdio`;
+    const tui = term.start({ session: 'readable', cols: 80, rows: 24, command: inspectorCommand(['--', 'sh', '-c', server]) });
+    const send = tui.keys;
+    const until = tui.waitForScreen;
+    await until((x) => x.includes('Tools (9)') && x.includes('● connected'), 'the tool list');
+    // The Log pane is the last one; the stack trace is the first stderr there.
+    send('BTab');
+    let s = await until((x) => x.includes('TypeError: Cannot read properties of undefined'), 'the Log pane');
+    send('g');
+    s = await until((x) => /›\S+ stderr {2}TypeError/.test(x), 'the first line selected');
+    send('Enter');
+    s = await until((x) => x.includes('Log line 1 of'), 'the opened line');
+    expect(s).toMatch(/burst\s+\d+ lines written together/);
+    expect(s).toContain("TypeError: Cannot read properties of undefined (reading 'name')");
+    expect(s).toMatch(/at handleCall \(.*trace\.js:1:\d+\)/);
+    send('Escape');
+    await until((x) => x.includes('Log  stderr'), 'back on the Log');
+    // Tool detail of greet: the description the form cuts, and the raw schema.
+    send('Tab');
+    await until((x) => x.includes('Tools (9)'), 'the tool list again');
+    send('j');
+    send('j');
+    send('i');
+    s = await until((x) => x.includes('Parameters (4)'), 'the tool detail');
+    expect(s).toContain('(null over stdio or when');
+    expect(s).toContain('absent).');
+    send('G');
+    s = await until((x) => x.includes('outputSchema'), 'the raw schemas');
+    expect(s).toContain('"x-mcp-header": "Loud"');
+    send('Escape');
+    await until((x) => x.includes('Tools (9)'), 'back on the list');
+    send('q');
+    expect(await tui.exitCode()).toBe('0');
+  });
+});
+
 if (!canRun) {
   describe('e2e in tmux', () => {
     it.skip(`skipped: ${!HAS_TMUX ? 'tmux not installed' : !TUI_BUILT ? 'dist/ not built (npm run build)' : 'test/fixtures/modern-server.mjs missing'}`, () => {});

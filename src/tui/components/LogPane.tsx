@@ -5,7 +5,7 @@ import type { Line, Seg } from '../lines.js';
 import type { Severity } from '../../check/types.js';
 import type { LogEntry } from '../logEntry.js';
 import { formatClock } from '../text.js';
-import { LinesView } from './LinesView.js';
+import { LinesView, scrollInfo } from './LinesView.js';
 
 const SEVERITY: Record<Severity, { mark: string; style: StyleKey }> = {
   error: { mark: '✗', style: 'error' },
@@ -52,17 +52,41 @@ export interface LogPaneProps {
   lines: readonly Line[];
   /** Entries ever logged (lines keeps the newest ones). */
   total: number;
+  /** The selected line (marked `›`; Enter opens it). */
+  selected: number;
   offset: number;
   follow: boolean;
   /** The search line (`/boom  1 of 3`), empty without a search. */
   search?: string;
+  /** The opened line's lines (see logDetailLines), shown instead of the list. */
+  detail?: readonly Line[];
+  detailOffset?: number;
   width: number;
   height: number;
 }
 
-/** The server's stderr, the client's warnings and findings, newest last, bounded, following unless scrolled up. */
-export function LogPane({ lines, total, offset, follow, search, width, height }: LogPaneProps) {
+/**
+ * The server's stderr, the client's warnings and findings, newest last, bounded, following
+ * unless the user moved the selection up; or the opened line whole.
+ */
+export function LogPane({ lines, total, selected, offset, follow, search, detail, detailOffset = 0, width, height }: LogPaneProps) {
   const theme = useTheme();
+  const bodyH = Math.max(1, height - 1);
+  if (detail) {
+    const info = scrollInfo(detailOffset, bodyH, detail.length);
+    return (
+      <Box flexDirection="column" width={width} height={height}>
+        <Text wrap="truncate-end">
+          <Text {...theme.style('title')}>{`Log line ${selected + 1} of ${lines.length}`}</Text>
+          <Text {...theme.style('muted')}>{`  Esc back · ←/→ previous/next${info ? ` · ${info}` : ''}`}</Text>
+        </Text>
+        <LinesView lines={detail} offset={detailOffset} height={bodyH} width={width} />
+      </Box>
+    );
+  }
+  const marked = lines
+    .slice(offset, offset + bodyH)
+    .map((l, i) => (offset + i === selected ? ([{ text: '›', style: 'selected' }, ...l] as Line) : ([{ text: ' ' }, ...l] as Line)));
   return (
     <Box flexDirection="column" height={height} width={width}>
       <Text wrap="truncate-end">
@@ -70,13 +94,9 @@ export function LogPane({ lines, total, offset, follow, search, width, height }:
         {search ? <Text {...theme.style('accent')}>{`  ${sanitizeLine(search)}`}</Text> : null}
         <Text
           {...theme.style('muted')}
-        >{`  server stderr and log messages, findings, client warnings · ${lines.length} kept of ${total}${follow ? ' · following' : ' · G to follow'}`}</Text>
+        >{`  stderr, server logs, findings · ${lines.length} kept of ${total}${follow ? ' · following' : ' · G to follow'}`}</Text>
       </Text>
-      {lines.length ? (
-        <LinesView lines={lines} offset={offset} height={Math.max(1, height - 1)} width={width} />
-      ) : (
-        <Text {...theme.style('muted')}>Nothing yet.</Text>
-      )}
+      {lines.length ? <LinesView lines={marked} offset={0} height={bodyH} width={width} /> : <Text {...theme.style('muted')}>Nothing yet.</Text>}
     </Box>
   );
 }

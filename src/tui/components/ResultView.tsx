@@ -2,7 +2,7 @@ import { Box, Text } from 'ink';
 import { sanitizeLine } from '../../util/sanitize.js';
 import type { CallState } from '../hooks/useCall.js';
 import type { Line } from '../lines.js';
-import { compactJson } from '../lines.js';
+import { compactJson, hangLines, lineText } from '../lines.js';
 import { useTheme } from '../theme.js';
 import { LinesView, scrollInfo } from './LinesView.js';
 import { Spinner } from './Spinner.js';
@@ -49,11 +49,17 @@ export function ResultView({ call, lines, offset, savedPath, search, blockKeys, 
   }
   if (call.phase === 'running') {
     const p = call.progress;
+    const argLines = hangLines([{ text: 'arguments ' }], compactJson(call.args), width, 'muted').slice(0, 3);
     const pct = p && typeof p.total === 'number' && p.total > 0 ? ` (${Math.round((p.progress / p.total) * 100)}%)` : '';
     return (
       <Box flexDirection="column" height={height} width={width}>
         <Spinner startedAt={call.startedAt} label={call.cancelling ? `cancelling ${sanitizeLine(call.tool)}…` : `calling ${sanitizeLine(call.tool)}…`} />
-        <Text wrap="truncate-end" {...theme.style('muted')}>{`arguments ${compactJson(call.args)}`}</Text>
+        {/* The arguments wrapped (3 lines at most while running; the result shows them whole). */}
+        {argLines.map((l, i) => (
+          <Text key={`a${i}`} wrap="truncate-end" {...theme.style('muted')}>
+            {lineText(l)}
+          </Text>
+        ))}
         {p ? (
           <Text wrap="truncate-end">
             <Text {...theme.style('accent')}>progress </Text>
@@ -64,7 +70,7 @@ export function ResultView({ call, lines, offset, savedPath, search, blockKeys, 
         ) : (
           <Text {...theme.style('muted')}>no progress notification yet</Text>
         )}
-        {call.logs.slice(-Math.max(0, height - 5)).map((l, i) => (
+        {call.logs.slice(-Math.max(0, height - 4 - argLines.length)).map((l, i) => (
           <Text key={i} wrap="truncate-end" {...theme.style('muted')}>
             {sanitizeLine(`[${l.level}] ${typeof l.data === 'string' ? l.data : compactJson(l.data)}`)}
           </Text>
@@ -77,7 +83,9 @@ export function ResultView({ call, lines, offset, savedPath, search, blockKeys, 
       </Box>
     );
   }
-  const info = scrollInfo(offset, height - 1, lines.length);
+  // Scrolled past the end (a view with foldable JSON lets any line reach the top): say where.
+  const info =
+    offset > 0 && lines.length <= height - 1 ? `lines ${offset + 1}–${lines.length} of ${lines.length}` : scrollInfo(offset, height - 1, lines.length);
   return (
     <Box flexDirection="column" height={height} width={width}>
       <LinesView lines={lines} offset={offset} height={height - 1} width={width} />

@@ -5,7 +5,7 @@ import { pathLabel, typeLabel, type FormRow } from '../../schema/form.js';
 import { useTheme } from '../theme.js';
 import { badges } from '../tools.js';
 import { displayName } from '../../protocol/tool.js';
-import { truncate, wrapText } from '../text.js';
+import { textWidth, wrapText } from '../text.js';
 import { sanitize } from '../../util/sanitize.js';
 import type { UseForm } from '../hooks/useForm.js';
 import { FormView } from './FormView.js';
@@ -52,6 +52,12 @@ export function fieldFacts(row: FormRow, header?: string): string {
   return sanitizeLine(facts.join(' · '));
 }
 
+/** `text` cut to `width` columns, pointing at Ctrl-T (the tool detail shows it whole) when cut (or when `cut`: more text follows). */
+export function moreHint(text: string, width: number, cut = false): string {
+  if (!cut && textWidth(text) <= width) return text;
+  return `${[...text].slice(0, Math.max(1, width - 17)).join('')} … (Ctrl-T more)`;
+}
+
 /** Key hints for the focused row. */
 export function rowKeys(row: FormRow | undefined): string {
   if (!row) return 'Enter call · Esc back';
@@ -80,7 +86,8 @@ export function ToolDetail({ tool, form, gone, confirmPending, width, height }: 
   const hints = badges(tool).map((b) => `${b.long}?`);
   const descLines = typeof tool.description === 'string' && tool.description.trim() ? wrapText(sanitize(tool.description.trim()), width - 2) : [];
   const descShown = descLines.slice(0, 2);
-  if (descLines.length > 2) descShown[1] = truncate(descShown[1] + ' …', width - 2);
+  // Cut: Ctrl-T opens the tool detail with the whole text.
+  if (descLines.length > 2) descShown[1] = moreHint(descShown[1], width - 2, true);
   const header = (
     <Box flexDirection="column">
       <Text wrap="truncate-end">
@@ -160,7 +167,7 @@ export function ToolDetail({ tool, form, gone, confirmPending, width, height }: 
             ? `${sanitizeLine(focused.itemIndex !== undefined ? pathLabel(focused.path) : focused.node.label)}: ${fieldFacts(focused, form.headers?.get(focused.pointer))}`
             : ' '}
         </Text>
-        <Text wrap="truncate-end">{focused?.node.description ? sanitizeLine(focused.node.description) : ' '}</Text>
+        <Text wrap="truncate-end">{focused?.node.description ? moreHint(sanitizeLine(focused.node.description), width) : ' '}</Text>
         {form.notice ? (
           <Text wrap="truncate-end" {...theme.style('warn')}>
             {sanitizeLine(`! ${form.notice}`)}

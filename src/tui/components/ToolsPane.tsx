@@ -66,7 +66,7 @@ export function ToolsPane({ tools, filtered, pos, offset, query, filtering, mark
       <Text wrap="truncate-end">
         <Text {...theme.style('title')}>{`Tools (${total})`}</Text>
         {incomplete ? <Text {...theme.style('error')}>{`  incomplete: ${incomplete === 'loop' ? 'the server loops' : 'page cap reached'}`}</Text> : null}
-        <Text {...theme.style('muted')}>{'  / filter · Enter open · badges are the server’s unverified hints'}</Text>
+        <Text {...theme.style('muted')}>{'  / filter · Enter open · i info · badges are unverified server hints'}</Text>
       </Text>
     );
   }

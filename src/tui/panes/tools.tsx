@@ -16,7 +16,11 @@ import { clampOffset, scrollBy } from '../scroll.js';
 import { rawResultJson, resultLayout, type ResultLayout } from '../resultLines.js';
 import { describeError } from '../errors.js';
 import { ToolsPane, toolListHeight } from '../components/ToolsPane.js';
-import { ToolDetail } from '../components/ToolDetail.js';
+import { ToolDetail, fieldFacts } from '../components/ToolDetail.js';
+import { ToolInfo } from '../components/ToolInfo.js';
+import { toolInfoLines, type InfoField } from '../toolInfoLines.js';
+import { pathLabel } from '../../schema/form.js';
+import { DEFAULT_FOLDS, applyFolds, drawnLineOf, foldNodes, foldTarget, toggleFold, unfoldFor, type FoldState } from '../jsonFold.js';
 import { ResultView } from '../components/ResultView.js';
 import { useSearch } from '../hooks/useSearch.js';
 import { formatDuration } from '../../util/format.js';
@@ -33,6 +37,7 @@ const RUNNING: readonly KeyContext[] = ['call-running'];
 const RESULT: readonly KeyContext[] = ['result', 'view'];
 const PICTURE: readonly KeyContext[] = ['picture'];
 const NO_LAYOUT: ResultLayout = { lines: [], blockStarts: [], blocksEnd: 0 };
+const INFO: readonly KeyContext[] = ['tool-info', 'view'];
 
 type ToolsView = 'list' | 'form' | 'result';
 
@@ -53,6 +58,8 @@ function useToolsPane({ client, watch, now, width, height, flash, clearFlash, op
   const [confirm, setConfirm] = useState(false);
   const [resultOffset, setResultOffset] = useState(0);
   const [savedPath, setSavedPath] = useState<string | undefined>(undefined);
+  /** The tool detail view (`i` / Ctrl-T): open over the list or the form, with the form's focused field. */
+  const [info, setInfo] = useState<{ open: boolean; offset: number; field?: InfoField }>({ open: false, offset: 0 });
   /** How many times `o` opened a resource_link of this result (the next press opens the next link). */
   const linkTurn = useRef(0);
 
@@ -85,7 +92,15 @@ function useToolsPane({ client, watch, now, width, height, flash, clearFlash, op
   /** The block `S` saved last (the next press at the same scroll position saves the next one). */
   const saveTurn = useRef<{ content: readonly unknown[] | undefined; offset: number; index: number } | undefined>(undefined);
   const [full, setFull] = useState<{ index: number; footer: string; close?: () => void } | undefined>(undefined);
+  // Large JSON is drawn folded; the search runs over every line (rLines), folded or not.
+  const [folds, setFolds] = useState<FoldState>(DEFAULT_FOLDS);
+  const nodes = useMemo(() => foldNodes(rLines), [rLines]);
+  const shownResult = useMemo(() => applyFolds(rLines, folds), [rLines, folds]);
   const search = useSearch(rLines);
+  // With foldable JSON, `z` acts at the top line: the view scrolls until the last line is on top
+  // (as vim does), so every line can be brought there. G still shows the last page.
+  const foldable = nodes.size > 0;
+  const clampTop = (o: number, total: number) => (foldable ? Math.max(0, Math.min(o, total - 1)) : clampOffset(o, total, resultH));
   // "Enter again to call anyway" is true while the confirmation is pending; "Cancelling…" while the call still runs.
   useEffect(() => {
     if (!confirm) clearFlash('confirm-call');
@@ -98,19 +113,25 @@ function useToolsPane({ client, watch, now, width, height, flash, clearFlash, op
 
   const showList = view === 'list' || !openTool;
   const inForm = view === 'form' && !!openTool && !form.model.noParams;
-  const contexts: readonly KeyContext[] = showList
-    ? toolListContexts(list.filtering)
-    : view === 'form'
-      ? inForm
-        ? formContexts(form.rows[form.state.focus])
-        : ['form']
-      : full
-        ? PICTURE
-        : callState.phase === 'running'
-          ? RUNNING
-          : search.editing
-            ? search.contexts
-            : [...search.contexts, ...RESULT];
+  const infoTool = info.open ? (showList ? list.selected : view === 'form' ? openTool : undefined) : undefined;
+  const infoLines = useMemo(() => (infoTool ? toolInfoLines(infoTool, width, info.field) : []), [infoTool, width, info.field]);
+  const contexts: readonly KeyContext[] = infoTool
+    ? INFO
+    : showList
+      ? toolListContexts(list.filtering)
+      : view === 'form'
+        ? inForm
+          ? formContexts(form.rows[form.state.focus])
+          : ['form']
+        : full
+          ? PICTURE
+          : callState.phase === 'running'
+            ? RUNNING
+            : search.editing
+              ? search.contexts
+              : nodes.size
+                ? [...search.contexts, 'foldable', ...RESULT]
+                : [...search.contexts, ...RESULT];
 
   const submit = (anyway = false) => {
     if (!openTool) return;
@@ -118,13 +139,32 @@ function useToolsPane({ client, watch, now, width, height, flash, clearFlash, op
     call.start(openTool.name, form.model.noParams ? {} : anyway ? form.typedArgs : form.args);
     setConfirm(false);
     setResultOffset(0);
+    setFolds(DEFAULT_FOLDS);
     setSavedPath(undefined);
     setView('result');
   };
 
+  const openInfo = () => {
+    const f = inForm ? form.rows[form.state.focus] : undefined;
+    setInfo({
+      open: true,
+      offset: 0,
+      field: f ? { label: f.itemIndex !== undefined ? pathLabel(f.path) : f.node.label, facts: fieldFacts(f), description: f.node.description } : undefined,
+    });
+  };
+
   const onKey = (input: string, key: Parameters<PaneInstance['onKey']>[1]) => {
+    if (infoTool) {
+      const m = matchKey(input, key, INFO);
+      if (m?.command === 'info.close') return setInfo({ open: false, offset: 0 });
+      const o = scrollBy(m, info.offset, infoLines.length, resultH);
+      if (o !== undefined) setInfo({ ...info, offset: o });
+      return;
+    }
     if (view === 'list') {
-      if (!list.filtering && matchKey(input, key, contexts)?.command === 'list.refresh') {
+      const lm = list.filtering ? undefined : matchKey(input, key, contexts);
+      if (lm?.command === 'tools.info' && list.selected) return openInfo();
+      if (lm?.command === 'list.refresh') {
         flash('Re-fetching the tool list…', 'plain', { key: 'refreshing' });
         watch.refresh().then(
           () => clearFlash('refreshing'),
@@ -144,6 +184,7 @@ function useToolsPane({ client, watch, now, width, height, flash, clearFlash, op
       return;
     }
     if (view === 'form') {
+      if (matchKey(input, key, ['form'])?.command === 'tools.info' && openTool) return openInfo();
       if (!inForm) {
         // No tool (cannot happen once opened) or a tool without parameters: Enter calls, Esc goes back.
         const m = matchKey(input, key, ['form']);
@@ -178,10 +219,38 @@ function useToolsPane({ client, watch, now, width, height, flash, clearFlash, op
       }
       return;
     }
-    const sr = search.onKey(input, key, clampOffset(resultOffset, rLines.length, resultH));
-    if (typeof sr === 'number') return setResultOffset(clampOffset(sr, rLines.length, resultH));
+    const shownN = shownResult.lines.length;
+    const top = clampTop(resultOffset, shownN);
+    const sr = search.onKey(input, key, shownResult.full[top] ?? 0);
+    if (typeof sr === 'number') {
+      // A match inside a folded part opens the folds around it.
+      const f = unfoldFor(rLines, sr, folds, nodes);
+      const v = f === folds ? shownResult : applyFolds(rLines, f);
+      setFolds(f);
+      return setResultOffset(clampTop(Math.max(0, v.full.indexOf(sr)), v.lines.length));
+    }
     if (sr) return;
-    const m = matchKey(input, key, RESULT);
+    const m = matchKey(input, key, contexts);
+    if (m?.command === 'fold.toggle') {
+      const n = foldTarget(shownResult.lines, top, resultH);
+      if (!n) return flash('No JSON object or array at the top of the view', 'warn');
+      const f = toggleFold(folds, n.id);
+      const v = applyFolds(rLines, f);
+      setFolds(f);
+      const at = drawnLineOf(v, rLines, n.id);
+      // Folding a node opened above the top brings its folded line to the top.
+      return setResultOffset(clampTop(at >= 0 && at < top ? at : top, v.lines.length));
+    }
+    if (m?.command === 'fold.all') {
+      const f: FoldState = { mode: m.arg > 0 ? 'all' : 'none', flips: new Set() };
+      const v = applyFolds(rLines, f);
+      setFolds(f);
+      // Keep the line at the top where it is drawn, as near as the new folds allow.
+      const want = shownResult.full[top] ?? 0;
+      let at = v.full.findIndex((x) => x >= want);
+      if (at < 0 || v.full[at] > want) at = Math.max(0, at < 0 ? v.full.length - 1 : at - 1);
+      return setResultOffset(clampTop(at, v.lines.length));
+    }
     if (m?.command === 'result.back') {
       setView(openTool ? 'form' : 'list');
       return;
@@ -201,7 +270,8 @@ function useToolsPane({ client, watch, now, width, height, flash, clearFlash, op
       const save = services.saveFile;
       if (!save) return flash('Cannot save files here', 'warn');
       // The block in view; pressed again without scrolling, the next one (as `o` opens the next link).
-      const off = clampOffset(resultOffset, rLines.length, resultH);
+      // Block positions are lines of the whole result; the view's top line maps there through the folds.
+      const off = shownResult.full[top] ?? 0;
       const prev = saveTurn.current;
       const b =
         prev && prev.content === content && prev.offset === off
@@ -221,7 +291,7 @@ function useToolsPane({ client, watch, now, width, height, flash, clearFlash, op
     if (m?.command === 'result.picture' && callState.phase === 'done') {
       const images = withBytes.filter((b) => b.kind === 'image');
       if (images.length === 0) return flash('No image in this result', 'warn');
-      const b = blockInView(images, layout.blockStarts, layout.blocksEnd, clampOffset(resultOffset, rLines.length, resultH), resultH - 1)!;
+      const b = blockInView(images, layout.blockStarts, layout.blocksEnd, shownResult.full[top] ?? 0, resultH - 1)!;
       const p = pictures.get(b.index);
       if (!p || p.ok === 'decoding') return flash('The picture is still being decoded', 'plain');
       if (!p.ok) return flash(`Cannot show block [${b.index}]: ${p.note}`, 'warn');
@@ -239,6 +309,7 @@ function useToolsPane({ client, watch, now, width, height, flash, clearFlash, op
     if (m?.command === 'result.again' && callState.phase !== 'idle') {
       call.start(callState.tool, callState.args);
       setResultOffset(0);
+      setFolds(DEFAULT_FOLDS);
       setSavedPath(undefined);
       return;
     }
@@ -252,11 +323,15 @@ function useToolsPane({ client, watch, now, width, height, flash, clearFlash, op
       );
       return;
     }
-    const o = scrollBy(m, resultOffset, rLines.length, resultH);
+    const o =
+      foldable && m?.command === 'move.edge' && m.arg > 0
+        ? clampOffset(shownN, shownN, resultH)
+        : scrollBy(m, top, foldable ? shownN + resultH - 1 : shownN, resultH);
     if (o !== undefined) setResultOffset(o);
   };
 
   const draw = () => {
+    if (infoTool) return <ToolInfo lines={infoLines} offset={clampOffset(info.offset, infoLines.length, resultH)} width={width} height={height} />;
     if (showList) {
       return (
         <ToolsPane
@@ -291,8 +366,8 @@ function useToolsPane({ client, watch, now, width, height, flash, clearFlash, op
     return (
       <ResultView
         call={callState}
-        lines={rLines}
-        offset={clampOffset(resultOffset, rLines.length, resultH)}
+        lines={shownResult.lines}
+        offset={clampTop(resultOffset, shownResult.lines.length)}
         savedPath={savedPath}
         search={search.label}
         blockKeys={withBytes.length > 0 ? { image: withBytes.some((b) => b.kind === 'image') } : undefined}
