@@ -43,6 +43,14 @@ const PATCHES = [
     from: "await import('./devtools.js');",
     to: '/* devtools: not bundled */',
   },
+  {
+    // Yoga's wasm is inlined as a base64 data: URL, which its loader reads with fetch() when
+    // fetch exists: that loads Node's own undici (~20–40 ms at every TUI start-up) to decode
+    // a data: URL. Its fallback decodes the same base64 directly.
+    file: 'node_modules/yoga-layout/dist/binaries/yoga-wasm-base64-esm.js',
+    from: 'return w||"function"!=typeof fetch?',
+    to: 'return true?',
+  },
 ];
 
 /**
