@@ -133,5 +133,5 @@ function clearOnFirstWrite(stream: NodeJS.WriteStream): void {
     else delete (stream as { write?: unknown }).write;
     if (typeof chunk !== 'string') write.call(stream, CLEAR_HOME);
     return (write as (...a: unknown[]) => boolean).call(stream, typeof chunk === 'string' ? CLEAR_HOME + chunk : chunk, ...rest);
-  } as typeof stream.write;
+  };
 }
