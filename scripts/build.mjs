@@ -43,6 +43,29 @@ const PATCHES = [
     from: "await import('./devtools.js');",
     to: '/* devtools: not bundled */',
   },
+  {
+    // Yoga's wasm is inlined as a base64 data: URL, which its loader reads with fetch() when
+    // fetch exists: that loads Node's own undici (~20–40 ms at every TUI start-up) to decode
+    // a data: URL. Its fallback decodes the same base64 directly.
+    file: 'node_modules/yoga-layout/dist/binaries/yoga-wasm-base64-esm.js',
+    from: 'return w||"function"!=typeof fetch?',
+    to: 'return true?',
+  },
+  {
+    // Ink builds every frame's text row by row, diffing the styles of each cell against the
+    // previous one (three Sets and four arrays per cell: ~15 ms per 100×30 frame). Cells
+    // with the same styles as the one before need no escape codes: skip the diff for them.
+    file: 'node_modules/@alcalzone/ansi-tokenize/build/styledChars.js',
+    from: 'ret += ansiCodesToString(diffAnsiCodes(chars[i - 1].styles, char.styles));',
+    to: 'const a = chars[i - 1].styles, b = char.styles; if (a.length !== b.length || a.some((c, k) => c.code !== b[k].code || c.endCode !== b[k].endCode)) ret += ansiCodesToString(diffAnsiCodes(a, b));',
+  },
+  {
+    // Ink slices every line written inside a horizontal clip (overflow hidden) to the clip,
+    // re-tokenizing it grapheme by grapheme, even when the whole line fits: keep such a line as it is.
+    file: 'node_modules/ink/build/output.js',
+    from: 'return sliceAnsi(line, from, to);',
+    to: 'return from === 0 && to >= width ? line : sliceAnsi(line, from, to);',
+  },
 ];
 
 /**

@@ -59,6 +59,12 @@ export interface AppProps {
   resynced?: RestartResync;
   /** The session's input queue (ClientOptions.input): its rounds show in the input overlay. */
   inputQueue?: InputQueue;
+  /**
+   * Called when `wire` is first needed on screen: at the first full frame (the first tool list
+   * or its error), or earlier when the user goes to another pane than the tool list or shows
+   * the Wire pane. Until then the shell may hold the ring's updates (see Root).
+   */
+  onWireWanted?(): void;
 }
 
 /** How long "Press Ctrl-C again to quit" is true (ms): the second press must come within it. */
@@ -107,6 +113,7 @@ export function App({
   auth,
   inputQueue,
   resynced,
+  onWireWanted,
 }: AppProps) {
   const services = useServices();
   const term = useTerminalSize(size);
@@ -226,6 +233,10 @@ export function App({
   // Keys typed while connecting, replayed once the first list is on screen (the first full frame).
   const replay = useRef(pendingKeys?.length ? pendingKeys : undefined);
   const firstFrame = ws.tools !== undefined || ws.toolsError !== undefined;
+  const wireWanted = firstFrame || active !== PANES[0].id || shownOptional.size > 0;
+  useEffect(() => {
+    if (wireWanted) onWireWanted?.();
+  }, [wireWanted, onWireWanted]);
 
   // Warnings and findings from the client (dropped tools, garbage lines…) are flashed as they arrive.
   const seenLog = useRef(log.total);

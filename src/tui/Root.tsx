@@ -10,7 +10,7 @@ import { sanitizeLine } from '../util/sanitize.js';
 import { App } from './App.js';
 import { useTheme } from './theme.js';
 import { useServices } from './services.js';
-import { ringReducer, useBatchedReducer, type Ring } from './hooks/useBatched.js';
+import { FLUSH_MS, ringReducer, useBatchedReducer, type Ring } from './hooks/useBatched.js';
 import { useTerminalSize, type TermSize } from './hooks/useTerminalSize.js';
 import { useKeys, type KeyEvent } from './hooks/useKeys.js';
 import { restartConnection, resyncAfterRestart } from './restart.js';
@@ -108,7 +108,12 @@ export function Root({
   const theme = useTheme();
   const services = useServices();
   const term = useTerminalSize(size);
-  const [wire, pushWire] = useBatchedReducer<Ring<WireEvent>, WireEvent>(ringReducer(WIRE_BUFFER), EMPTY_RING);
+  // Nothing shows the wire ring until the App's first full frame (or until the user leaves the
+  // tool list for another pane): until then its updates are held, so they cost no renders
+  // while the first list's pages come in.
+  const [wireShown, setWireShown] = useState(false);
+  const showWire = useCallback(() => setWireShown(true), []);
+  const [wire, pushWire] = useBatchedReducer<Ring<WireEvent>, WireEvent>(ringReducer(WIRE_BUFFER), EMPTY_RING, FLUSH_MS, !wireShown);
   const [log, pushLog] = useBatchedReducer<Ring<LogEntry>, LogEntry>(ringReducer(LOG_BUFFER), EMPTY_RING);
   const [conn, setConn] = useState<Conn>({ phase: 'connecting' });
   const [auth, setAuth] = useState<AuthView | undefined>(undefined);
@@ -264,6 +269,7 @@ export function Root({
         size={size}
         auth={auth}
         pendingKeys={typedEarly.current}
+        onWireWanted={showWire}
         onReconnect={reconnect}
         onDisconnect={disconnect}
         lifecycle={conn.phase === 'connected' ? conn.lifecycle : undefined}

@@ -146,7 +146,8 @@ export function useInputOverlay({
     () => (req?.kind === 'elicitation-form' ? { name: reqKey, inputSchema: formSchemaOf(req.requestedSchema) } : PLACEHOLDER),
     [req, reqKey],
   );
-  const form = useForm(formTool);
+  // Validated only while a form elicitation is on screen (no Ajv compile at start-up).
+  const form = useForm(formTool, req?.kind === 'elicitation-form');
   const [confirm, setConfirm] = useState<{ key: string; what: 'send' | 'open' } | undefined>(undefined);
   const [reply, setReply] = useState<{ key: string; text: TextState }>({ key: '', text: EMPTY_TEXT });
   const replyText = reply.key === reqKey ? reply.text : EMPTY_TEXT;

@@ -12,8 +12,7 @@ import type { RunTuiOptions } from './run.js';
 import { EXIT, SIGNAL_EXIT, type EndingSignal } from '../cli/exit.js';
 import { KITTY_DELETE_ALL } from './images/escapes.js';
 
-const ENTER_ALT = '\u001b[?1049h\u001b[2J\u001b[H';
-const LEAVE_ALT = '\u001b[?25h\u001b[?1049l';
+import { CLEAR_HOME, ENTER_ALT, LEAVE_ALT } from './firstFrame.js';
 
 const withTimeout = <T,>(p: Promise<T>, ms: number): Promise<T | undefined> =>
   Promise.race([p, new Promise<undefined>((r) => setTimeout(() => r(undefined), ms).unref())]);
@@ -26,9 +25,11 @@ const withTimeout = <T,>(p: Promise<T>, ms: number): Promise<T | undefined> =>
  * returning always calls `client.close()` once (which stops a spawned stdio server), also
  * when the user quits while the connection is still being made.
  *
+ * `firstFrameShown`: runTui has entered the alternate screen and drawn the connecting screen.
+ *
  * @returns the exit code (see runTui; the map is src/cli/exit.ts, shared with the CLI).
  */
-export async function startTui(opts: RunTuiOptions): Promise<number> {
+export async function startTui(opts: RunTuiOptions, { firstFrameShown = false }: { firstFrameShown?: boolean } = {}): Promise<number> {
   const stdout = opts.stdout ?? process.stdout;
   const stdin = opts.stdin ?? process.stdin;
   if (!stdin.isTTY || !stdout.isTTY) {
@@ -62,7 +63,10 @@ export async function startTui(opts: RunTuiOptions): Promise<number> {
     restored = true;
     stdout.write(LEAVE_ALT);
   };
-  stdout.write(ENTER_ALT);
+  // The alternate screen shows runTui's first frame already: it is cleared in the same
+  // write as Ink's first frame, so the screen never goes blank in between.
+  if (firstFrameShown) clearOnFirstWrite(stdout);
+  else stdout.write(ENTER_ALT);
   process.once('exit', restore);
 
   // A picture shown full-screen with a graphics protocol (services.showImage) is drawn outside
@@ -161,4 +165,16 @@ function StdoutBridge({ onReady }: { onReady: (write: (data: string) => void) =>
   const { write } = useStdout();
   useEffect(() => onReady(write), [write, onReady]);
   return null;
+}
+
+/** Makes the next write to `stream` (Ink's first) start with CLEAR_HOME, once. */
+function clearOnFirstWrite(stream: NodeJS.WriteStream): void {
+  const own = Object.prototype.hasOwnProperty.call(stream, 'write');
+  const write = stream.write;
+  stream.write = function (this: NodeJS.WriteStream, chunk: unknown, ...rest: unknown[]) {
+    if (own) stream.write = write;
+    else delete (stream as { write?: unknown }).write;
+    if (typeof chunk !== 'string') write.call(stream, CLEAR_HOME);
+    return (write as (...a: unknown[]) => boolean).call(stream, typeof chunk === 'string' ? CLEAR_HOME + chunk : chunk, ...rest);
+  };
 }

@@ -7,6 +7,7 @@ import type { ListenFilter } from '../protocol/types.js';
 import type { ConnectHooks, RootProps } from './Root.js';
 import type { TuiServices } from './services.js';
 import type { TermSize } from './hooks/useTerminalSize.js';
+import { LEAVE_ALT, firstFrame } from './firstFrame.js';
 
 export type { ConnectHooks } from './Root.js';
 
@@ -47,6 +48,9 @@ export interface RunTuiOptions {
  * returning always calls `client.close()` once (which stops a spawned stdio server), also
  * when the user quits while the connection is still being made.
  *
+ * On a TTY the connecting screen is drawn at once, before Ink and React load (see
+ * src/tui/firstFrame.ts), and the connection is started while they load (connectEarly).
+ *
  * Unless NODE_ENV is set, it is set to `production` before React loads (React's development
  * build renders about twice as slowly). On a TTY, CI / CONTINUOUS_INTEGRATION are hidden
  * while Ink loads (Ink would otherwise draw only on exit).
@@ -73,15 +77,52 @@ export async function runTui(opts: RunTuiOptions): Promise<number> {
       }
     }
   }
-  // Loading Ink and React takes ~0.3 s: connect meanwhile, not after.
+  // Loading Ink and React takes ~0.1–0.3 s: show the connecting screen first (drawn without
+  // them), and connect meanwhile, not after.
+  const stdout = opts.stdout ?? process.stdout;
+  const early = tty ? drawFirstFrame(stdout, opts) : undefined;
   const connect = tty ? connectEarly(opts.connect) : opts.connect;
   let startTui: typeof import('./main.js').startTui;
   try {
     ({ startTui } = await import('./main.js'));
+  } catch (e) {
+    early?.leave();
+    throw e;
   } finally {
     Object.assign(process.env, hidden);
+    early?.handOver();
   }
-  return startTui({ ...opts, connect });
+  return startTui({ ...opts, connect }, { firstFrameShown: early !== undefined });
+}
+
+/**
+ * Draws the connecting screen (src/tui/firstFrame.ts) on `stdout` in the alternate screen,
+ * before Ink loads. Until `handOver()` (startTui takes over the screen and its restoring),
+ * a SIGINT/SIGTERM/SIGHUP or the process exiting restores the user's screen first; `leave()`
+ * restores it at once (Ink failed to load).
+ */
+function drawFirstFrame(stdout: NodeJS.WriteStream, opts: RunTuiOptions): { handOver(): void; leave(): void } {
+  stdout.write(firstFrame(opts.targetLabel, opts.size?.columns ?? stdout.columns ?? 80, opts.color));
+  let left = false;
+  const leave = () => {
+    if (left) return;
+    left = true;
+    stdout.write(LEAVE_ALT);
+  };
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+  // As the default action would, the signal ends the process: after the screen is restored.
+  const onSignal = (sig: NodeJS.Signals) => {
+    leave();
+    handOver();
+    process.kill(process.pid, sig);
+  };
+  const handOver = () => {
+    process.off('exit', leave);
+    for (const s of signals) process.off(s, onSignal);
+  };
+  process.once('exit', leave);
+  for (const s of signals) process.once(s, onSignal);
+  return { handOver, leave };
 }
 
 /**

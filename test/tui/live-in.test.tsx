@@ -250,7 +250,8 @@ describe('truthful screens', () => {
     const { r } = setup({ tools });
     await waitFor(r, (f) => f.includes('Tools (4)'));
     await press(r, '/', 'long');
-    let f = await waitFor(r, (f) => f.includes('4 of 4 match'));
+    // (A shorter query also matches all four: wait for the frame of the whole query.)
+    let f = await waitFor(r, (f) => f.includes('/long') && f.includes('4 of 4 match'));
     const at = (s: string) => f.indexOf(s);
     expect(at('longRunningOperation')).toBeLessThan(at('print-longer-text'));
     expect(at('print-longer-text')).toBeLessThan(at('Long title'));

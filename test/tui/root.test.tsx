@@ -37,6 +37,32 @@ describe('Root', () => {
     await waitFor(r, (f) => f.includes('server/discover #1'));
   });
 
+  it('wire events while the first list loads reach the Wire pane when it is opened before the list', async () => {
+    let hooks!: ConnectHooks;
+    const feed = new Feed<ListenSessionEvent>();
+    const services = fakeServices(feed);
+    const r = renderWith(
+      <Root
+        connect={async (h) => {
+          hooks = h;
+          return fakeClient({ tools: [tool('echo')] });
+        }}
+        targetLabel="srv"
+        size={{ columns: 100, rows: 30 }}
+      />,
+      services,
+    );
+    // The App's effects have run (it listens, and reads the keys).
+    await waitFor(r, (f) => f.includes('Listing tools') && services.watchCalls.length > 0);
+    // No tools event yet: the list is still loading, and its pages are on the wire.
+    hooks.onWire({ time: Date.now(), direction: 'out', bytes: 10, message: { jsonrpc: '2.0', id: 2, method: 'tools/list' } });
+    await press(r, 'w');
+    await waitFor(r, (f) => f.includes('tools/list #2'));
+    feed.push(toolsEvent([tool('echo')]));
+    hooks.onWire({ time: Date.now(), direction: 'in', bytes: 10, message: { jsonrpc: '2.0', id: 3, method: 'ping' } });
+    await waitFor(r, (f) => f.includes('ping #3'));
+  });
+
   it('findings and infos reported while connecting reach the Log pane', async () => {
     let hooks!: ConnectHooks;
     let resolve!: (c: InspectorClient) => void;
@@ -174,6 +200,39 @@ describe('runTui', () => {
     expect(connected).toBe(false);
   });
 
+  it('draws the connecting screen before it loads Ink and React; the first Ink frame clears it', async () => {
+    const { stdout, stdin } = fakeTty();
+    let connects = 0;
+    const done = runTui({
+      // The server never answers; quitting gives the connection up.
+      connect: (hooks) => {
+        connects++;
+        return new Promise<InspectorClient>((_, reject) => hooks.signal?.addEventListener('abort', () => reject(new Error('given up'))));
+      },
+      targetLabel: 'node srv.mjs',
+      color: false,
+      stdin: stdin as unknown as NodeJS.ReadStream,
+      stdout: stdout as unknown as NodeJS.WriteStream,
+      services: fakeServices(new Feed<ListenSessionEvent>()),
+    });
+    // Nothing awaited yet: the import of Ink and React (runTui's first await) has not even
+    // started, and the screen already shows the header and the connecting line.
+    expect(connects).toBe(1);
+    expect(stdout.chunks).toHaveLength(1);
+    const lines = stdout.chunks[0].split('\r\n');
+    expect(lines[0]).toBe('\u001b[?1049h\u001b[2J\u001b[H● connecting · node srv.mjs · mcp-inspect');
+    expect(lines.slice(1)).toEqual(['listen —', 'q quit', '', '⠋ Connecting to node srv.mjs…']);
+    // Ink is up once it reads the keyboard; q quits while connecting (130).
+    await expect.poll(() => stdin.listenerCount('readable'), { timeout: 20_000 }).toBeGreaterThan(0);
+    stdin.send('q');
+    expect(await done).toBe(130);
+    const rest = stdout.chunks.slice(1).join('');
+    // Ink's first write starts by clearing that screen (it is not entered a second time).
+    expect(stdout.chunks[1].startsWith('\u001b[2J\u001b[H')).toBe(true);
+    expect(rest).not.toContain('\u001b[?1049h');
+    expect(rest).toContain('\u001b[?1049l');
+  });
+
   it('uses the alternate screen, restores it, and closes the client on quit', async () => {
     const { stdout, stdin } = fakeTty();
     const client = fakeClient({ tools: [tool('echo')] });
@@ -196,7 +255,8 @@ describe('runTui', () => {
     // Under CI=true, Ink (already loaded by the tests above, while CI was set) draws only its
     // last frame, on exit: there is no first frame to wait for, only the connection and the
     // switch to the alternate screen.
-    if (ciMode) await expect.poll(() => connected && stdout.chunks.length > 0, { timeout: 20_000 }).toBe(true);
+    // (The first chunk, the connecting screen, is written before Ink loads: wait for Ink to read the keyboard.)
+    if (ciMode) await expect.poll(() => connected && stdout.chunks.length > 0 && stdin.listenerCount('readable') > 0, { timeout: 20_000 }).toBe(true);
     else await expect.poll(() => stdout.chunks.join('').includes('Tools (1)'), { timeout: 20_000 }).toBe(true);
     expect(stdout.chunks[0]).toContain('\u001b[?1049h');
     stdin.send('q');

@@ -19,11 +19,12 @@ export interface UseArgsForm {
 /**
  * A form of string arguments (a prompt's arguments, a template's variables) through the tool
  * form engine, with the server's completions under the focused field. `id` names the form:
- * another id starts a fresh form. spec: server/utilities/completion
+ * another id starts a fresh form. `open`: the form is on screen; when false it is not
+ * validated (no Ajv compile while the pane shows its list: start-up cost). spec: server/utilities/completion
  */
-export function useArgsForm(client: InspectorClient, id: string, schema: JsonObject, ref: CompletionRef | undefined): UseArgsForm {
+export function useArgsForm(client: InspectorClient, id: string, schema: JsonObject, ref: CompletionRef | undefined, open = true): UseArgsForm {
   const tool = useMemo<Tool>(() => ({ name: id, inputSchema: schema }), [id, schema]);
-  const form = useForm(tool);
+  const form = useForm(tool, open);
   const row = form.rows[form.state.focus];
   const field = row && row.role === 'field' && row.path.length === 1 && row.node.kind === 'string' ? String(row.path[0]) : undefined;
   const value = row && row.value.kind === 'text' ? row.value.text : '';

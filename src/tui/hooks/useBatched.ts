@@ -3,11 +3,19 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 /** Default flush interval for streaming updates, in ms (at most ~20 renders per second). */
 export const FLUSH_MS = 50;
 
+/** Most items queued while held (see useBatchedReducer's `hold`) before they are applied anyway. */
+export const HOLD_MAX = 1000;
+
 /**
  * State fed by a stream of items, applied in batches: `push` only queues; the queue is
  * reduced into the state at most once every `flushMs` (the first item after a quiet period
  * is applied on the next turn), so a burst of wire messages or events costs one render, not
  * one per item (no flicker, bounded CPU).
+ *
+ * While `hold` is true, items are only queued (up to {@link HOLD_MAX}): nothing renders for
+ * them until `hold` turns false, when the queue is applied at once. For state that nothing on
+ * screen shows yet (the wire ring while the first tool list loads: each render then delays
+ * the list's pages).
  *
  * @param reducer applies a batch (in arrival order) to the state; must be pure.
  * @returns `[state, push, reset]`; `push` is stable and safe to call after unmount (ignored).
@@ -16,6 +24,7 @@ export function useBatchedReducer<S, T>(
   reducer: (state: S, batch: T[]) => S,
   initial: S | (() => S),
   flushMs: number = FLUSH_MS,
+  hold = false,
 ): [S, (item: T) => void, (next: S) => void] {
   const [state, setState] = useState<S>(initial);
   const queue = useRef<T[]>([]);
@@ -23,6 +32,8 @@ export function useBatchedReducer<S, T>(
   const mounted = useRef(true);
   const reducerRef = useRef(reducer);
   reducerRef.current = reducer;
+  const holdRef = useRef(hold);
+  holdRef.current = hold;
 
   const lastFlush = useRef(0);
 
@@ -40,6 +51,7 @@ export function useBatchedReducer<S, T>(
     (item: T) => {
       if (!mounted.current) return;
       queue.current.push(item);
+      if (holdRef.current && queue.current.length < HOLD_MAX) return;
       // Leading edge after a quiet period (what arrives in the same turn still coalesces),
       // then at most one flush per flushMs.
       if (timer.current === undefined) timer.current = setTimeout(flush, Math.max(0, lastFlush.current + flushMs - Date.now()));
@@ -51,6 +63,11 @@ export function useBatchedReducer<S, T>(
     queue.current = [];
     setState(next);
   }, []);
+
+  // Released: apply what was held, now.
+  useEffect(() => {
+    if (!hold && queue.current.length > 0 && timer.current === undefined) timer.current = setTimeout(flush, 0);
+  }, [hold, flush]);
 
   useEffect(() => {
     mounted.current = true;

@@ -1,7 +1,7 @@
 import { useMemo, useRef, useState } from 'react';
 import type { Key } from 'ink';
 import type { Tool } from '../../protocol/types.js';
-import { rankFields, rankTools } from '../tools.js';
+import { rankFields, rankTools, type RankFields } from '../tools.js';
 import { fuzzyScore } from '../fuzzy.js';
 import { editText, type TextState } from '../textEdit.js';
 import { moveBy, scrollToShow } from '../scroll.js';
@@ -31,16 +31,21 @@ export function toolListContexts(filtering: boolean): KeyContext[] {
 /**
  * Filter and selection of the tool list. The selection is kept by tool name, so it survives
  * list updates (a changed tool stays selected; a removed one hands the selection to the tool
- * now at its position). Filtering costs one pass over lower-cased fields built once per list;
+ * now at its position). Filtering costs one pass over lower-cased fields built once per list (on its first query);
  * matches are ranked (src/tui/tools.ts rankTools).
  */
 export function useToolList(tools: readonly Tool[] | undefined): UseToolList {
   const list = tools ?? EMPTY;
-  const index = useMemo(() => list.map(rankFields), [list]);
+  // The lower-cased, sanitized fields are built on the first filter query, not with every
+  // list: 5,000 tools cost ~10 ms that the first full frame need not wait for.
+  const index = useMemo(() => {
+    let fields: RankFields[] | undefined;
+    return () => (fields ??= list.map(rankFields));
+  }, [list]);
   const byName = useMemo(() => new Map(list.map((t, i) => [t.name, i])), [list]);
   const [query, setQuery] = useState<TextState>({ text: '', cursor: 0 });
   const [filtering, setFiltering] = useState(false);
-  const filtered = useMemo(() => rankTools(index, query.text, fuzzyScore), [index, query.text]);
+  const filtered = useMemo(() => (query.text.trim() ? rankTools(index(), query.text, fuzzyScore) : list.map((_, i) => i)), [index, list, query.text]);
   const posOf = useMemo(() => new Map(filtered.map((ti, p) => [ti, p])), [filtered]);
   const [sel, setSel] = useState<{ name?: string; pos: number }>({ pos: 0 });
   const offsetRef = useRef(0);

@@ -62,7 +62,7 @@ function usePromptsPane({ client, watch, width, height, now }: PaneContext): Pan
   const [openName, setOpenName] = useState<string | undefined>(undefined);
   const open = (openName !== undefined ? prompts?.find((p) => p.name === openName) : undefined) ?? NO_PROMPT;
   const schema = useMemo(() => promptArgumentsSchema(open), [open]);
-  const args = useArgsForm(client, `prompt:${open.name}`, schema, open.name ? { type: 'ref/prompt', name: open.name } : undefined);
+  const args = useArgsForm(client, `prompt:${open.name}`, schema, open.name ? { type: 'ref/prompt', name: open.name } : undefined, view === 'form');
   const [get, setGet] = useState<GetState>({ phase: 'idle' });
   const [offset, setOffset] = useState(0);
   const lines = useMemo(() => (get.phase === 'done' ? promptMessageLines(get.result, width) : []), [get, width]);

@@ -89,7 +89,13 @@ function useResourcesPane({ client, watch, width, height, now, flash }: PaneCont
   const tpl = (openTpl !== undefined ? templates.state.items?.find((t) => t.uriTemplate === openTpl) : undefined) ?? NO_TEMPLATE;
   const info = useMemo(() => parseUriTemplate(tpl.uriTemplate), [tpl.uriTemplate]);
   const schema = useMemo(() => templateArgumentsSchema(info), [info]);
-  const args = useArgsForm(client, `template:${tpl.uriTemplate}`, schema, tpl.uriTemplate ? { type: 'ref/resource', uri: tpl.uriTemplate } : undefined);
+  const args = useArgsForm(
+    client,
+    `template:${tpl.uriTemplate}`,
+    schema,
+    tpl.uriTemplate ? { type: 'ref/resource', uri: tpl.uriTemplate } : undefined,
+    view === 'form',
+  );
   const [read, setRead] = useState<ReadState>({ phase: 'idle' });
   const cache = useRef(new Map<string, CacheEntry>());
   const [offset, setOffset] = useState(0);
