@@ -7,48 +7,22 @@
  * Skipped when tmux is missing or dist/ is not built (`npm run build`).
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { REPO_ROOT } from '../helpers/cli.js';
+import { HAS_TMUX, TUI_BUILT, inspectorCommand, tmuxServer } from '../helpers/tmux.js';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const hasTmux = spawnSync('tmux', ['-V']).status === 0;
-const built = existsSync(join(root, 'dist', 'cli', 'main.js')) && existsSync(join(root, 'dist', 'tui', 'run.js'));
-const canRun = hasTmux && built;
+const canRun = HAS_TMUX && TUI_BUILT;
+const term = tmuxServer('e2e-startup');
+const gate = join(term.dir, 'gate');
 
-const socket = `mcpi-e2e-startup-${process.pid}`;
-const session = 'startup';
-const dir = mkdtempSync(join(tmpdir(), 'mcpi-e2e-startup-'));
-const gate = join(dir, 'gate');
-const exitFile = join(dir, 'exit');
-
-const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
-const screen = () => tmux('capture-pane', '-p', '-t', session);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function waitScreen(pred: (s: string) => boolean, what: string, timeoutMs = 20_000): Promise<string> {
-  const start = Date.now();
-  let s = '';
-  while (Date.now() - start < timeoutMs) {
-    s = screen();
-    if (pred(s)) return s;
-    await sleep(50);
-  }
-  throw new Error(`timed out waiting for ${what}; screen:\n${s}`);
-}
-
-afterAll(() => {
-  if (hasTmux) spawnSync('tmux', ['-L', socket, 'kill-server']);
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => term.kill());
 
 describe.skipIf(!canRun)('start-up in tmux (built binary, a server that answers only when told)', () => {
   it('shows the header and "Connecting to" while the server has not answered, then the connected screen', { timeout: 60_000 }, async () => {
-    const server = join(root, 'test', 'fixtures', 'gated-server.mjs');
-    const cmd = `env NO_COLOR=1 CI=1 node ${JSON.stringify(join(root, 'bin', 'mcp-inspect.js'))} -- node ${JSON.stringify(server)} ${JSON.stringify(gate)}; echo $? > ${JSON.stringify(exitFile)}; sleep 60`;
-    tmux('new-session', '-d', '-s', session, '-x', '80', '-y', '24', '-c', root, cmd);
+    const server = join(REPO_ROOT, 'test', 'fixtures', 'gated-server.mjs');
+    const tui = term.start({ session: 'startup', cols: 80, rows: 24, command: inspectorCommand(['--', 'node', server, gate]) });
+    const waitScreen = tui.waitForScreen;
 
     // The gate file does not exist yet: the server has not read a byte.
     let s = await waitScreen((x) => x.includes('Connecting to'), 'the connecting screen');
@@ -67,8 +41,7 @@ describe.skipIf(!canRun)('start-up in tmux (built binary, a server that answers 
     expect(s).not.toContain('Connecting to');
     expect(lines[2]).toMatch(/^\/ filter · Enter open/);
 
-    tmux('send-keys', '-t', session, 'q');
-    await waitScreen(() => existsSync(exitFile), 'the exit');
-    expect(readFileSync(exitFile, 'utf8').trim()).toBe('0');
+    tui.keys('q');
+    expect(await tui.exitCode()).toBe('0');
   });
 });
