@@ -255,4 +255,32 @@ describe('Folding large JSON in a result', () => {
     await press(h.r, 'j', 'z');
     f = await waitFor(h.r, (f) => f.split('\n')[0].includes('{…} 2 keys,') && !f.includes('"id": 0,'));
   });
+  it('fold all (-) keeps a value folded with z (it never opens a fold); + opens it', async () => {
+    const t = tool('weather');
+    const h = renderPane(toolsPane, {
+      client: fakeClient({
+        tools: [t],
+        callTool: async () => ({ kind: 'complete', result: { content: [{ type: 'text', text: '{"temperature":33,"conditions":"Cloudy","humidity":82}' }] } }),
+      }),
+      width: 80,
+      height: 20,
+    });
+    h.feed.push(toolsEvent([t]));
+    await waitFor(h.r, (f) => f.includes('Tools (1)'));
+    await press(h.r, KEY.enter);
+    await waitFor(h.r, (f) => f.includes('no arguments'));
+    await press(h.r, KEY.enter);
+    await waitFor(h.r, (f) => f.includes('"conditions": "Cloudy"'));
+    await press(h.r, 'z');
+    await waitFor(h.r, (f) => f.includes('{…} 3 keys'));
+    await press(h.r, '-');
+    // Before the fix, `-` unfolded it again (a printed value is outside "all").
+    await press(h.r, 'j', 'k');
+    let f = h.r.lastFrame() ?? '';
+    expect(f).toContain('{…} 3 keys');
+    expect(f).not.toContain('"conditions": "Cloudy"');
+    await press(h.r, '+');
+    f = await waitFor(h.r, (f) => f.includes('"conditions": "Cloudy"'));
+    expect(f).not.toContain('{…} 3 keys');
+  });
 });

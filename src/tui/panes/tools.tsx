@@ -20,7 +20,7 @@ import { ToolDetail, fieldFacts } from '../components/ToolDetail.js';
 import { ToolInfo } from '../components/ToolInfo.js';
 import { toolInfoLines, type InfoField } from '../toolInfoLines.js';
 import { pathLabel } from '../../schema/form.js';
-import { DEFAULT_FOLDS, applyFolds, drawnLineOf, foldNodes, foldTarget, toggleFold, unfoldFor, type FoldState } from '../jsonFold.js';
+import { DEFAULT_FOLDS, applyFolds, drawnLineOf, foldNodes, foldTarget, isFolded, toggleFold, unfoldFor, type FoldState } from '../jsonFold.js';
 import { ResultView } from '../components/ResultView.js';
 import { useSearch } from '../hooks/useSearch.js';
 import { formatDuration } from '../../util/format.js';
@@ -242,7 +242,10 @@ function useToolsPane({ client, watch, now, width, height, flash, clearFlash, op
       return setResultOffset(clampTop(at >= 0 && at < top ? at : top, v.lines.length));
     }
     if (m?.command === 'fold.all') {
-      const f: FoldState = { mode: m.arg > 0 ? 'all' : 'none', flips: new Set() };
+      // "Fold all" folds every nested node and keeps the values the user folded with z (a
+      // printed value itself is never folded by a mode): folding all never opens a fold.
+      const kept = m.arg > 0 ? [...nodes.values()].filter((n) => !n.nested && isFolded(n, folds)).map((n) => n.id) : [];
+      const f: FoldState = { mode: m.arg > 0 ? 'all' : 'none', flips: new Set(kept) };
       const v = applyFolds(rLines, f);
       setFolds(f);
       // Keep the line at the top where it is drawn, as near as the new folds allow.
