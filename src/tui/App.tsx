@@ -16,6 +16,7 @@ import { useKeys, type KeyEvent } from './hooks/useKeys.js';
 import { HELP_CONTEXTS, PRIORITY_CONTEXTS, hintLine, matchKey, type KeyContext } from './keys.js';
 import { scrollBy } from './scroll.js';
 import { diffCounts, causeLabel } from './diffViewLines.js';
+import { isEmptyDiff } from '../diff/diff.js';
 import type { LogEntry } from './logEntry.js';
 import { PANES, usePanes, type PaneContext, type PaneDef } from './panes/index.js';
 import type { FlashOptions } from './panes/types.js';
@@ -208,8 +209,14 @@ export function App({
       setActive(DIFFS);
       openDiffs?.();
     }
+    const what = e.kind === 'prompts' ? 'Prompt' : e.kind === 'resources' ? 'Resource' : 'Tool';
+    // A restart keeps its tool diff also when nothing changed: then the line says so (not "changed +0 −0 ~0").
+    if (isEmptyDiff(e.diff)) {
+      setStatus({ text: `${what} list unchanged (${e.diff.unchanged}) — ${causeLabel(e.cause, e.kind)}`, style: 'plain', at: services.now() });
+      return;
+    }
     setStatus({
-      text: `${e.kind === 'prompts' ? 'Prompt' : e.kind === 'resources' ? 'Resource' : 'Tool'} list changed ${diffCounts(e)} — ${causeLabel(e.cause, e.kind)}${active === DIFFS || isWatching ? '' : ' — press d to see the diff'}`,
+      text: `${what} list changed ${diffCounts(e)} — ${causeLabel(e.cause, e.kind)}${active === DIFFS || isWatching ? '' : ' — press d to see the diff'}`,
       style: e.cause === 'poll' ? 'warn' : 'changed',
       at: services.now(),
       key: active === DIFFS || isWatching ? undefined : 'unseen-diff',

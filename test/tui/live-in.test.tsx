@@ -408,6 +408,16 @@ describe('connection lifecycle', () => {
     clients.push(fakeClient({ tools: [echo] }));
     restart('src/server.js changed');
     await waitFor(r, () => n === 3 && second.closed === 1);
+    await waitFor(r, () => feeds.length === 3);
+    feeds[2].push(toolsEvent([echo]));
+    await waitFor(r, (f) => f.includes('Tool list changed +0 −1 ~0'));
+    // A restart that changed nothing says so (it said "Tool list changed +0 −0 ~0").
+    clients.push(fakeClient({ tools: [echo] }));
+    restart('src/server.js changed');
+    await waitFor(r, () => n === 4 && feeds.length === 4);
+    feeds[3].push(toolsEvent([echo]));
+    f = await waitFor(r, (f) => f.includes('Tool list unchanged (1) — after a reconnect, against the list before'));
+    expect(f).not.toContain('list changed +0 −0 ~0');
   });
 
   it('after a graceful end of the listen stream the TUI listens again, and says so', async () => {
