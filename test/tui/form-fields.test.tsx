@@ -138,6 +138,20 @@ describe('a form taller than the screen', () => {
     expect(f).not.toContain('more fields below');
   });
 
+  it('in a form too low for the marker lines (50×15: one line), the focused row says where it is', async () => {
+    const h = renderPane(toolsPane, { client: fakeClient({ tools: [many] }), width: 50, height: 7 });
+    h.feed.push(toolsEvent([many]));
+    await waitFor(h.r, (f) => f.includes('Tools (1)'));
+    await press(h.r, KEY.enter);
+    let f = await waitFor(h.r, (f) => f.includes('› p0'));
+    // Before: "› p0 [ ]" alone, nothing said that 29 more fields exist.
+    expect(f).toContain('field 1 of 30');
+    expect(f).not.toContain('p1 ');
+    await press(h.r, KEY.down);
+    f = await waitFor(h.r, (f) => f.includes('› p1'));
+    expect(f).toContain('field 2 of 30');
+  });
+
   it('formWindow: everything when it fits; around the focus with markers when not', () => {
     expect(formWindow([1, 1, 1], 1, 3)).toEqual({ start: 0, end: 3, above: false, below: false });
     // 10 rows in 5 lines, focus at the top: 4 rows and a "below" line.

@@ -89,7 +89,8 @@ function lineCount(row: FormRow): number {
  * The call form's rows: label (indented by nesting, `*` when required, `⇡` when mirrored into
  * an HTTP header), the editor (text with a cursor, toggle, choice, item count…) and the first
  * problem of that field in red. Only the window around the focused row is drawn, with
- * `↑ N more fields above` / `↓ N more fields below` when rows are hidden. A multi-line text
+ * `↑ N more fields above` / `↓ N more fields below` when rows are hidden (below 3 lines, the
+ * focused row says `field 2 of 4` instead). A multi-line text
  * shows its first line and `(+N lines)`; focused, up to {@link MAX_FIELD_LINES} lines around the cursor.
  */
 export function FormView({ rows, focus, cursor, errors, width, height, headers }: FormViewProps) {
@@ -101,6 +102,8 @@ export function FormView({ rows, focus, cursor, errors, width, height, headers }
   const heights = rows.map((r, i) => (i === focus ? Math.min(rowHeight(r, true), Math.max(1, height - 2)) : 1));
   const win = formWindow(heights, focus, height);
   const visible = rows.slice(win.start, win.end);
+  // Too low for the marker lines (a 15-row terminal leaves the form one line): the focused row says where it is.
+  const cramped = height < 3 && (win.start > 0 || win.end < rows.length);
   const more = (n: number, where: string) => `  ${where === 'above' ? '↑' : '↓'} ${n} more field${n === 1 ? '' : 's'} ${where}`;
   return (
     <Box flexDirection="column" height={height} width={width} overflow="hidden">
@@ -198,6 +201,7 @@ export function FormView({ rows, focus, cursor, errors, width, height, headers }
             <Text> </Text>
             {editor}
             {linesNote ? <Text {...theme.style('muted')}>{linesNote}</Text> : null}
+            {cramped && focused ? <Text {...theme.style('muted')}>{`  field ${i + 1} of ${rows.length}`}</Text> : null}
             {after ? <Text {...theme.style(after.style)}>{after.text}</Text> : null}
           </Text>
         );
