@@ -52,6 +52,8 @@ export type KeyContext =
   | 'tool-info'
   /** A result with JSON that can be folded. */
   | 'foldable'
+  /** A result with a `resource_link` block (only the hint of `o` depends on it). */
+  | 'linked'
   /** A view that can be searched with `/` (a result, the Log pane). */
   | 'searchable'
   /** The search field of a view has the focus (with `text`). */
@@ -434,7 +436,7 @@ export const KEY_TABLE = [
     in: ['result'],
     section: 'Call and result',
     does: 'open a resource_link of the result in the Resources pane (again: the next link)',
-    hint: { result: 'open link' },
+    hint: { linked: 'open link' },
   },
   {
     command: 'result.saveBlock',

@@ -4,6 +4,7 @@ import { resourcesPane } from '../../src/tui/panes/resources.js';
 import { toolsPane } from '../../src/tui/panes/tools.js';
 import { McpError } from '../../src/protocol/errors.js';
 import type { ReadResourceResult } from '../../src/protocol/resource.js';
+import { hintLine } from '../../src/tui/keys.js';
 import { KEY, fakeClient, manualSchedule, press, renderPane, tool, toolsEvent, waitFor } from './helpers.js';
 
 afterEach(() => cleanup());
@@ -125,6 +126,24 @@ describe('Resources pane (alone)', () => {
 });
 
 describe('Tools pane: o opens a resource_link of the result', () => {
+  it('advertises o only on a result with a resource_link (it was shown on every result)', async () => {
+    const c = fakeClient({
+      tools: [tool('plain')],
+      callTool: async () => ({ kind: 'complete', result: { content: [{ type: 'text', text: 'no links here' }] } }),
+    });
+    const h = renderPane(toolsPane, { client: c });
+    h.feed.push(toolsEvent([tool('plain')]));
+    await waitFor(h.r, (f) => f.includes('Tools (1)'));
+    await press(h.r, KEY.enter, KEY.enter);
+    const f = await waitFor(h.r, (f) => f.includes('no links here'));
+    expect(hintLine(h.latest().contexts)).toContain('save JSON');
+    expect(hintLine(h.latest().contexts)).not.toContain('open link');
+    expect(f).not.toContain('o open link');
+    // o still answers (with why nothing opens).
+    await press(h.r, 'o');
+    await waitFor(h.r, () => h.flashes.some((m) => m.includes('No resource_link')));
+  });
+
   it('asks the App to open the Resources pane with the link’s URI', async () => {
     const c = fakeClient({
       tools: [tool('links')],

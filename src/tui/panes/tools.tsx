@@ -115,6 +115,10 @@ function useToolsPane({ client, watch, now, width, height, flash, clearFlash, op
   const inForm = view === 'form' && !!openTool && !form.model.noParams;
   const infoTool = info.open ? (showList ? list.selected : view === 'form' ? openTool : undefined) : undefined;
   const infoLines = useMemo(() => (infoTool ? toolInfoLines(infoTool, width, info.field) : []), [infoTool, width, info.field]);
+  // `o` is advertised only on a result that has a resource_link to open.
+  const doneResult = callState.phase === 'done' && callState.outcome.kind === 'complete' ? callState.outcome.result : undefined;
+  const linked = (Array.isArray(doneResult?.content) ? doneResult.content : []).some((b) => !!b && (b as { type?: unknown }).type === 'resource_link');
+  const RESULT_HERE: readonly KeyContext[] = linked ? [...RESULT, 'linked'] : RESULT;
   const contexts: readonly KeyContext[] = infoTool
     ? INFO
     : showList
@@ -130,8 +134,8 @@ function useToolsPane({ client, watch, now, width, height, flash, clearFlash, op
             : search.editing
               ? search.contexts
               : nodes.size
-                ? [...search.contexts, 'foldable', ...RESULT]
-                : [...search.contexts, ...RESULT];
+                ? [...search.contexts, 'foldable', ...RESULT_HERE]
+                : [...search.contexts, ...RESULT_HERE];
 
   const submit = (anyway = false) => {
     if (!openTool) return;
