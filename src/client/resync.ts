@@ -77,27 +77,36 @@ export type RestartDiffEvent = Extract<ListenSessionEvent, { type: 'diff' }>;
  * `fresh.resync(before)`): the tool list, the prompts list, and the resources list
  * (resources and resource templates together, keyed by `uri` / `uriTemplate`, as the listen
  * session diffs them), each with its full field-level diff. A list is compared only when
- * `before` has it (a list never fetched would show as all added); one the server no longer
+ * `before` has it (a list never fetched would show as all added) or the server before did not
+ * offer it (no capability in `before.description`: it was empty); one the server no longer
  * offers counts as empty; one that failed to re-fetch (`result.errors`) is left out. Empty
  * diffs are included (the caller decides whether "no change" is worth saying).
  */
 export function restartDiffEvents(before: ListSnapshot, result: ResyncResult, time: number): RestartDiffEvent[] {
   const out: RestartDiffEvent[] = [];
   const failed = (...methods: string[]) => methods.some((m) => result.errors[m] !== undefined);
+  // A list the old run did not offer (its capability absent from the description before) was
+  // empty, not unknown: when the new run offers it, everything in it is new.
+  const had = before.description?.capabilities;
+  const notOffered = (cap: 'prompts' | 'resources') => had !== undefined && had[cap] === undefined;
+  const wasPrompts = before.prompts ?? (notOffered('prompts') && result.lists.prompts ? [] : undefined);
+  const newResources = notOffered('resources');
+  const wasResources = before.resources ?? (newResources && result.lists.resources ? [] : undefined);
+  const wasTemplates = before.resourceTemplates ?? (newResources && result.lists.resourceTemplates ? [] : undefined);
   if (before.tools && !failed('tools/list')) {
     const tools = result.lists.tools?.items ?? [];
     const incomplete = result.lists.tools?.incomplete;
     out.push({ type: 'diff', time, cause: 'restart', diff: diffTools(before.tools, tools), tools, ...(incomplete && { incomplete }) });
   }
-  if (before.prompts && !failed('prompts/list')) {
+  if (wasPrompts && !failed('prompts/list')) {
     const items = result.lists.prompts?.items ?? [];
-    out.push({ type: 'diff', time, cause: 'restart', kind: 'prompts', diff: diffListed('prompts', before.prompts, items), items });
+    out.push({ type: 'diff', time, cause: 'restart', kind: 'prompts', diff: diffListed('prompts', wasPrompts, items), items });
   }
-  if ((before.resources || before.resourceTemplates) && !failed('resources/list', 'resources/templates/list')) {
-    const was: ListedItem[] = [...(before.resources ?? []), ...(before.resourceTemplates ?? [])];
+  if ((wasResources || wasTemplates) && !failed('resources/list', 'resources/templates/list')) {
+    const was: ListedItem[] = [...(wasResources ?? []), ...(wasTemplates ?? [])];
     const items: ListedItem[] = [
-      ...(before.resources ? (result.lists.resources?.items ?? []) : []),
-      ...(before.resourceTemplates ? (result.lists.resourceTemplates?.items ?? []) : []),
+      ...(wasResources ? (result.lists.resources?.items ?? []) : []),
+      ...(wasTemplates ? (result.lists.resourceTemplates?.items ?? []) : []),
     ];
     out.push({ type: 'diff', time, cause: 'restart', kind: 'resources', diff: diffListed('resources', was, items), items });
   }

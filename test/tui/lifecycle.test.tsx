@@ -131,6 +131,18 @@ describe('restart diffs from the re-sync', () => {
     expect(restartDiffEvents({ tools: [tool('a')] }, result({ tools: [tool('a')], prompts: [p('x')] }), 1).map((e) => e.kind ?? 'tools')).toEqual(['tools']);
   });
 
+  it('a list the server before did not offer (no capability) was empty: its comeback is diffed as all added', () => {
+    const before: ListSnapshot = { description: { ...description(), capabilities: { tools: {} } }, tools: [tool('a')] };
+    const evs = restartDiffEvents(before, result({ tools: [tool('a')], prompts: [p('hello')] }), 1);
+    expect(evs.map((e) => [e.kind ?? 'tools', e.diff.added.length, e.diff.removed.length])).toEqual([
+      ['tools', 0, 0],
+      ['prompts', 1, 0],
+    ]);
+    // Offered before but never fetched: still left out (it would show as all added).
+    const offered: ListSnapshot = { description: { ...description(), capabilities: { tools: {}, prompts: {} } }, tools: [tool('a')] };
+    expect(restartDiffEvents(offered, result({ tools: [tool('a')], prompts: [p('hello')] }), 1).map((e) => e.kind ?? 'tools')).toEqual(['tools']);
+  });
+
   it('the TUI keeps the tool diff even when empty, a prompt diff only when it changed (and puts it in the tail for the Prompts pane)', () => {
     let s = applyListenSessionEvents(initialListenSessionState({ toolsListChanged: true }), [toolsEvent([tool('a')])], diffTools);
     const before: ListSnapshot = { tools: [tool('a')], prompts: [p('hello')] };
