@@ -27,7 +27,7 @@ afterAll(async () => {
 describe.skipIf(!canRun)('e2e in tmux at 80×24: the start-up failure screen fits', () => {
   it('a server that exits at once: ● failed, the error, the Server output label and its stderr line are all on screen', { timeout: 60_000 }, async () => {
     const t = session('boom', ['--', 'node', '-e', "console.error('boom'); process.exit(1)"]);
-    const s = await t.waitForScreen((x) => x.includes('Server output'), 'the failure screen');
+    const s = await t.waitForScreen((x) => x.includes('Server output') && x.includes('r retry · q quit'), 'the failure screen');
     const lines = s.split('\n');
     expect(lines[0]).toMatch(/^● failed · node -e /);
     expect(s).toContain("Could not connect to node -e console.error('boom'); process.exit(1):");
@@ -47,7 +47,7 @@ describe.skipIf(!canRun)('e2e in tmux at 80×24: the start-up failure screen fit
       ].join('\n'),
     );
     const t = session('stack', ['--', 'node', server]);
-    const s = await t.waitForScreen((x) => x.includes('Server output'), 'the failure screen');
+    const s = await t.waitForScreen((x) => x.includes('Server output') && x.includes('r retry · q quit'), 'the failure screen');
     const lines = s.split('\n');
     expect(lines[0]).toMatch(/^● failed · node .*stack\.mjs · mcp-inspect$/);
     expect(lines[1]).toBe('listen —');
