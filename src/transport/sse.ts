@@ -14,7 +14,6 @@ import { Agent, interceptors, request as undiciRequest, type Dispatcher } from '
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { TransportError } from '../protocol/errors.js';
 import { METHOD } from '../protocol/constants.js';
-import { subscriptionIdOf } from '../protocol/meta.js';
 import { idKey, parseMessage } from '../protocol/jsonrpc.js';
 import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse, RequestId } from '../protocol/types.js';
 import { lateResponse, notAMessage, unknownId } from '../check/rules/jsonrpc.js';
@@ -25,6 +24,7 @@ import { describeBody, mergeHeaders } from './http.js';
 import { MAX_MESSAGE_BYTES, type RequestOptions, type Transport, type TransportCapabilities, type TransportHooks, type TransportResponse } from './types.js';
 import { connectError, headerRecord } from './http-common.js';
 import { startRequestTimer, type RequestTimer } from './request-timer.js';
+import { routeNotification } from './route.js';
 
 export interface SseOptions {
   /** The SSE URL (GET). */
@@ -281,7 +281,7 @@ export class SseTransport implements Transport {
     }
     this.hooks.onWire?.({ time: Date.now(), direction: 'in', message: parsed.message, bytes });
     if (parsed.kind === 'response') return this.onResponse(parsed.message);
-    if (parsed.kind === 'notification') return this.onNotification(parsed.message);
+    if (parsed.kind === 'notification') return routeNotification(parsed.message, this.pending, this.hooks);
     this.hooks.onServerRequest?.(parsed.message, 'server-stream');
   }
 
@@ -300,21 +300,6 @@ export class SseTransport implements Transport {
     }
     p.cleanup();
     p.resolve({ message: r, httpStatus: p.httpStatus });
-  }
-
-  /** Routes what names its request by id (listen messages, notifications/cancelled); the rest is the client's to route. */
-  private onNotification(n: JsonRpcNotification): void {
-    const params = n.params;
-    const sub = subscriptionIdOf(params);
-    if (sub !== undefined) {
-      const p = this.pending.get(idKey(sub));
-      if (p?.onNotification) return p.onNotification(n);
-    }
-    if (n.method === METHOD.cancelled && params && params.requestId !== undefined) {
-      const p = this.pending.get(idKey(params.requestId as RequestId));
-      if (p?.onNotification) return p.onNotification(n);
-    }
-    this.hooks.onUnsolicited?.(n);
   }
 
   /**

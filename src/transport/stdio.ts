@@ -9,7 +9,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import { TransportError } from '../protocol/errors.js';
 import { METHOD } from '../protocol/constants.js';
-import { subscriptionIdOf } from '../protocol/meta.js';
 import { idKey, parseMessage } from '../protocol/jsonrpc.js';
 import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse, RequestId } from '../protocol/types.js';
 import { lateResponse, notAMessage, unknownId } from '../check/rules/jsonrpc.js';
@@ -26,6 +25,7 @@ import {
   type TransportResponse,
 } from './types.js';
 import { startRequestTimer, type RequestTimer } from './request-timer.js';
+import { routeNotification } from './route.js';
 
 export interface StdioOptions {
   command: string;
@@ -192,7 +192,7 @@ export class StdioTransport implements Transport {
     }
     this.hooks.onWire?.({ time: Date.now(), direction: 'in', message: parsed.message, bytes });
     if (parsed.kind === 'response') return this.onResponse(parsed.message);
-    if (parsed.kind === 'notification') return this.onNotification(parsed.message);
+    if (parsed.kind === 'notification') return routeNotification(parsed.message, this.pending, this.hooks);
     this.hooks.onServerRequest?.(parsed.message, 'stdout');
   }
 
@@ -216,21 +216,6 @@ export class StdioTransport implements Transport {
     }
     p.cleanup();
     p.resolve({ message: res });
-  }
-
-  /** Routes what names its request by id: listen messages (subscriptionId) and notifications/cancelled (requestId); the rest is the client's to route. */
-  private onNotification(n: JsonRpcNotification): void {
-    const params = n.params;
-    const sub = subscriptionIdOf(params);
-    if (sub !== undefined) {
-      const p = this.pending.get(idKey(sub));
-      if (p?.onNotification) return p.onNotification(n);
-    }
-    if (n.method === METHOD.cancelled && params && params.requestId !== undefined) {
-      const p = this.pending.get(idKey(params.requestId as RequestId));
-      if (p?.onNotification) return p.onNotification(n);
-    }
-    this.hooks.onUnsolicited?.(n);
   }
 
   async respond(res: JsonRpcResponse): Promise<void> {

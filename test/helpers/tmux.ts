@@ -40,10 +40,19 @@ export function shellWord(s: string): string {
 /** The environment the tmux tests run the inspector with: no colours (plain screen text), CI=1 as every e2e test has run it. */
 export const TUI_ENV: Readonly<Record<string, string>> = { NO_COLOR: '1', CI: '1' };
 
-/** The shell command `env <env> node bin/mcp-inspect.js <args>`, each argument quoted. `env` defaults to {@link TUI_ENV}. */
-export function inspectorCommand(args: string[], env: Readonly<Record<string, string>> = TUI_ENV): string {
-  const vars = Object.entries(env).map(([k, v]) => `${k}=${shellWord(v)}`);
-  return ['env', ...vars, 'node', shellWord(BIN), ...args.map(shellWord)].join(' ');
+/**
+ * The shell command `env <env> node bin/mcp-inspect.js <args>`, each argument quoted. `env`
+ * defaults to {@link TUI_ENV}; a name whose value is `undefined` is removed from the
+ * inherited environment (`env -u NAME`), e.g. `COLORTERM` for a 256-colour terminal.
+ */
+export function inspectorCommand(args: string[], env: Readonly<Record<string, string | undefined>> = TUI_ENV): string {
+  const unset: string[] = [];
+  const vars: string[] = [];
+  for (const [k, v] of Object.entries(env)) {
+    if (v === undefined) unset.push('-u', k);
+    else vars.push(`${k}=${shellWord(v)}`);
+  }
+  return ['env', ...unset, ...vars, 'node', shellWord(BIN), ...args.map(shellWord)].join(' ');
 }
 
 /** What {@link TmuxServer.start} runs. */
@@ -68,6 +77,8 @@ export interface TmuxSession {
   keys(...keys: string[]): void;
   /** The visible screen now, as text (`capture-pane -p`). */
   screen(): string;
+  /** The visible screen now with its colours and attributes as SGR escapes (`capture-pane -p -e`). */
+  colorScreen(): string;
   /**
    * Resolves with the first screen `pred` accepts; rejects after `timeoutMs` (default the
    * session's `waitMs`) with `what` and the last screen in the message.
@@ -124,6 +135,7 @@ export function tmuxServer(tag: string): TmuxServer {
         name,
         keys: (...k) => void tmux('send-keys', '-t', name, ...k),
         screen,
+        colorScreen: () => tmux('capture-pane', '-p', '-e', '-t', name),
         async waitForScreen(pred, what, timeoutMs = opts.waitMs ?? SCREEN_MS) {
           let s = '';
           await until(() => pred((s = screen())), what, timeoutMs);

@@ -6,53 +6,32 @@
  * Skipped when tmux is missing or dist/ is not built (`npm run build`).
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { REPO_ROOT } from '../helpers/cli.js';
+import { HAS_TMUX, TUI_BUILT, TUI_ENV, inspectorCommand, tmuxServer } from '../helpers/tmux.js';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const hasTmux = spawnSync('tmux', ['-V']).status === 0;
-const built = existsSync(join(root, 'dist', 'cli', 'main.js')) && existsSync(join(root, 'dist', 'tui', 'run.js'));
-const fixture = join(root, 'test', 'fixtures', 'modern-server.mjs');
-const canRun = hasTmux && built && existsSync(fixture);
+const fixture = join(REPO_ROOT, 'test', 'fixtures', 'modern-server.mjs');
+const canRun = HAS_TMUX && TUI_BUILT && existsSync(fixture);
 
-const socket = `mcpi-e2e-editor-${process.pid}`;
-const session = 'ed';
-const dir = mkdtempSync(join(tmpdir(), 'mcpi-e2e-editor-'));
-const exitFile = join(dir, 'exit');
-const editor = join(dir, 'editor.sh');
-const seen = join(dir, 'seen');
+const term = tmuxServer('e2e-editor');
+const editor = join(term.dir, 'editor.sh');
+const seen = join(term.dir, 'seen');
 
-const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
-const screen = () => tmux('capture-pane', '-p', '-t', session);
-const keys = (...k: string[]) => tmux('send-keys', '-t', session, ...k);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function waitScreen(pred: (s: string) => boolean, what: string, timeoutMs = 15_000): Promise<string> {
-  const start = Date.now();
-  let s = '';
-  while (Date.now() - start < timeoutMs) {
-    s = screen();
-    if (pred(s)) return s;
-    await sleep(100);
-  }
-  throw new Error(`timed out waiting for ${what}; screen:\n${s}`);
-}
-
-afterAll(() => {
-  if (hasTmux) spawnSync('tmux', ['-L', socket, 'kill-server']);
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => term.kill());
 
 describe.skipIf(!canRun)('e2e in tmux: a form field in $EDITOR (80×24)', () => {
   it('Ctrl-O runs the editor on the field; its two lines fill it, the screen comes back whole, the call sends them', { timeout: 60_000 }, async () => {
     // The editor: records what it was given, draws over the screen, saves two lines (no final newline).
     writeFileSync(editor, `#!/bin/sh\ncat "$1" > ${JSON.stringify(seen)}\nprintf '\\033[2J\\033[HEDITOR WAS HERE\\n'\nprintf 'line1\\nline2' > "$1"\n`);
     chmodSync(editor, 0o755);
-    const cmd = `env NO_COLOR=1 CI=1 VISUAL= EDITOR=${JSON.stringify(editor)} node ${JSON.stringify(join(root, 'bin', 'mcp-inspect.js'))} -- node ${JSON.stringify(fixture)} --stdio; echo $? > ${JSON.stringify(exitFile)}; sleep 60`;
-    tmux('new-session', '-d', '-s', session, '-x', '80', '-y', '24', '-c', root, cmd);
+    const tui = term.start({
+      session: 'ed',
+      cols: 80,
+      rows: 24,
+      command: inspectorCommand(['--', 'node', fixture, '--stdio'], { ...TUI_ENV, VISUAL: '', EDITOR: editor }),
+    });
+    const { keys, waitForScreen: waitScreen } = tui;
 
     await waitScreen((x) => x.includes('Tools (9)') && x.includes('connected'), 'the tool list');
     keys('/');
@@ -86,7 +65,6 @@ describe.skipIf(!canRun)('e2e in tmux: a form field in $EDITOR (80×24)', () => 
     const result = await waitScreen((x) => x.includes('✓ echo'), 'the result');
     expect(result).toContain('arguments {"text":"line1\\nline2"}');
     keys('q');
-    await waitScreen(() => existsSync(exitFile) && readFileSync(exitFile, 'utf8').trim() !== '', 'the exit');
-    expect(readFileSync(exitFile, 'utf8').trim()).toBe('0');
+    expect(await tui.exitCode()).toBe('0');
   });
 });

@@ -6,53 +6,28 @@
  * prompts too. Skipped when tmux is missing or dist/ is not built (`npm run build`).
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fixturePath, startHttpFixture, stopAllFixtures, type HttpFixture } from '../helpers/servers.js';
+import { HAS_TMUX, TUI_BUILT, inspectorCommand, tmuxServer, type TmuxSession } from '../helpers/tmux.js';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const hasTmux = spawnSync('tmux', ['-V']).status === 0;
-const built = existsSync(join(root, 'dist', 'cli', 'main.js')) && existsSync(join(root, 'dist', 'tui', 'run.js'));
-const canRun = hasTmux && built;
-const BIN = JSON.stringify(join(root, 'bin', 'mcp-inspect.js'));
+const canRun = HAS_TMUX && TUI_BUILT;
 
-const socket = `mcpi-e2e-life-${process.pid}`;
-const dir = mkdtempSync(join(tmpdir(), 'mcpi-e2e-life-'));
+const term = tmuxServer('e2e-life');
+const dir = term.dir;
 
-const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Starts `cmd` in a new 80×24 tmux session `name`; returns its screen reader, key sender and wait. */
-function session(name: string, cmd: string) {
-  tmux('new-session', '-d', '-s', name, '-x', '80', '-y', '24', '-c', root, `env NO_COLOR=1 CI=1 ${cmd}; sleep 60`);
-  const screen = () => tmux('capture-pane', '-p', '-t', name);
-  const keys = (...k: string[]) => tmux('send-keys', '-t', name, ...k);
-  const until = async (pred: (s: string) => boolean, what: string, timeoutMs = 20_000): Promise<string> => {
-    const start = Date.now();
-    let s = '';
-    while (Date.now() - start < timeoutMs) {
-      s = screen();
-      if (pred(s)) return s;
-      await sleep(100);
-    }
-    throw new Error(`timed out waiting for ${what}; screen:\n${s}`);
-  };
-  return { screen, keys, until };
-}
+/** Starts the inspector with `args` in a new 80×24 tmux session `name`. */
+const session = (name: string, args: string[]): TmuxSession => term.start({ session: name, cols: 80, rows: 24, command: inspectorCommand(args) });
 
 afterAll(async () => {
-  if (hasTmux) spawnSync('tmux', ['-L', socket, 'kill-server']);
+  term.kill();
   await stopAllFixtures();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe.skipIf(!canRun)('e2e in tmux at 80×24: the start-up failure screen fits', () => {
   it('a server that exits at once: ● failed, the error, the Server output label and its stderr line are all on screen', { timeout: 60_000 }, async () => {
-    const t = session('boom', `node ${BIN} -- node -e "console.error('boom'); process.exit(1)"`);
-    const s = await t.until((x) => x.includes('Server output'), 'the failure screen');
+    const t = session('boom', ['--', 'node', '-e', "console.error('boom'); process.exit(1)"]);
+    const s = await t.waitForScreen((x) => x.includes('Server output') && x.includes('r retry · q quit'), 'the failure screen');
     const lines = s.split('\n');
     expect(lines[0]).toMatch(/^● failed · node -e /);
     expect(s).toContain("Could not connect to node -e console.error('boom'); process.exit(1):");
@@ -71,8 +46,8 @@ describe.skipIf(!canRun)('e2e in tmux at 80×24: the start-up failure screen fit
         `process.exit(1);`,
       ].join('\n'),
     );
-    const t = session('stack', `node ${BIN} -- node ${JSON.stringify(server)}`);
-    const s = await t.until((x) => x.includes('Server output'), 'the failure screen');
+    const t = session('stack', ['--', 'node', server]);
+    const s = await t.waitForScreen((x) => x.includes('Server output') && x.includes('r retry · q quit'), 'the failure screen');
     const lines = s.split('\n');
     expect(lines[0]).toMatch(/^● failed · node .*stack\.mjs · mcp-inspect$/);
     expect(lines[1]).toBe('listen —');
@@ -86,8 +61,8 @@ describe.skipIf(!canRun)('e2e in tmux at 80×24: the start-up failure screen fit
   });
 
   it('a URL with nothing listening', { timeout: 60_000 }, async () => {
-    const t = session('refused', `node ${BIN} http://127.0.0.1:9/mcp`);
-    const s = await t.until((x) => x.includes('connection refused'), 'the failure screen');
+    const t = session('refused', ['http://127.0.0.1:9/mcp']);
+    const s = await t.waitForScreen((x) => x.includes('connection refused'), 'the failure screen');
     expect(s.split('\n')[0]).toBe('● failed · http://127.0.0.1:9/mcp · no auth · mcp-inspect');
     expect(s).toContain('Could not connect to http://127.0.0.1:9/mcp:');
     expect(s).toContain('  MCPI_CONNECT: cannot connect to http://127.0.0.1:9/mcp: connection refused');
@@ -102,35 +77,35 @@ describe.skipIf(!canRun)('e2e in tmux at 80×24: a modern HTTP server goes away 
     async () => {
       let server: HttpFixture = await startHttpFixture('modern-server', ['--http']);
       const port = new URL(server.url).port;
-      const t = session('gone', `node ${BIN} ${server.url}`);
-      await t.until((x) => x.includes('Tools (7)') && x.startsWith('● connected'), 'the tool list');
+      const t = session('gone', [server.url]);
+      await t.waitForScreen((x) => x.includes('Tools (7)') && x.startsWith('● connected'), 'the tool list');
 
       // The server goes away: the listen stream fails to come back, and the header says so.
       await server.stop();
-      let s = await t.until((x) => x.startsWith('● unreachable'), 'the unreachable header');
+      let s = await t.waitForScreen((x) => x.startsWith('● unreachable'), 'the unreachable header');
       expect(s.split('\n')[0]).toMatch(/^● unreachable \(connection refused\) · R reconnects · Modern fixture server/);
       // A request now fails the same way (u re-fetches the tool list).
       t.keys('u');
-      s = await t.until((x) => /^unreachable: cannot connect to \S+: connection refused/m.test(x), 'the status line');
+      s = await t.waitForScreen((x) => /^unreachable: cannot connect to \S+: connection refused/m.test(x), 'the status line');
       expect(s.split('\n')[0]).toMatch(/^● unreachable \(connection refused\)/);
 
       // R while it is away: the reconnect fails, with the reason.
       t.keys('R');
-      s = await t.until((x) => x.startsWith('● disconnected'), 'the disconnected header');
+      s = await t.waitForScreen((x) => x.startsWith('● disconnected'), 'the disconnected header');
       expect(s.split('\n')[0]).toMatch(/^● disconnected · R reconnects · Modern fixture server/);
       expect(s).toMatch(/^disconnected: MCPI_CONNECT: cannot connect to \S+: conn/m);
 
       // Back on the same port: R connects again.
       server = await startHttpFixture('modern-server', ['--http', '--port', port]);
       t.keys('R');
-      s = await t.until((x) => x.startsWith('● connected') && x.includes('listen ✓'), 'connected again after R');
+      s = await t.waitForScreen((x) => x.startsWith('● connected') && x.includes('listen ✓'), 'connected again after R');
 
       // Away again, then back: the next request that gets an answer (u) is enough.
       await server.stop();
-      await t.until((x) => x.startsWith('● unreachable'), 'unreachable again');
+      await t.waitForScreen((x) => x.startsWith('● unreachable'), 'unreachable again');
       server = await startHttpFixture('modern-server', ['--http', '--port', port]);
       t.keys('u');
-      s = await t.until((x) => x.startsWith('● connected') && x.includes('listen ✓'), 'connected again after an answered request');
+      s = await t.waitForScreen((x) => x.startsWith('● connected') && x.includes('listen ✓'), 'connected again after an answered request');
       expect(s).toContain('The server answers again');
       t.keys('q');
       await server.stop();
@@ -144,18 +119,18 @@ describe.skipIf(!canRun)('e2e in tmux at 80×24: a restart re-syncs prompts too'
   it('--restart-on-change: the prompts of the new run are diffed against the old (Diffs pane, Prompts pane re-fetched)', { timeout: 60_000 }, async () => {
     const f = join(dir, 'watched.json');
     writeFileSync(f, JSON.stringify({ tools: ['alpha'], prompts: ['hello', 'bye'] }));
-    const t = session('watch', `node ${BIN} --restart-on-change ${JSON.stringify(f)} -- node ${JSON.stringify(reload)} ${JSON.stringify(f)}`);
-    await t.until((x) => x.includes('Tools (1)') && x.includes('Prompts 2') && x.startsWith('● connected'), 'the tool list');
+    const t = session('watch', ['--restart-on-change', f, '--', 'node', reload, f]);
+    await t.waitForScreen((x) => x.includes('Tools (1)') && x.includes('Prompts 2') && x.startsWith('● connected'), 'the tool list');
     writeFileSync(f, JSON.stringify({ tools: ['alpha'], prompts: ['hello', 'welcome'] }));
-    let s = await t.until((x) => x.includes('Prompt list changed +1 −1 ~0'), 'the restart diff');
+    let s = await t.waitForScreen((x) => x.includes('Prompt list changed +1 −1 ~0'), 'the restart diff');
     t.keys('d');
-    s = await t.until((x) => x.includes('Diff #2'), 'the prompt diff');
+    s = await t.waitForScreen((x) => x.includes('Diff #2'), 'the prompt diff');
     expect(s).toMatch(/prompts: after a reconnect, against the list before {2}\+1 −1 ~0/);
     expect(s).toMatch(/^\+ welcome {2}prompt welcome$/m);
     expect(s).toMatch(/^- bye {2}prompt bye$/m);
     // Diff #1 is the tool list: the restart changed nothing there, and says so.
     t.keys('Left');
-    s = await t.until((x) => x.includes('Diff #1'), 'the tool diff');
+    s = await t.waitForScreen((x) => x.includes('Diff #1'), 'the tool diff');
     expect(s).toContain('after a reconnect, against the list before');
     t.keys('q');
   });
@@ -163,13 +138,13 @@ describe.skipIf(!canRun)('e2e in tmux at 80×24: a restart re-syncs prompts too'
   it('R on a stdio server whose prompts changed between runs shows the prompt diff', { timeout: 60_000 }, async () => {
     const f = join(dir, 'r.json');
     writeFileSync(f, JSON.stringify({ tools: ['alpha'], prompts: ['one'] }));
-    const t = session('rkey', `node ${BIN} -- node ${JSON.stringify(reload)} ${JSON.stringify(f)}`);
-    await t.until((x) => x.includes('Tools (1)') && x.includes('Prompts 1') && x.startsWith('● connected'), 'the tool list');
+    const t = session('rkey', ['--', 'node', reload, f]);
+    await t.waitForScreen((x) => x.includes('Tools (1)') && x.includes('Prompts 1') && x.startsWith('● connected'), 'the tool list');
     writeFileSync(f, JSON.stringify({ tools: ['alpha'], prompts: ['one', 'two'] }));
     t.keys('R');
-    await t.until((x) => x.includes('Prompt list changed +1 −0 ~0'), 'the restart diff');
+    await t.waitForScreen((x) => x.includes('Prompt list changed +1 −0 ~0'), 'the restart diff');
     t.keys('d');
-    const s = await t.until((x) => x.includes('Diff #2'), 'the prompt diff');
+    const s = await t.waitForScreen((x) => x.includes('Diff #2'), 'the prompt diff');
     expect(s).toMatch(/^\+ two {2}prompt two$/m);
     expect(s).toContain('Prompts 2');
     t.keys('q');
@@ -178,6 +153,6 @@ describe.skipIf(!canRun)('e2e in tmux at 80×24: a restart re-syncs prompts too'
 
 if (!canRun) {
   describe('e2e lifecycle in tmux', () => {
-    it.skip(`skipped: ${!hasTmux ? 'tmux not installed' : 'dist/ not built (npm run build)'}`, () => {});
+    it.skip(`skipped: ${!HAS_TMUX ? 'tmux not installed' : 'dist/ not built (npm run build)'}`, () => {});
   });
 }
