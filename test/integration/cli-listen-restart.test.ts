@@ -96,6 +96,18 @@ describe('listen --restart-on-change', () => {
     expect(r.stderr).toContain('SyntaxError');
   });
 
+  it('a list the first server did not offer: its comeback is a diff, and the new run listens for it too', async () => {
+    const f = surface('comeback.json', { tools: ['alpha'], prompts: [] });
+    const listen = startCli(['listen', '--restart-on-change', f, '--', process.execPath, RELOAD, f]);
+    await listen.waitFor(/subscribed to tools \(/);
+    surface('comeback.json', { tools: ['alpha'], prompts: ['hello'] });
+    await listen.waitFor(/subscribed to tools, prompts/);
+    const r = await interrupt(listen);
+    ok(r);
+    expect(r.stdout).toMatch(new RegExp(`^${TS} prompt list after the restart: \\+1 added$`, 'm'));
+    expect(r.stdout).toMatch(/^ {2}\+ hello — prompt hello$/m);
+  });
+
   it('needs a spawned server (usage error 64) and an existing path', async () => {
     const r = await runCli(['listen', 'http://127.0.0.1:9/mcp', '--restart-on-change', dir]);
     expect(r.code, describeResult(r)).toBe(64);

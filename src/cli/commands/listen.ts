@@ -137,7 +137,10 @@ export async function runListen(s: Session, flags: ListenFlags): Promise<Command
   /** The client listened to: the first one, then the one of each restart (undefined while a restarted server failed to start). */
   let client: InspectorClient | undefined = first;
   const { pollSec, count, durationSec, minRefetchIntervalMs } = parseListenFlags(flags);
-  const filter = filterFromFlags(flags) ?? defaultFilter(client);
+  // Without --tools/--prompts/--resources flags, each run listens for what its server offers:
+  // a restarted server may offer a list the first one did not.
+  const givenFilter = filterFromFlags(flags);
+  const filter = givenFilter ?? defaultFilter(client);
   const ctl = new AbortController();
   const stopAll = () => ctl.abort();
   s.signal.addEventListener('abort', stopAll, { once: true });
@@ -223,7 +226,12 @@ export async function runListen(s: Session, flags: ListenFlags): Promise<Command
         ctl.signal.addEventListener('abort', stopRun, { once: true });
         if (restartWhy !== undefined) run.abort(); // a change came while restarting: restart again
         try {
-          for await (const ev of listenSession(client, { filter, pollMs: pollSec ? pollSec * 1000 : undefined, minRefetchIntervalMs, signal: run.signal })) {
+          for await (const ev of listenSession(client, {
+            filter: client === first ? filter : (givenFilter ?? defaultFilter(client)),
+            pollMs: pollSec ? pollSec * 1000 : undefined,
+            minRefetchIntervalMs,
+            signal: run.signal,
+          })) {
             if (run.signal.aborted) break;
             out.item(eventJson(ev), () => renderEvent(ev, out));
             const uri = ev.type === 'notification' && ev.method === METHOD.resourceUpdated ? ev.params?.uri : undefined;
