@@ -384,7 +384,9 @@ export function connectScreenLayout(o: {
       2 + wrapText('A browser was opened to log in; finish there. If nothing opened, visit:', w).length + wrapText(`  ${sanitizeLine(o.auth.url)}`, w).length;
   if (o.closing) used += 1;
   if (o.ctrlCHint) used += 1;
-  const title = o.error !== undefined ? wrapText(`Could not connect to ${sanitizeLine(o.targetLabel)}:`, w).slice(0, 2) : [];
+  // At most two rows for the command; a longer one ends with … so the cut shows.
+  const fullTitle = o.error !== undefined ? wrapText(`Could not connect to ${sanitizeLine(o.targetLabel)}:`, w) : [];
+  const title = fullTitle.length <= 2 ? fullTitle : [fullTitle[0], `${[...fullTitle[1]].slice(0, Math.max(1, w - 2)).join('')}…:`];
   let error: string[] = [];
   if (o.error !== undefined) {
     used += title.length + 2; // + blank row, + the retry/quit line

@@ -104,6 +104,11 @@ describe('the connect screen fits the terminal', () => {
     // Short error, few lines: everything shown.
     const s = connectScreenLayout({ width: 80, height: 23, targetLabel: 'x', error: 'MCPI_SPAWN: spawn x ENOENT', logLines: 2 });
     expect(s).toEqual({ title: ['Could not connect to x:'], error: ['  MCPI_SPAWN: spawn x ENOENT'], logRows: 2 });
+    // A command longer than two rows ends with … (the cut shows).
+    const long = connectScreenLayout({ width: 80, height: 23, targetLabel: `node -e ${'x'.repeat(300)}`, error: 'MCPI_CLOSED: gone', logLines: 0 });
+    expect(long.title).toHaveLength(2);
+    expect(long.title[1].endsWith('…:')).toBe(true);
+    expect([...long.title[1]].length).toBeLessThanOrEqual(80);
     // While connecting: the spinner row, then the log.
     expect(connectScreenLayout({ width: 80, height: 23, targetLabel: 'x', logLines: 100 }).logRows).toBe(23 - 5 - 2);
   });
