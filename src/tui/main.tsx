@@ -11,6 +11,7 @@ import { ServicesContext, defaultServices } from './services.js';
 import type { RunTuiOptions } from './run.js';
 import { EXIT, SIGNAL_EXIT, type EndingSignal } from '../cli/exit.js';
 import { KITTY_DELETE_ALL } from './images/escapes.js';
+import { overlayPictures, type InlinePicture, type OverlayState } from './images/inline.js';
 
 import { CLEAR_HOME, ENTER_ALT, LEAVE_ALT } from './firstFrame.js';
 
@@ -61,7 +62,7 @@ export async function startTui(opts: RunTuiOptions, { firstFrameShown = false }:
   const restore = () => {
     if (restored) return;
     restored = true;
-    stdout.write(LEAVE_ALT);
+    stdout.write((overlay.transmitted.size ? KITTY_DELETE_ALL : '') + LEAVE_ALT);
   };
   // The alternate screen shows runTui's first frame already: it is cleared in the same
   // write as Ink's first frame, so the screen never goes blank in between.
@@ -74,9 +75,24 @@ export async function startTui(opts: RunTuiOptions, { firstFrameShown = false }:
   // latest frame is drawn whole when the picture goes away.
   let held = false;
   let redraw: ((data: string) => void) | undefined;
+  // Pictures drawn in the result view (services.setInlinePictures): each Ink frame is written
+  // with their markers blanked, then the pictures at their cells (src/tui/images/inline.ts).
+  let inline = new Map<number, InlinePicture>();
+  const overlay: OverlayState = { transmitted: new Set(), placed: new Set() };
+  const writeFrame = (chunk: unknown, ...rest: unknown[]): boolean => {
+    const write = stdout.write.bind(stdout) as (...a: unknown[]) => boolean;
+    if (typeof chunk !== 'string' || (inline.size === 0 && overlay.placed.size === 0)) return write(chunk, ...rest);
+    const o = overlayPictures(chunk, inline, overlay, chunk.includes('\n'));
+    const ok = write(o.chunk, ...rest);
+    if (o.after) stdout.write(o.after);
+    return ok;
+  };
+  const setInlinePictures = (list: readonly InlinePicture[]) => {
+    inline = new Map(list.map((p) => [p.id, p]));
+  };
   const inkStdout = new Proxy(stdout, {
     get(target, prop) {
-      if (prop === 'write') return held ? () => true : target.write.bind(target);
+      if (prop === 'write') return held ? () => true : writeFrame;
       const v: unknown = Reflect.get(target, prop, target);
       return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
     },
@@ -93,12 +109,15 @@ export async function startTui(opts: RunTuiOptions, { firstFrameShown = false }:
       done = true;
       stdout.write(`${KITTY_DELETE_ALL}\u001b[2J\u001b8`);
       held = false;
+      // KITTY_DELETE_ALL freed the images' data too: the view's pictures are sent again.
+      overlay.transmitted.clear();
+      overlay.placed.clear();
       // Ink's own "write above the frame" path erases its frame and draws the latest one whole.
       redraw?.('');
     };
   };
   const given = opts.services ?? defaultServices(undefined, { minRefetchIntervalMs: opts.minRefetchIntervalMs });
-  const services = given.showImage ? given : { ...given, showImage };
+  const services = given.showImage ? given : { ...given, showImage, setInlinePictures };
   const instance = render(
     <ThemeContext.Provider value={makeTheme(opts.color)}>
       <ServicesContext.Provider value={services}>

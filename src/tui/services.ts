@@ -13,6 +13,7 @@ import type { ValidationResult } from '../schema/validate.js';
 import { listenSession } from '../client/listen-session.js';
 import { diffTools } from '../diff/diff.js';
 import { validateValue } from '../schema/validate.js';
+import type { InlinePicture } from './images/inline.js';
 
 export interface TuiServices {
   /** `listenSession` of src/client/listen-session.ts: first list, listen events, diffs, reconnects. */
@@ -57,6 +58,13 @@ export interface TuiServices {
    * shown full-screen as blocks only.
    */
   showImage?(draw: (cols: number, rows: number) => string, footer: string): () => void;
+  /**
+   * Registers the pictures the result view reserved cells for (see src/tui/images/inline.ts):
+   * after each frame, those whose markers are wholly in the frame are drawn with their escape
+   * at their cells; the others are not drawn (kitty placements deleted). Replaces the previous
+   * list; an empty list withdraws them all. Absent: pictures in the view are drawn as blocks.
+   */
+  setInlinePictures?(pictures: readonly InlinePicture[]): void;
 }
 
 /** The real `schedule` (see {@link TuiServices.schedule}). */

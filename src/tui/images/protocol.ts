@@ -21,8 +21,8 @@ export interface ProtocolChoice {
 }
 
 /**
- * Chooses the graphics protocol for full-screen pictures (the result view always draws
- * blocks). Order: the {@link IMAGES_ENV} override; inside tmux/screen → blocks; kitty
+ * Chooses the graphics protocol for full-screen pictures, and for pictures in the result view
+ * outside tmux/screen (see ./inline.ts). Order: the {@link IMAGES_ENV} override; inside tmux/screen → blocks; kitty
  * (TERM=xterm-kitty, KITTY_WINDOW_ID, TERM_PROGRAM=WezTerm or ghostty, TERM=xterm-ghostty);
  * iTerm2 (TERM_PROGRAM=iTerm.app, LC_TERMINAL=iTerm2); otherwise blocks. Sixel is never
  * guessed (terminals that have it do not say so in the environment): only the override picks it.

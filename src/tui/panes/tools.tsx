@@ -30,12 +30,16 @@ import { usePictures } from '../hooks/usePictures.js';
 import { blockFileName, blockInView, blocksWithBytes, pictureBox, pictureLines } from '../images/picture.js';
 import { chooseImageProtocol, colorDepth } from '../images/protocol.js';
 import { pictureEscape } from '../images/escapes.js';
+import { fitCells } from '../images/blocks.js';
+import { inlinePicture, reservedLines, type InlinePicture } from '../images/inline.js';
 import { formatBytes } from '../text.js';
 
 const PLACEHOLDER_TOOL: Tool = { name: '', inputSchema: { type: 'object' } };
 const RUNNING: readonly KeyContext[] = ['call-running'];
 const RESULT: readonly KeyContext[] = ['result', 'view'];
 const PICTURE: readonly KeyContext[] = ['picture'];
+/** kitty image ids of pictures drawn in the result view (one per decoded picture, never reused). */
+let nextInlineId = 1;
 const NO_LAYOUT: ResultLayout = { lines: [], blockStarts: [], blocksEnd: 0 };
 const INFO: readonly KeyContext[] = ['tool-info', 'view'];
 
@@ -78,9 +82,40 @@ function useToolsPane({ client, watch, now, width, height, flash, clearFlash, op
   const pictures = usePictures(content);
   const depth = colorDepth(env, theme.color);
   const { maxCols, maxRows } = pictureBox(width, resultH);
+  // With a graphics protocol (not in tmux) the pictures are drawn in the view itself: the view
+  // reserves their cells (blank rows with markers) and startTui draws them over each frame.
+  // Never inside tmux/screen, even with MCP_INSPECT_IMAGES set (that still picks `i`'s protocol):
+  // they do not keep a picture at its cells when the frame is redrawn.
+  const inlineProtocol = chooseImageProtocol(env).protocol;
+  const inlineOn =
+    !env.TMUX &&
+    !(env.TERM ?? '').startsWith('screen') &&
+    !!services.setInlinePictures &&
+    depth !== 'none' &&
+    (inlineProtocol === 'kitty' || inlineProtocol === 'iterm2' || inlineProtocol === 'sixel');
+  const inline = useMemo(() => {
+    const out = new Map<number, InlinePicture>();
+    if (!inlineOn || !content) return out;
+    for (const [i, p] of pictures) {
+      const b = content[i] as { data?: unknown };
+      if (p.ok !== true || typeof b?.data !== 'string') continue;
+      const { cols, rows } = fitCells(p.image.width, p.image.height, maxCols, maxRows);
+      out.set(i, inlinePicture(inlineProtocol, nextInlineId++, p, Buffer.from(b.data, 'base64'), cols, rows));
+    }
+    return out;
+  }, [inlineOn, inlineProtocol, content, pictures, maxCols, maxRows]);
+  useEffect(() => {
+    services.setInlinePictures?.([...inline.values()]);
+  }, [inline, services]);
   const pictureRows = useMemo(
-    () => new Map([...pictures].map(([i, p]) => [i, pictureLines(p, depth, { maxCols, maxRows })] as const)),
-    [pictures, depth, maxCols, maxRows],
+    () =>
+      new Map(
+        [...pictures].map(([i, p]) => {
+          const ip = inline.get(i);
+          return [i, ip ? reservedLines(ip.id, ip.rows) : pictureLines(p, depth, { maxCols, maxRows })] as const;
+        }),
+      ),
+    [pictures, inline, depth, maxCols, maxRows],
   );
   const layout = useMemo(
     () => (callState.phase === 'done' || callState.phase === 'failed' ? resultLayout(callState, callTool, width, pictureRows) : NO_LAYOUT),
