@@ -15,6 +15,9 @@ import { overlayPictures, type InlinePicture, type OverlayState } from './images
 
 import { CLEAR_HOME, ENTER_ALT, LEAVE_ALT } from './firstFrame.js';
 
+/** Any of the reserved-picture markers of src/tui/images/inline.ts. */
+const MARKERS = /[\uE000-\uE003]/;
+
 const withTimeout = <T,>(p: Promise<T>, ms: number): Promise<T | undefined> =>
   Promise.race([p, new Promise<undefined>((r) => setTimeout(() => r(undefined), ms).unref())]);
 
@@ -81,14 +84,20 @@ export async function startTui(opts: RunTuiOptions, { firstFrameShown = false }:
   const overlay: OverlayState = { transmitted: new Set(), placed: new Set() };
   const writeFrame = (chunk: unknown, ...rest: unknown[]): boolean => {
     const write = stdout.write.bind(stdout) as (...a: unknown[]) => boolean;
-    if (typeof chunk !== 'string' || (inline.size === 0 && overlay.placed.size === 0)) return write(chunk, ...rest);
+    // A frame may carry markers before its pictures are registered (the pane registers them in
+    // an effect, after Ink wrote the frame): markers are always blanked, never shown.
+    if (typeof chunk !== 'string' || (inline.size === 0 && overlay.placed.size === 0 && !MARKERS.test(chunk))) return write(chunk, ...rest);
     const o = overlayPictures(chunk, inline, overlay, chunk.includes('\n'));
     const ok = write(o.chunk, ...rest);
     if (o.after) stdout.write(o.after);
     return ok;
   };
   const setInlinePictures = (list: readonly InlinePicture[]) => {
+    const was = inline;
     inline = new Map(list.map((p) => [p.id, p]));
+    // The frame that reserved these cells is already out: have Ink draw it again, now with them.
+    const changed = inline.size !== was.size || [...inline].some(([id, p]) => was.get(id)?.draw !== p.draw);
+    if (changed && inline.size > 0) redraw?.('');
   };
   const inkStdout = new Proxy(stdout, {
     get(target, prop) {

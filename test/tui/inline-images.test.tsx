@@ -102,8 +102,9 @@ describe('Tools pane: a picture in the result view with a graphics protocol', ()
 
   it('inside tmux: blocks, as before, and nothing registered (also with MCP_INSPECT_IMAGES=kitty)', async () => {
     const { h, got } = setup({ TMUX: '/tmp/tmux-1/default,1,0', MCP_INSPECT_IMAGES: 'kitty', COLORTERM: 'truecolor' });
-    const f = await callIt(h);
-    expect(f).toContain('▀');
+    await callIt(h);
+    // The picture is decoded off the render path (its rows are blank until then): wait for the blocks.
+    const f = await waitFor(h.r, (fr) => fr.includes('▀'));
     expect(f).not.toMatch(/[\uE000-\uE003]/);
     expect(got.every((l) => l.length === 0)).toBe(true);
   });
