@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 /* Test helpers for the TUI: fake client, controllable watch feed, fake services, render + waitFor. */
 import { render } from 'ink-testing-library';
 import type { ReactElement } from 'react';
@@ -276,4 +277,38 @@ export function renderPane(
       r.rerender(withProviders(<Host {...rings} />, services, opts.color));
     },
   };
+}
+
+/** A fake TTY pair good enough for Ink (runTui): `stdout.chunks` holds every write; `stdin.send(s)` types `s`. */
+export function fakeTty() {
+  const stdout = Object.assign(new EventEmitter(), {
+    isTTY: true,
+    columns: 100,
+    rows: 30,
+    chunks: [] as string[],
+    write(s: string) {
+      stdout.chunks.push(s);
+      return true;
+    },
+  });
+  const stdin = Object.assign(new EventEmitter(), {
+    isTTY: true,
+    data: null as string | null,
+    setEncoding() {},
+    setRawMode() {},
+    resume() {},
+    pause() {},
+    ref() {},
+    unref() {},
+    read() {
+      const d = stdin.data;
+      stdin.data = null;
+      return d;
+    },
+    send(s: string) {
+      stdin.data = s;
+      stdin.emit('readable');
+    },
+  });
+  return { stdout, stdin };
 }

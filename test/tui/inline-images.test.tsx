@@ -1,12 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup } from 'ink-testing-library';
-import { EventEmitter } from 'node:events';
 import { toolsPane } from '../../src/tui/panes/tools.js';
 import { runTui } from '../../src/tui/run.js';
 import type { CallOutcome, ListenSessionEvent } from '../../src/client/types.js';
 import { kittyDeletePlacement, kittyPlace, kittyTransmit, overlayPictures, PARTLY, reservedLines, type InlinePicture } from '../../src/tui/images/inline.js';
 import { lineText } from '../../src/tui/lines.js';
-import { Feed, KEY, fakeClient, fakeServices, press, renderPane, tool, toolsEvent, waitFor } from './helpers.js';
+import { Feed, KEY, fakeClient, fakeServices, fakeTty, press, renderPane, tool, toolsEvent, waitFor } from './helpers.js';
 import { twoBands } from './images/png-encode.js';
 
 afterEach(() => cleanup());
@@ -109,39 +108,6 @@ describe('Tools pane: a picture in the result view with a graphics protocol', ()
     expect(got.every((l) => l.length === 0)).toBe(true);
   });
 });
-
-function fakeTty() {
-  const stdout = Object.assign(new EventEmitter(), {
-    isTTY: true,
-    columns: 100,
-    rows: 30,
-    chunks: [] as string[],
-    write(s: string) {
-      stdout.chunks.push(s);
-      return true;
-    },
-  });
-  const stdin = Object.assign(new EventEmitter(), {
-    isTTY: true,
-    data: null as string | null,
-    setEncoding() {},
-    setRawMode() {},
-    resume() {},
-    pause() {},
-    ref() {},
-    unref() {},
-    read() {
-      const d = stdin.data;
-      stdin.data = null;
-      return d;
-    },
-    send(s: string) {
-      stdin.data = s;
-      stdin.emit('readable');
-    },
-  });
-  return { stdout, stdin };
-}
 
 // Under CI=true Ink draws only its last frame, on exit: there are no frames to look at here.
 describe.skipIf(!!process.env.CI)('runTui: the overlay after each frame', () => {

@@ -1,11 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup } from 'ink-testing-library';
-import { EventEmitter } from 'node:events';
 import { Root, type ConnectHooks } from '../../src/tui/Root.js';
 import { runTui } from '../../src/tui/run.js';
 import type { InspectorClient, ListenSessionEvent } from '../../src/client/types.js';
 import { TransportError } from '../../src/protocol/errors.js';
-import { Feed, KEY, fakeClient, fakeServices, press, renderWith, tool, toolsEvent, waitFor } from './helpers.js';
+import { Feed, KEY, fakeClient, fakeServices, fakeTty, press, renderWith, tool, toolsEvent, waitFor } from './helpers.js';
 
 afterEach(() => cleanup());
 
@@ -146,40 +145,6 @@ describe('Root', () => {
     await expect.poll(() => client.closed, { timeout: 20_000 }).toBe(1);
   });
 });
-
-/** A fake TTY pair good enough for Ink. */
-function fakeTty() {
-  const stdout = Object.assign(new EventEmitter(), {
-    isTTY: true,
-    columns: 100,
-    rows: 30,
-    chunks: [] as string[],
-    write(s: string) {
-      stdout.chunks.push(s);
-      return true;
-    },
-  });
-  const stdin = Object.assign(new EventEmitter(), {
-    isTTY: true,
-    data: null as string | null,
-    setEncoding() {},
-    setRawMode() {},
-    resume() {},
-    pause() {},
-    ref() {},
-    unref() {},
-    read() {
-      const d = stdin.data;
-      stdin.data = null;
-      return d;
-    },
-    send(s: string) {
-      stdin.data = s;
-      stdin.emit('readable');
-    },
-  });
-  return { stdout, stdin };
-}
 
 describe('runTui', () => {
   it('refuses to run without a TTY (exit 64) and never connects', async () => {
