@@ -5,31 +5,31 @@ import type { ListenFilter } from '../protocol/types.js';
 import { defaultFilter } from '../client/listen-session.js';
 import { atLeast } from '../check/types.js';
 import { sanitizeLine } from '../util/sanitize.js';
-import { clipText } from './lines.js';
-import { useServices } from './services.js';
-import type { StyleKey } from './theme.js';
+import { clipText } from './lines/lines.js';
+import { useServices } from './context/services.js';
+import type { StyleKey } from './context/theme.js';
 import type { Ring } from './hooks/useBatched.js';
 import { useTerminalSize, type TermSize } from './hooks/useTerminalSize.js';
 import { useListenSession, type RestartResync } from './hooks/useListenSession.js';
 import { useNow } from './hooks/useNow.js';
 import { useKeys, type KeyEvent } from './hooks/useKeys.js';
 import { HELP_CONTEXTS, PRIORITY_CONTEXTS, hintLine, matchKey, type KeyContext } from './keys.js';
-import { scrollBy } from './scroll.js';
-import { diffCounts, causeLabel } from './diffViewLines.js';
+import { scrollBy } from './lines/scroll.js';
+import { diffCounts, causeLabel } from './lines/diffViewLines.js';
 import { isEmptyDiff } from '../diff/diff.js';
-import type { LogEntry } from './logEntry.js';
+import type { LogEntry } from './model/logEntry.js';
 import { PANES, usePanes, type PaneContext, type PaneDef } from './panes/index.js';
 import type { FlashOptions } from './panes/types.js';
 import { Header, type ConnectionState } from './components/Header.js';
 import { PaneTabs } from './components/PaneTabs.js';
 import { StatusBar } from './components/StatusBar.js';
 import { HelpOverlay, helpLines } from './components/HelpOverlay.js';
-import type { AuthView } from './authView.js';
-import { useInputOverlay } from './inputOverlay.js';
-import { shortReason, trackReachability, type Reachability } from './reachability.js';
-import { describeError } from './errors.js';
-import { formatClock } from './text.js';
-import type { InputQueue } from './input.js';
+import type { AuthView } from './connection/authView.js';
+import { useInputOverlay } from './forms/inputOverlay.js';
+import { shortReason, trackReachability, type Reachability } from './connection/reachability.js';
+import { describeError } from './model/errors.js';
+import { formatClock } from './lines/text.js';
+import type { InputQueue } from './forms/input.js';
 
 export interface AppProps {
   client: InspectorClient;
@@ -124,7 +124,7 @@ export function App({
   const mainH = height - CHROME_ROWS;
 
   // A stateless (modern HTTP) server has no connection to lose: whether it is there is judged
-  // by what the requests get (src/tui/reachability.ts). Every pane and the watch use this client.
+  // by what the requests get (src/tui/connection/reachability.ts). Every pane and the watch use this client.
   // Kept with the client it is about: what a replaced client's requests get (closed by a
   // reconnect or a restart) says nothing about the new one.
   const [reachOf, setReach] = useState<{ of?: InspectorClient; reach: Reachability }>({ reach: REACHABLE });

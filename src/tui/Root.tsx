@@ -2,27 +2,27 @@ import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react
 import { Box, Text, useApp } from 'ink';
 import type { InputHandler, InspectorClient, WireEvent } from '../client/types.js';
 import type { Root as McpRoot } from '../protocol/mrtr.js';
-import { InputQueue } from './input.js';
+import { InputQueue } from './forms/input.js';
 import type { ListenFilter } from '../protocol/types.js';
 import { EXIT, KIND_EXIT, exitCodeFor } from '../cli/exit.js';
 import type { Finding } from '../check/types.js';
 import { sanitizeLine } from '../util/sanitize.js';
 import { App } from './App.js';
-import { useTheme } from './theme.js';
-import { useServices } from './services.js';
+import { useTheme } from './context/theme.js';
+import { useServices } from './context/services.js';
 import { FLUSH_MS, ringReducer, useBatchedReducer, type Ring } from './hooks/useBatched.js';
 import { useTerminalSize, type TermSize } from './hooks/useTerminalSize.js';
 import { useKeys, type KeyEvent } from './hooks/useKeys.js';
-import { restartConnection, resyncAfterRestart } from './restart.js';
+import { restartConnection, resyncAfterRestart } from './connection/restart.js';
 import type { RestartResync } from './hooks/useListenSession.js';
 import { hintLine, matchKey, type KeyContext } from './keys.js';
 import { Header } from './components/Header.js';
 import { Spinner } from './components/Spinner.js';
-import { describeError } from './errors.js';
-import { LOG_BUFFER, WIRE_BUFFER, type LogEntry } from './logEntry.js';
-import { formatClock, wrapText } from './text.js';
-import { clipText } from './lines.js';
-import type { AuthView } from './authView.js';
+import { describeError } from './model/errors.js';
+import { LOG_BUFFER, WIRE_BUFFER, type LogEntry } from './model/logEntry.js';
+import { formatClock, wrapText } from './lines/text.js';
+import { clipText } from './lines/lines.js';
+import type { AuthView } from './connection/authView.js';
 
 /**
  * The hooks the client reports through while it connects and afterwards; each adds to the

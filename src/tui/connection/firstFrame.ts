@@ -5,9 +5,9 @@
  * Ink, React and the panes takes a few hundred ms on a busy machine; until then the screen
  * would stay blank. This module imports neither Ink nor React.
  */
-import { sanitizeLine } from '../util/sanitize.js';
-import { hintLine } from './keys.js';
-import { truncate } from './text.js';
+import { sanitizeLine } from '../../util/sanitize.js';
+import { hintLine } from '../keys.js';
+import { truncate } from '../lines/text.js';
 
 /** Enters the alternate screen buffer, cleared, cursor home. */
 export const ENTER_ALT = '\u001b[?1049h\u001b[2J\u001b[H';
