@@ -4,7 +4,7 @@ import type { InputHandler, InspectorClient, WireEvent } from '../client/types.j
 import type { Root as McpRoot } from '../protocol/mrtr.js';
 import { InputQueue } from './input.js';
 import type { ListenFilter } from '../protocol/types.js';
-import { EXIT, KIND_EXIT, exitCodeFor } from '../cli/exit.js';
+import { EXIT, KIND_EXIT, exitCodeFor } from '../protocol/exit-codes.js';
 import type { Finding } from '../check/types.js';
 import { sanitizeLine } from '../util/sanitize.js';
 import { App } from './App.js';
@@ -225,7 +225,7 @@ export function Root({
         const close = (closeClient ?? ((x: InspectorClient) => x.close()))(client).catch(() => {});
         await Promise.race([close, new Promise((r) => setTimeout(r, closeTimeoutMs))]);
       }
-      // The CLI's codes (src/cli/exit.ts); quitting while connecting cancels the connect, as Ctrl-C does in the CLI.
+      // The CLI's codes (src/protocol/exit-codes.ts); quitting while connecting cancels the connect, as Ctrl-C does in the CLI.
       onExit?.(error !== undefined ? exitCodeFor(error) : c.phase === 'connecting' ? KIND_EXIT.cancelled : EXIT.ok);
       app.exit();
     })();
