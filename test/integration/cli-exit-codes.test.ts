@@ -187,7 +187,7 @@ describe('lazy loading', () => {
     expect(sources, 'the trace works').toContain('src/cli/commands/tools.ts');
     expect(
       sources.filter((m) =>
-        /^src\/(tui|demo|auth|schema\/validate)\/|^src\/schema\/validate|^src\/cli\/commands\/(?!tools\.|tools\.spec\.|index\.|tui\.)|^node_modules\/(ajv|oauth4webapi|ink|react)\//.test(
+        /^src\/(tui|demo|auth|schema\/validate)\/|^src\/schema\/validate|^src\/cli\/commands\/(?!tools\.|tools\.spec\.|index\.|tui\.)|(^|\/)node_modules\/(ajv|oauth4webapi|ink|react)\//.test(
           m,
         ),
       ),
