@@ -146,7 +146,7 @@ function refusedPost(e: unknown): boolean {
 
 async function connectOnce(target: Target, opts: ClientOptions): Promise<McpClient> {
   const transport = await makeTransport(target, opts);
-  transport.setHooks({ onWire: opts.onWire, onStderr: opts.onStderr });
+  transport.setHooks({ onWire: opts.onWire, onStderr: opts.onStderr, onWarning: opts.onWarning });
   const client = new McpClient(transport, opts, credentialIdentity(target.kind === 'http' ? target.headers : undefined));
   const onAbort = () => void transport.close();
   opts.signal?.addEventListener('abort', onAbort, { once: true });
@@ -175,7 +175,7 @@ async function makeTransport(target: Target, opts: ClientOptions = {}): Promise<
   );
   if (target.kind === 'sse') {
     const { SseTransport } = await import('../transport/sse.js');
-    return new SseTransport({ url: target.url, headers: target.headers, secretHeaderNames: secret });
+    return new SseTransport({ url: target.url, headers: target.headers, secretHeaderNames: secret, followRedirects: opts.followRedirects });
   }
   const { HttpTransport } = await import('../transport/http.js');
   return new HttpTransport({
@@ -928,6 +928,8 @@ export class McpClient implements InspectorClient {
       this.rpc(method, p, { ...o, signal }).catch((e: unknown) => {
         throw failure ? failure.e : e;
       });
+    // A resumed round continues another process's conversation: its ids must not come back.
+    if (resume?.lastRequestId !== undefined) this.nextId = Math.max(this.nextId, resume.lastRequestId + 1);
     try {
       let answered = resume ? resume.round - 1 : 0;
       let pending: { requests: InputRequest[]; requestState?: string } | undefined = resume;
@@ -942,7 +944,15 @@ export class McpClient implements InspectorClient {
         }
         const responses = pending.requests.length
           ? await this.opts.input!.answer(
-              { method, params, round: answered + 1, requests: pending.requests, requestState: pending.requestState, era: this.era ?? 'modern' },
+              {
+                method,
+                params,
+                round: answered + 1,
+                requests: pending.requests,
+                requestState: pending.requestState,
+                era: this.era ?? 'modern',
+                lastRequestId: this.nextId - 1,
+              },
               signal,
             )
           : {};
