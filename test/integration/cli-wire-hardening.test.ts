@@ -87,7 +87,9 @@ describe('4. a 401 without usable OAuth metadata', () => {
     );
     const j = await runCli(['tools', url, '--json']);
     ok(j, 4);
-    expect(JSON.parse(j.stdout)).toMatchObject({ error: { kind: 'auth', code: 'MCPI_AUTH_DISCOVERY', exitCode: 4, message: expect.stringContaining('HTTP 401') } });
+    expect(JSON.parse(j.stdout)).toMatchObject({
+      error: { kind: 'auth', code: 'MCPI_AUTH_DISCOVERY', exitCode: 4, message: expect.stringContaining('HTTP 401') },
+    });
   });
 });
 
@@ -104,14 +106,22 @@ describe('5. an endless SSE data: line', () => {
 });
 
 describe('6, 7. redirects to another origin', () => {
-  const seen = async (origin: string) => (await (await fetch(`${origin}/seen`)).json()) as { method: string; authorization: string | null; apiKey: string | null }[];
+  const seen = async (origin: string) =>
+    (await (await fetch(`${origin}/seen`)).json()) as { method: string; authorization: string | null; apiKey: string | null }[];
 
   it('6. the stored OAuth token never follows a 307 to another origin, even with --follow-redirects any; a warning says so', async () => {
     const f = fixtures['cross-redirect'];
     const home = tempConfigHome();
     try {
       await saveAuth(
-        { version: 1, server: f.url, resource: f.url, issuer: 'http://127.0.0.1:1', tokens: { accessToken: 'stored-oauth-token-xyz', tokenType: 'Bearer' }, updatedAt: Date.now() },
+        {
+          version: 1,
+          server: f.url,
+          resource: f.url,
+          issuer: 'http://127.0.0.1:1',
+          tokens: { accessToken: 'stored-oauth-token-xyz', tokenType: 'Bearer' },
+          updatedAt: Date.now(),
+        },
         { env: home.env },
       );
       const before = (await seen(f.origin)).length;
@@ -120,7 +130,9 @@ describe('6, 7. redirects to another origin', () => {
       const after = (await seen(f.origin)).slice(before);
       expect(after.length).toBeGreaterThan(0);
       expect(after.map((s) => s.authorization)).toEqual(after.map(() => null));
-      expect(ownStderr(r.stderr)).toMatch(/^warning: the OAuth token was not sent to http:\/\/127\.0\.0\.1:\d+\/mcp: it was issued for http:\/\/127\.0\.0\.1:\d+/m);
+      expect(ownStderr(r.stderr)).toMatch(
+        /^warning: the OAuth token was not sent to http:\/\/127\.0\.0\.1:\d+\/mcp: it was issued for http:\/\/127\.0\.0\.1:\d+/m,
+      );
       expect(r.stderr + r.stdout).not.toContain('stored-oauth-token-xyz');
     } finally {
       home.cleanup();
