@@ -160,3 +160,34 @@ describe('6, 7. redirects to another origin', () => {
     expect((await seen(f.origin)).slice(before)[0]).toMatchObject({ method: 'GET', apiKey: 'key-123' });
   });
 });
+
+describe("3. check's evidence is what was on the wire", () => {
+  it('errors.unsupported-version: the exact request (version in _meta) and the response as JSON, not a string', async () => {
+    const r = await runCli([
+      'check',
+      '--json',
+      '--min-severity',
+      'info',
+      '--quiet',
+      '--',
+      process.execPath,
+      fixturePath('faults/contract-faults'),
+      '--fault',
+      'version-accepted',
+    ]);
+    expect(r.code, describeResult(r)).toBe(7);
+    const f = JSON.parse(r.stdout).findings.find((x: { rule: string }) => x.rule === 'errors.unsupported-version');
+    expect(f.evidence.request).toMatchObject({
+      jsonrpc: '2.0',
+      method: 'tools/list',
+      params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2099-01-01' } },
+    });
+    expect(f.evidence.response).toMatchObject({ jsonrpc: '2.0', id: f.evidence.request.id, result: { resultType: 'complete' } });
+    expect(typeof f.evidence.response.result).toBe('object');
+    const text = await runCli(['check', '--quiet', '--', process.execPath, fixturePath('faults/contract-faults'), '--fault', 'version-accepted']);
+    expect(text.stdout).toMatch(
+      /^ {12}request: \{"jsonrpc":"2\.0","id":"mcp-inspect-check-\d+","method":"tools\/list","params":\{"_meta":\{"io\.modelcontextprotocol\/protocolVersion":"2099-01-01"/m,
+    );
+    expect(text.stdout).toMatch(/^ {12}response: \{"jsonrpc":"2\.0".*…$/m);
+  });
+});
