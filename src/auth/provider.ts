@@ -226,11 +226,13 @@ class Provider implements OAuthProvider {
       // A 401 without a Bearer challenge still means "authorize"; discovery then uses the well-known locations.
       if (!ch && c.wwwAuthenticate && !/^\s*bearer\b/i.test(c.wwwAuthenticate)) return 'give-up';
       await this.load(true);
+      // A 401 that names no challenge: unless the server publishes metadata, no login can help.
+      if (!c.wwwAuthenticate) await this.requireMetadata(c.status);
       // Nothing to refresh and nobody to ask: say so at once (no discovery traffic for nothing).
       if (!this.o.interactive && (this.o.grant ?? 'authorization_code') === 'authorization_code' && !this.entry?.tokens?.refreshToken) {
-        throw new AuthRequiredError(this.o.serverUrl, 'the server requires authorization and this session cannot open a browser');
+        throw new AuthRequiredError(this.o.serverUrl, `the server requires authorization (HTTP ${c.status}) and this session cannot open a browser`);
       }
-      await this.authorize(ch ?? {}, { interactive: this.o.interactive, allowRefresh: true });
+      await this.authorize(ch ?? {}, { interactive: this.o.interactive, allowRefresh: true, status: c.status });
       return 'retry';
     }
     if (!ch || ch.error !== 'insufficient_scope') return 'give-up';
@@ -246,17 +248,37 @@ class Provider implements OAuthProvider {
       );
     }
     this.stepUps++;
-    await this.authorize({ ...ch, scope: wanted }, { interactive: this.o.interactive, stepUp: true });
+    await this.authorize({ ...ch, scope: wanted }, { interactive: this.o.interactive, stepUp: true, status: c.status });
     return 'retry';
   }
 
   /**
+   * A 401 without WWW-Authenticate: resolves when the server publishes protected resource
+   * metadata (a login can work); else throws AuthError('MCPI_AUTH_DISCOVERY') naming the
+   * status and saying that a login cannot work there (a token must be given).
+   * spec: basic/authorization/authorization-server-discovery (RFC 9728 §5)
+   */
+  private async requireMetadata(status: number): Promise<void> {
+    try {
+      await discoverProtectedResource(this.fetch, this.o.serverUrl);
+    } catch (e) {
+      if (!(e instanceof AuthError) || e.code !== 'MCPI_AUTH_DISCOVERY') throw e;
+      throw new AuthError(
+        'MCPI_AUTH_DISCOVERY',
+        `the server answered HTTP ${status} with no WWW-Authenticate header and publishes no OAuth protected resource metadata, so logging in cannot work there; pass a token with --bearer TOKEN or --header 'Authorization: …'`,
+        { cause: e },
+      );
+    }
+  }
+
+  /**
    * Discovery, then (unless the authorization server changed) a refresh when allowed, else
-   * a new grant. Leaves the new tokens in the entry and the store.
+   * a new grant. Leaves the new tokens in the entry and the store. `how.status`: the HTTP
+   * status of the challenge, named when a login is needed and cannot happen here.
    */
   private async authorize(
     ch: BearerChallenge,
-    how: { interactive: boolean; allowRefresh?: boolean; stepUp?: boolean; forceLogin?: boolean; scopes?: string[] },
+    how: { interactive: boolean; allowRefresh?: boolean; stepUp?: boolean; forceLogin?: boolean; scopes?: string[]; status?: number },
   ): Promise<void> {
     const entry = await this.load();
     const prm = await discoverProtectedResource(this.fetch, this.o.serverUrl, ch.resourceMetadata);
@@ -309,7 +331,7 @@ class Provider implements OAuthProvider {
       const needs = how.stepUp && scopes ? ` with the scopes ${sanitizeLine(scopes.join(' '))}` : '';
       throw new AuthRequiredError(
         this.o.serverUrl,
-        `the server requires authorization${needs} and this session cannot open a browser`,
+        `the server requires authorization${how.status ? ` (HTTP ${how.status})` : ''}${needs} and this session cannot open a browser`,
         how.stepUp ? scopes : undefined,
       );
     }

@@ -16,9 +16,16 @@ export const SEVERITIES: readonly Severity[] = ['info', 'warning', 'error'];
 
 /** What a finding rests on: the request that was sent and the part of the response that shows it. */
 export interface Evidence {
-  /** The request (method and the params that matter), when one was sent. */
-  request?: { method: string; params?: unknown };
-  /** The part of the response (or the raw line / SSE data) the finding rests on. */
+  /**
+   * The request, when one was sent: a probe's exact JSON-RPC message as it went out (long
+   * values cut with `…`; a raw probe's text as a string), else the method and the params that matter.
+   */
+  request?: { method: string; params?: unknown } | string;
+  /** HTTP: the headers that went with a probe's request (secrets redacted). */
+  requestHeaders?: Record<string, string>;
+  /** HTTP: the status of the answer. */
+  httpStatus?: number;
+  /** The part of the response (or the raw line / SSE data) the finding rests on; a probe's: the message exactly as received (long values cut with `…`). */
   response?: unknown;
 }
 

@@ -151,6 +151,12 @@ export interface PendingDocument {
   pending: PendingEntry[];
   /** `legacy`: a legacy server's own request on a live connection; it cannot be resumed (`--resume` refuses it). */
   era?: 'legacy';
+  /**
+   * The highest JSON-RPC id the conversation has used (the original request's among them):
+   * `--resume` runs in a new process, which numbers its requests after it, so the retry
+   * carries a new id. spec: basic/patterns/mrtr
+   */
+  lastRequestId?: number;
 }
 
 /** `'…'` for a POSIX shell (single quotes; an embedded `'` becomes `'\''`). */
@@ -200,6 +206,7 @@ export function buildPendingDocument(o: {
   input: InputRequired;
   responses: InputResponses;
   missing: readonly InputRequest[];
+  lastRequestId?: number;
 }): PendingDocument {
   const { _meta: _m, ...rest } = buildRetryParams(o.params, undefined, undefined);
   void _m;
@@ -212,6 +219,7 @@ export function buildPendingDocument(o: {
     pending: o.missing.map(pendingEntry),
   };
   if (o.input.requestState !== undefined) doc.requestState = o.input.requestState;
+  if (o.lastRequestId !== undefined) doc.lastRequestId = o.lastRequestId;
   return doc;
 }
 
@@ -222,6 +230,8 @@ export interface ResumeState {
   round: number;
   input: InputRequired;
   responses: InputResponses;
+  /** See PendingDocument.lastRequestId (absent in documents of older versions). */
+  lastRequestId?: number;
 }
 
 /**
@@ -248,6 +258,8 @@ export function parseResumeDocument(text: string, source: string): ResumeState {
   if (doc.requestState !== undefined && typeof doc.requestState !== 'string') throw bad('requestState must be a string');
   if (!isObj(doc.inputRequests) || Object.keys(doc.inputRequests).length === 0) throw bad('inputRequests must be a non-empty object');
   if (doc.inputResponses !== undefined && !isObj(doc.inputResponses)) throw bad('inputResponses must be an object');
+  if (doc.lastRequestId !== undefined && !(Number.isSafeInteger(doc.lastRequestId) && (doc.lastRequestId as number) >= 0))
+    throw bad('lastRequestId must be a whole number ≥ 0');
   const result: JsonObject = { resultType: 'input_required', inputRequests: doc.inputRequests };
   if (doc.requestState !== undefined) result.requestState = doc.requestState;
   const input = parseInputRequired(result);
@@ -255,7 +267,9 @@ export function parseResumeDocument(text: string, source: string): ResumeState {
   void _m;
   void _r;
   void _s;
-  return { method: req.method, params, round: doc.round as number, input, responses: (doc.inputResponses ?? {}) as InputResponses };
+  const state: ResumeState = { method: req.method, params, round: doc.round as number, input, responses: (doc.inputResponses ?? {}) as InputResponses };
+  if (doc.lastRequestId !== undefined) state.lastRequestId = doc.lastRequestId as number;
+  return state;
 }
 
 /** Keys given with `--elicit` / `--elicit-file` that no round asked for (worth a warning at the end). */

@@ -185,6 +185,7 @@ export class CliInputHandler implements InputHandler {
       input: { requests, requestState: round.requestState, rawInputRequests: raw, problems: [] },
       responses,
       missing,
+      lastRequestId: round.lastRequestId,
     });
     if (round.era === 'legacy') doc.era = 'legacy';
     return doc;

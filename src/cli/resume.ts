@@ -37,5 +37,6 @@ export function loadResume(file: string, method: MrtrMethod, s: Session): Resume
   s.input?.resumeWith(doc.round, doc.responses);
   const round: ResumeRound = { round: doc.round, requests: doc.input.requests };
   if (doc.input.requestState !== undefined) round.requestState = doc.input.requestState;
+  if (doc.lastRequestId !== undefined) round.lastRequestId = doc.lastRequestId;
   return { params: doc.params, round };
 }

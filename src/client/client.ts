@@ -83,7 +83,7 @@ function refusedPost(e: unknown): boolean {
 
 async function connectOnce(target: Target, opts: ClientOptions): Promise<McpClient> {
   const transport = await makeTransport(target, opts);
-  transport.setHooks({ onWire: opts.onWire, onStderr: opts.onStderr });
+  transport.setHooks({ onWire: opts.onWire, onStderr: opts.onStderr, onWarning: opts.onWarning });
   const client = new McpClient(transport, opts, credentialIdentity(target.kind === 'http' ? target.headers : undefined));
   const onAbort = () => void transport.close();
   opts.signal?.addEventListener('abort', onAbort, { once: true });
@@ -112,7 +112,7 @@ async function makeTransport(target: Target, opts: ClientOptions = {}): Promise<
   );
   if (target.kind === 'sse') {
     const { SseTransport } = await import('../transport/sse.js');
-    return new SseTransport({ url: target.url, headers: target.headers, secretHeaderNames: secret });
+    return new SseTransport({ url: target.url, headers: target.headers, secretHeaderNames: secret, followRedirects: opts.followRedirects });
   }
   const { HttpTransport } = await import('../transport/http.js');
   return new HttpTransport({

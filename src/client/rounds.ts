@@ -76,6 +76,7 @@ export class Rounds {
       core.request(method, p, { ...o, signal }).catch((e: unknown) => {
         throw failure ? failure.e : e;
       });
+    if (resume?.lastRequestId !== undefined) core.continueIdsAfter(resume.lastRequestId);
     try {
       let answered = resume ? resume.round - 1 : 0;
       let pending: { requests: InputRequest[]; requestState?: string } | undefined = resume;
@@ -90,7 +91,15 @@ export class Rounds {
         }
         const responses = pending.requests.length
           ? await core.opts.input!.answer(
-              { method, params, round: answered + 1, requests: pending.requests, requestState: pending.requestState, era: core.era ?? 'modern' },
+              {
+                method,
+                params,
+                round: answered + 1,
+                requests: pending.requests,
+                requestState: pending.requestState,
+                era: core.era ?? 'modern',
+                lastRequestId: core.lastRequestId,
+              },
               signal,
             )
           : {};

@@ -68,6 +68,14 @@ export type SessionExpiredHandler = (method: string, e: TransportError, sentSess
  */
 export class RpcCore {
   private nextId = 1;
+  /** The highest JSON-RPC id this process has used (0 before the first request). */
+  get lastRequestId(): number {
+    return this.nextId - 1;
+  }
+  /** Numbers the next requests after `id` (a `--resume` continues another process's conversation: its ids must not come back). */
+  continueIdsAfter(id: number): void {
+    this.nextId = Math.max(this.nextId, id + 1);
+  }
   /** The era once known (undefined while probing: requests go out modern). */
   era: Era | undefined;
   /** The protocol version requests carry (modern `_meta`), or the one `initialize` negotiated. */

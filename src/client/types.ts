@@ -400,6 +400,13 @@ export interface InputRound {
   /** The opaque state to echo byte for byte (modern only). */
   requestState?: string;
   era: Era;
+  /**
+   * The highest JSON-RPC id this process has used so far (the request being answered
+   * included): a pending document keeps it, so a `--resume` in another process numbers its
+   * requests after it and the retry never reuses the original request's id.
+   * spec: basic/patterns/mrtr (the retry is a new request with a new id)
+   */
+  lastRequestId?: number;
 }
 
 /**
@@ -429,6 +436,8 @@ export interface ResumeRound {
   round: number;
   requests: import('../protocol/mrtr.js').InputRequest[];
   requestState?: string;
+  /** The highest JSON-RPC id the conversation used before (its pending document's `lastRequestId`): this process's ids continue after it. */
+  lastRequestId?: number;
 }
 
 /** A completion reference: a prompt argument or a resource-template variable. spec: server/utilities/completion */

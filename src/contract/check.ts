@@ -52,10 +52,10 @@ let probeSeq = 0;
 const probeId = () => `mcp-inspect-check-${++probeSeq}`;
 
 /** The reply of a probe as the rules see it. */
-function replyOf(r: RawReply | undefined, e?: unknown): ProbeReply {
+function replyOf(r: RawReply | undefined, e?: unknown, sent?: ProbeReply['sent']): ProbeReply {
   if (e instanceof TransportError)
-    return { httpStatus: e.status, none: e.status === undefined, text: e.status !== undefined ? describeError(e, 'inline') : undefined };
-  if (!r || !r.message) return { httpStatus: r?.httpStatus, none: !r?.text, text: r?.text };
+    return { httpStatus: e.status, none: e.status === undefined, text: e.status !== undefined ? describeError(e, 'inline') : undefined, sent };
+  if (!r || !r.message) return { httpStatus: r?.httpStatus, none: !r?.text, text: r?.text, sent };
   const m = r.message as unknown as JsonObject;
   if (isObject(m.error))
     return {
@@ -63,8 +63,10 @@ function replyOf(r: RawReply | undefined, e?: unknown): ProbeReply {
       message: String(m.error.message ?? ''),
       data: m.error.data,
       httpStatus: r.httpStatus,
+      sent,
+      received: m,
     };
-  return { result: m.result, httpStatus: r.httpStatus };
+  return { result: m.result, httpStatus: r.httpStatus, sent, received: m };
 }
 
 /**
@@ -96,10 +98,11 @@ export async function runChecks(client: InspectorClient, opts: CheckOptions = {}
   };
   const send = async (method: string, params: JsonObject = {}, o: { version?: string; headers?: Record<string, string>; timeoutMs?: number } = {}) => {
     const { message, headers } = request(method, params, o);
+    const sent = { message, headers };
     try {
-      return replyOf(await raw(message, { headers, timeoutMs: o.timeoutMs }));
+      return replyOf(await raw(message, { headers, timeoutMs: o.timeoutMs }), undefined, sent);
     } catch (e) {
-      if (e instanceof TransportError && (e.code === 'MCPI_TIMEOUT' || e.status !== undefined)) return replyOf(undefined, e);
+      if (e instanceof TransportError && (e.code === 'MCPI_TIMEOUT' || e.status !== undefined)) return replyOf(undefined, e, sent);
       throw e;
     }
   };
@@ -201,11 +204,12 @@ export async function runChecks(client: InspectorClient, opts: CheckOptions = {}
   {
     const text = '{"jsonrpc": "2.0", "id": "mcp-inspect-check-malformed", "method": "tools/list", "params": ';
     let r: ProbeReply;
+    const headers = modern && http ? request('tools/list').headers : undefined;
     try {
-      r = replyOf(await raw(text, { headers: modern && http ? request('tools/list').headers : undefined, timeoutMs: probeMs }));
+      r = replyOf(await raw(text, { headers, timeoutMs: probeMs }), undefined, { message: text, headers });
     } catch (e) {
       if (!(e instanceof TransportError)) throw e;
-      r = replyOf(undefined, e);
+      r = replyOf(undefined, e, { message: text, headers });
     }
     add(
       expectErrorCode('errors.parse-error', 'malformed JSON', ERROR_CODE.parseError, { method: '(malformed JSON)', params: text }, r, {

@@ -166,8 +166,15 @@ export function renderCheckText(findings: readonly Finding[], opts: { color: boo
     const paint = f.severity === 'error' ? p.red : f.severity === 'warning' ? p.yellow : p.dim;
     out.push(`${paint(SEVERITY_MARK[f.severity])} ${p.bold(f.rule)} ${sanitizeLine(f.message)}`);
     out.push(p.dim(`            spec: ${f.spec}`));
-    if (f.evidence?.request) out.push(p.dim(`            request: ${sanitizeLine(JSON.stringify(f.evidence.request)).slice(0, 300)}`));
-    if (f.evidence?.response !== undefined) out.push(p.dim(`            response: ${sanitizeLine(JSON.stringify(f.evidence.response)).slice(0, 300)}`));
+    // The evidence as JSON, the lines cut with a mark (the whole of it: --json).
+    const line = (v: unknown) => {
+      const s = sanitizeLine(typeof v === 'string' ? v : JSON.stringify(v));
+      return s.length > 300 ? `${s.slice(0, 299)}…` : s;
+    };
+    if (f.evidence?.request) out.push(p.dim(`            request: ${line(f.evidence.request)}`));
+    if (f.evidence?.requestHeaders) out.push(p.dim(`            request headers: ${line(f.evidence.requestHeaders)}`));
+    if (f.evidence?.response !== undefined)
+      out.push(p.dim(`            response${f.evidence.httpStatus !== undefined ? ` (HTTP ${f.evidence.httpStatus})` : ''}: ${line(f.evidence.response)}`));
   }
   const n = (s: Severity) => findings.filter((f) => f.severity === s).length;
   const failing = findings.filter((f) => atLeast(f.severity, opts.min)).length;

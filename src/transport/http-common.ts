@@ -40,3 +40,20 @@ export function connectError(url: string, e: unknown): TransportError {
               : (err.message ?? String(e));
   return new TransportError('MCPI_CONNECT', `cannot connect to ${redactUrl(url)}: ${why}`, { cause: e });
 }
+
+/** "64 MiB" / "1.5 MiB" / "900 KiB": a byte limit in our words (binary units: the limits are powers of two). */
+function limitLabel(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${+(bytes / (1024 * 1024)).toFixed(1)} MiB`;
+  return bytes >= 1024 ? `${+(bytes / 1024).toFixed(1)} KiB` : `${bytes} bytes`;
+}
+
+/**
+ * The error for an SSE event larger than `max` bytes (an endless `data:` line, a huge
+ * message): TransportError('MCPI_TOO_LARGE') `the server sent one SSE event over N MiB on
+ * <where> (a message may be at most N MiB); the stream was closed`. `where`: e.g. `the
+ * response stream of tools/call`.
+ */
+export function sseEventTooLarge(where: string, max: number): TransportError {
+  const n = limitLabel(max);
+  return new TransportError('MCPI_TOO_LARGE', `the server sent one SSE event over ${n} on ${where} (a message may be at most ${n}); the stream was closed`);
+}

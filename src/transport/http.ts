@@ -26,8 +26,9 @@ import {
   type TransportHooks,
   type TransportResponse,
 } from './types.js';
-import { connectError, headerRecord } from './http-common.js';
+import { connectError, headerRecord, sseEventTooLarge } from './http-common.js';
 import { startRequestTimer } from './request-timer.js';
+import { followRedirects, type RedirectPolicy } from './redirect.js';
 
 export interface HttpOptions {
   url: string;
@@ -65,10 +66,7 @@ function isChallenge(status: number, resHeaders: Record<string, string>): boolea
 }
 
 /** `--follow-redirects`: see {@link HttpOptions.followRedirects}. */
-export type RedirectPolicy = 'same-origin' | 'any' | 'none';
-
-/** Most redirects followed for one request. */
-const MAX_REDIRECTS = 5;
+export type { RedirectPolicy };
 
 /** Socket errors that mean "the connection died": before any response byte, worth one retry on a fresh connection. */
 const DEAD_SOCKET = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE', 'UND_ERR_CLOSED']);
@@ -132,29 +130,30 @@ export class HttpTransport implements Transport {
   /** Legacy negotiated version: when set, requests carry it in MCP-Protocol-Version (modern requests set their own headers). */
   private legacyProtocolVersion: string | undefined;
 
-  constructor(private readonly opts: HttpOptions) {}
+  constructor(private readonly opts: HttpOptions) {
+    this.tokenOrigin = new URL(opts.url).origin;
+  }
 
   setHooks(h: TransportHooks): void {
     this.hooks = { ...this.hooks, ...h };
   }
 
   /**
-   * One HTTP exchange with our redirect rules and one retry on a dead keep-alive socket.
-   * Redirects: 307/308 are followed within `followRedirects` (a 308 moves the endpoint for
-   * the rest of the process: `opts.url` is updated); a 301/302/303 answering a POST, a
-   * redirect to another origin (unless `any`), any redirect under `none`, a loop and more than
-   * MAX_REDIRECTS hops fail with TransportError('MCPI_REDIRECT'). A connection that dies before
-   * any response byte (a pooled socket the server was closing) is retried once on a fresh one.
-   * spec: basic/transports/streamable-http (a POST must stay a POST)
+   * One HTTP exchange with our redirect rules (src/transport/redirect.ts: 307/308 within
+   * `followRedirects`, a 308 moving the endpoint for the rest of the process) and one retry
+   * on a dead keep-alive socket (a pooled socket the server was closing, dead before any
+   * response byte). `authorization`: the OAuth provider's token, sent only to the origin it
+   * was issued for (a hop elsewhere goes without it, and says so). Throws
+   * TransportError('MCPI_REDIRECT') for a redirect not followed, and undici's errors.
+   * spec: basic/transports/streamable-http (a POST must stay a POST); RFC 8707
    */
-  private async send(options: Omit<Dispatcher.RequestOptions, 'origin' | 'path'> & { dispatcher?: Dispatcher }): Promise<Dispatcher.ResponseData> {
-    const policy = this.opts.followRedirects ?? 'same-origin';
-    let url = this.opts.url;
-    const visited = [url];
-    for (let hop = 0; ; hop++) {
-      let res: Dispatcher.ResponseData;
+  private async send(
+    options: Omit<Dispatcher.RequestOptions, 'origin' | 'path'> & { dispatcher?: Dispatcher },
+    authorization?: string,
+  ): Promise<Dispatcher.ResponseData> {
+    const once = async (url: string, headers: Record<string, string>): Promise<Dispatcher.ResponseData> => {
       try {
-        res = await undiciRequest(url, { ...options, dispatcher: this.agent });
+        return await undiciRequest(url, { ...options, headers, dispatcher: this.agent });
       } catch (e) {
         const code = (e as { code?: string }).code;
         if (!code || !DEAD_SOCKET.has(code) || (options.signal as AbortSignal | undefined)?.aborted || this.closed) throw e;
@@ -165,51 +164,36 @@ export class HttpTransport implements Transport {
           raw: `(the connection died before any response byte: ${code}; retrying once on a fresh connection)`,
           bytes: 0,
         });
-        res = await undiciRequest(url, { ...options, dispatcher: this.agent, reset: true });
+        return await undiciRequest(url, { ...options, headers, dispatcher: this.agent, reset: true });
       }
-      const status = res.statusCode;
-      const location = res.headers.location;
-      if (status < 300 || status >= 400 || status === 304 || typeof location !== 'string') return res;
-      await res.body.dump().catch(() => undefined);
-      this.wireHttp('in', { status, headers: headerRecord(res.headers) });
-      const method = options.method ?? 'GET';
-      let next: URL;
-      try {
-        next = new URL(location, url);
-      } catch {
-        throw new TransportError(
-          'MCPI_REDIRECT',
-          `HTTP ${status} from ${redactUrl(url)} redirects to an invalid URL (${sanitizeLine(location).slice(0, 200)})`,
-          { status },
-        );
-      }
-      const where = `HTTP ${status} from ${redactUrl(url)} redirects ${method} to ${redactUrl(next.href)}`;
-      if (status !== 307 && status !== 308 && method !== 'GET') {
-        throw new TransportError('MCPI_REDIRECT', `${where}: not followed (a ${status} would turn the ${method} into a GET); use the new URL if it is right`, {
-          status,
-        });
-      }
-      if (policy === 'none') throw new TransportError('MCPI_REDIRECT', `${where}: not followed (--follow-redirects none)`, { status });
-      if (next.origin !== new URL(url).origin && policy !== 'any') {
-        throw new TransportError(
-          'MCPI_REDIRECT',
-          `${where}, another origin: not followed (the request and its headers would go there; allow it with --follow-redirects any)`,
-          {
-            status,
-          },
-        );
-      }
-      if (visited.includes(next.href))
-        throw new TransportError('MCPI_REDIRECT', `redirect loop: ${[...visited, next.href].map((u) => redactUrl(u)).join(' → ')}`, { status });
-      if (hop + 1 >= MAX_REDIRECTS)
-        throw new TransportError('MCPI_REDIRECT', `more than ${MAX_REDIRECTS} redirects from ${redactUrl(this.opts.url)}`, { status });
-      visited.push(next.href);
-      // A permanent redirect moves the endpoint: later requests go straight to the new URL.
-      if (status === 308 || status === 301) this.opts.url = next.href;
-      url = next.href;
-      this.wireHttp('out', { method, url, headers: (options.headers ?? {}) as Record<string, string> });
-    }
+    };
+    const { res } = await followRedirects(this.opts.url, {
+      policy: this.opts.followRedirects ?? 'same-origin',
+      method: options.method ?? 'GET',
+      headers: (options.headers ?? {}) as Record<string, string>,
+      token: authorization ? { authorization, origin: this.tokenOrigin } : undefined,
+      send: once,
+      onHop: (answer, next) => {
+        this.wireHttp('in', answer);
+        this.wireHttp('out', next);
+      },
+      onPermanent: (url) => (this.opts.url = url),
+      onTokenDropped: (m) => this.tokenDropped(m),
+    });
+    return res;
   }
+
+  /** The origin the OAuth token was issued for: the server URL's as given (a 308 elsewhere does not move it). */
+  private readonly tokenOrigin: string;
+
+  /** Says (once per process) that the OAuth token was left out of a request to another origin. */
+  private tokenDropped(message: string): void {
+    this.hooks.onWire?.({ time: Date.now(), direction: 'out', raw: `(${message})`, bytes: 0 });
+    if (this.saidTokenDropped) return;
+    this.saidTokenDropped = true;
+    this.hooks.onWarning?.(message);
+  }
+  private saidTokenDropped = false;
 
   /** Nothing to start: every request opens its own connection (from a keep-alive pool). */
   async start(): Promise<void> {}
@@ -256,8 +240,7 @@ export class HttpTransport implements Transport {
       afterChallenge?: () => void;
     } = {},
   ): Promise<Exchange> {
-    const once = (authorization: string | undefined) =>
-      this.exchangeOnce(method, authorization ? mergeHeaders(headers, { Authorization: authorization }) : headers, o);
+    const once = (authorization: string | undefined) => this.exchangeOnce(method, headers, o, authorization);
     const auth = this.auth;
     if (!auth) return once(undefined);
     const bracketed: AuthProvider = {
@@ -279,22 +262,30 @@ export class HttpTransport implements Transport {
     return a.value;
   }
 
-  /** One HTTP request as it is, shown on the wire; a challenged answer's body is read into `challengeText`. */
+  /**
+   * One HTTP request as it is, shown on the wire; a challenged answer's body is read into
+   * `challengeText`. `authorization`: the OAuth provider's token (see `send`: only to its origin).
+   */
   private async exchangeOnce(
     method: 'POST' | 'GET' | 'DELETE',
     headers: Record<string, string>,
     o: { body?: string; signal?: AbortSignal; headersTimeout?: number; bodyTimeout?: number },
+    authorization?: string,
   ): Promise<Exchange> {
-    this.wireHttp('out', { method, url: this.opts.url, headers });
+    const toOrigin = authorization && new URL(this.opts.url).origin === this.tokenOrigin;
+    this.wireHttp('out', { method, url: this.opts.url, headers: toOrigin ? mergeHeaders(headers, { Authorization: authorization }) : headers });
     // Through `send`: our redirect rules and the dead-socket retry apply to every attempt.
-    const res = await this.send({
-      method,
-      headers,
-      body: o.body,
-      signal: o.signal,
-      headersTimeout: o.headersTimeout,
-      bodyTimeout: o.bodyTimeout,
-    });
+    const res = await this.send(
+      {
+        method,
+        headers,
+        body: o.body,
+        signal: o.signal,
+        headersTimeout: o.headersTimeout,
+        bodyTimeout: o.bodyTimeout,
+      },
+      authorization,
+    );
     const resHeaders = headerRecord(res.headers);
     this.wireHttp('in', { status: res.statusCode, headers: resHeaders });
     if (!isChallenge(res.statusCode, resHeaders)) return { res, resHeaders };
@@ -455,12 +446,40 @@ export class HttpTransport implements Transport {
   }
 
   /**
+   * Legacy: asks whether the server still knows session `sent`, with a `ping` POSTed on it (the
+   * base headers: the user's headers, the token, the session). True when that POST is refused
+   * as for an unknown session (404, or a 400 naming the session); false for any other answer
+   * and when the probe itself fails (then nothing proves the session gone).
+   * spec: 2025-11-25 basic/transports#session-management, basic/utilities/ping
+   */
+  private async sessionRefused(sent: string): Promise<boolean> {
+    const ping: JsonRpcRequest = { jsonrpc: '2.0', id: `mcpi-session-probe-${++this.probes}`, method: 'ping' };
+    const body = JSON.stringify(ping);
+    this.hooks.onWire?.({ time: Date.now(), direction: 'out', message: ping, bytes: Buffer.byteLength(body) });
+    try {
+      const { res, challengeText } = await this.exchange('POST', this.baseHeaders(), {
+        body,
+        headersTimeout: 10_000,
+        bodyTimeout: 10_000,
+        signal: AbortSignal.timeout(10_000),
+      });
+      const text = challengeText ?? (await this.readText(res.body).catch(() => ''));
+      if (text) this.hooks.onWire?.({ time: Date.now(), direction: 'in', raw: text.slice(0, 4096), bytes: Buffer.byteLength(text) });
+      return this.sessionId === sent && (res.statusCode === 404 || (res.statusCode === 400 && /session/i.test(text)));
+    } catch {
+      return false;
+    }
+  }
+  private probes = 0;
+
+  /**
    * The error for a legacy request whose session the server no longer knows: 404 (the spec's
    * answer), or a 400 naming the session (what SDK example servers answer after a restart).
-   * Forgets the session id so that nothing else is sent with it. spec: 2025-11-25 basic/transports#session-management
+   * The session id is kept until a new session replaces it (resetSession, before the new
+   * initialize): dropping it alone would send later requests with no session at all.
+   * spec: 2025-11-25 basic/transports#session-management
    */
   private sessionExpired(status: number, sent: string, text: string, ctype: string): TransportError {
-    if (this.sessionId === sent) this.sessionId = undefined;
     const json = parseMessage(text);
     const said =
       json.kind === 'response' && 'error' in json.message && json.message.error
@@ -502,6 +521,8 @@ export class HttpTransport implements Transport {
   private async readSse(body: Body, req: JsonRpcRequest, opts: RequestOptions, ctl: AbortController): Promise<JsonRpcResponse> {
     const max = this.opts.maxMessageBytes ?? MAX_MESSAGE_BYTES;
     let response: JsonRpcResponse | undefined;
+    /** Set when one event outgrew `max` (an endless `data:` line): the parser stops there. */
+    let tooLarge = false;
     const parser = createParser({
       maxBufferSize: max,
       onEvent: (ev) => {
@@ -518,7 +539,8 @@ export class HttpTransport implements Transport {
         }
       },
       onError: (err) => {
-        this.hooks.onFinding?.(sseMalformed('response', err.message));
+        if (err.type === 'max-buffer-size-exceeded') tooLarge = true;
+        else this.hooks.onFinding?.(sseMalformed('response', err.message));
       },
     });
     const decoder = new TextDecoder();
@@ -526,6 +548,7 @@ export class HttpTransport implements Transport {
       for await (const chunk of body) {
         parser.feed(decoder.decode(chunk as Buffer, { stream: true }));
         if (response) break;
+        if (tooLarge) throw sseEventTooLarge(`the response stream of ${req.method}`, max);
       }
     } catch (e) {
       if (response) return response;
@@ -594,7 +617,10 @@ export class HttpTransport implements Transport {
     if (sent !== undefined && (res.statusCode === 404 || res.statusCode === 400)) {
       const text = await this.readText(res.body).catch(() => '');
       this.controllers.delete(ctl);
-      if (res.statusCode === 404 || /session/i.test(text))
+      // A 404 (or a 400 naming the session) on the optional GET stream may only mean "no
+      // stream here" (a server that should answer 405): the session is gone only when a POST
+      // on it is refused the same way. Until then the session id stays.
+      if ((res.statusCode === 404 || /session/i.test(text)) && (await this.sessionRefused(sent)))
         throw this.sessionExpired(res.statusCode, sent, text, (resHeaders['content-type'] ?? '').toLowerCase());
       return false;
     }
@@ -603,19 +629,31 @@ export class HttpTransport implements Transport {
       this.controllers.delete(ctl);
       return false;
     }
+    const max = this.opts.maxMessageBytes ?? MAX_MESSAGE_BYTES;
+    let tooLarge = false;
     const parser = createParser({
+      maxBufferSize: max,
       onEvent: (ev) => {
         const m = this.parseEventData(ev.data);
         if (m?.kind === 'notification') this.hooks.onUnsolicited?.(m.message);
         else if (m?.kind === 'request') this.hooks.onServerRequest?.(m.message, 'server-stream');
       },
-      onError: (err) => this.hooks.onFinding?.(sseMalformed('get', err.message)),
+      onError: (err) => {
+        if (err.type === 'max-buffer-size-exceeded') tooLarge = true;
+        else this.hooks.onFinding?.(sseMalformed('get', err.message));
+      },
     });
     const decoder = new TextDecoder();
     void (async () => {
       try {
-        for await (const chunk of res.body) parser.feed(decoder.decode(chunk as Buffer, { stream: true }));
-        if (!this.closed && !ctl.signal.aborted) this.hooks.onServerStreamEnd?.('the server ended the GET stream');
+        for await (const chunk of res.body) {
+          parser.feed(decoder.decode(chunk as Buffer, { stream: true }));
+          if (tooLarge) break;
+        }
+        if (tooLarge) {
+          res.body.destroy();
+          if (!this.closed && !ctl.signal.aborted) this.hooks.onServerStreamEnd?.(sseEventTooLarge('the GET stream', max).message);
+        } else if (!this.closed && !ctl.signal.aborted) this.hooks.onServerStreamEnd?.('the server ended the GET stream');
       } catch {
         // An abort is ours (close, a session reset): not the server's doing, nothing to report.
         if (!this.closed && !ctl.signal.aborted) this.hooks.onServerStreamEnd?.('the GET stream broke');
@@ -683,11 +721,12 @@ export class HttpTransport implements Transport {
       try {
         // The stored token goes along; a challenge here is not worth a login (the provider is not asked).
         const authorization = await this.auth?.authorizationHeader();
-        const { res } = await this.exchangeOnce('DELETE', authorization ? mergeHeaders(headers, { Authorization: authorization }) : headers, {
-          headersTimeout: 2_000,
-          bodyTimeout: 2_000,
-          signal: AbortSignal.timeout(2_000),
-        });
+        const { res } = await this.exchangeOnce(
+          'DELETE',
+          headers,
+          { headersTimeout: 2_000, bodyTimeout: 2_000, signal: AbortSignal.timeout(2_000) },
+          authorization,
+        );
         await res.body.dump();
       } catch {
         /* best effort */

@@ -10,7 +10,7 @@
  * messages, and its headers, elsewhere).
  * spec: 2024-11-05 basic/transports#http-with-sse
  */
-import { Agent, interceptors, request as undiciRequest, type Dispatcher } from 'undici';
+import { Agent, request as undiciRequest, type Dispatcher } from 'undici';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { TransportError } from '../protocol/errors.js';
 import { METHOD } from '../protocol/constants.js';
@@ -22,9 +22,10 @@ import { sanitizeLine } from '../util/sanitize.js';
 import { redactHeaders, redactUrl } from '../util/redact.js';
 import { describeBody, mergeHeaders } from './http.js';
 import { MAX_MESSAGE_BYTES, type RequestOptions, type Transport, type TransportCapabilities, type TransportHooks, type TransportResponse } from './types.js';
-import { connectError, headerRecord } from './http-common.js';
+import { connectError, headerRecord, sseEventTooLarge } from './http-common.js';
 import { startRequestTimer, type RequestTimer } from './request-timer.js';
 import { routeNotification } from './route.js';
+import { followRedirects, type RedirectPolicy } from './redirect.js';
 
 export interface SseOptions {
   /** The SSE URL (GET). */
@@ -37,6 +38,8 @@ export interface SseOptions {
   maxMessageBytes?: number;
   /** ms from sending the GET until the `endpoint` event must have arrived (default 10000). */
   endpointTimeoutMs?: number;
+  /** `--follow-redirects` (default `same-origin`): the same policy as Streamable HTTP's (src/transport/redirect.ts), for the GET and every POST. */
+  followRedirects?: RedirectPolicy;
 }
 
 interface Pending {
@@ -62,8 +65,9 @@ export class SseTransport implements Transport {
    */
   readonly capabilities: TransportCapabilities = { perRequestStreams: false, requestHeaders: false, session: false, serverStream: false };
   private hooks: TransportHooks = {};
+  /** Redirects are never undici's: each hop goes through followRedirects (our one policy). */
   private readonly pool = new Agent({ keepAliveTimeout: 4_000, connect: { timeout: 10_000 } });
-  private readonly agent = this.pool.compose(interceptors.redirect({ maxRedirections: 5 }));
+  private readonly agent: Dispatcher = this.pool;
   private readonly streamCtl = new AbortController();
   private readonly postCtls = new Set<AbortController>();
   private readonly pending = new Map<string, Pending>();
@@ -136,7 +140,9 @@ export class SseTransport implements Transport {
     this.wireHttp('out', { method: 'GET', url, headers });
     let res: Dispatcher.ResponseData;
     try {
-      res = await undiciRequest(url, { method: 'GET', headers, signal: this.streamCtl.signal, dispatcher: this.agent, headersTimeout: 0, bodyTimeout: 0 });
+      ({ res, url: this.streamUrl } = await this.follow('GET', url, headers, (u, h) =>
+        undiciRequest(u, { method: 'GET', headers: h, signal: this.streamCtl.signal, dispatcher: this.agent, headersTimeout: 0, bodyTimeout: 0 }),
+      ));
     } catch (e) {
       throw giveUp(e);
     }
@@ -186,7 +192,7 @@ export class SseTransport implements Transport {
     endpointKnown.catch(() => undefined);
     const max = this.opts.maxMessageBytes ?? MAX_MESSAGE_BYTES;
     const tooLarge = () => {
-      this.broken ??= new TransportError('MCPI_TOO_LARGE', `a message on the SSE stream is larger than ${max} bytes; the stream was closed`);
+      this.broken ??= sseEventTooLarge('the SSE stream', max);
       this.streamCtl.abort();
     };
     const parser = createParser({
@@ -240,20 +246,42 @@ export class SseTransport implements Transport {
     clearTimeout(timer);
   }
 
+  /** The URL the SSE stream came from after redirects (the endpoint is relative to it, and must be on its origin). */
+  private streamUrl: string | undefined;
+
+  /** One request through our redirect policy; each hop shows on the wire. */
+  private follow(
+    method: 'GET' | 'POST',
+    url: string,
+    headers: Record<string, string>,
+    send: (url: string, headers: Record<string, string>) => Promise<Dispatcher.ResponseData>,
+  ): Promise<{ res: Dispatcher.ResponseData; url: string }> {
+    return followRedirects(url, {
+      policy: this.opts.followRedirects ?? 'same-origin',
+      method,
+      headers,
+      send,
+      onHop: (answer, next) => {
+        this.wireHttp('in', answer);
+        this.wireHttp('out', next);
+      },
+    });
+  }
+
   /** Takes the `endpoint` event; returns the error when it cannot be used. */
   private onEndpoint(ev: EventSourceMessage): TransportError | undefined {
     const data = ev.data.trim();
     this.hooks.onWire?.({
       time: Date.now(),
       direction: 'in',
-      raw: `event: endpoint, data: ${redactUrl(safeResolve(data, this.opts.url) ?? data)}`,
+      raw: `event: endpoint, data: ${redactUrl(safeResolve(data, this.streamUrl ?? this.opts.url) ?? data)}`,
       bytes: Buffer.byteLength(ev.data),
     });
     // A second endpoint event is ignored: the session is the first one's.
     if (this.endpoint) return undefined;
-    const abs = safeResolve(data, this.opts.url);
+    const abs = safeResolve(data, this.streamUrl ?? this.opts.url);
     if (!abs) return new TransportError('MCPI_BAD_RESPONSE', `the SSE endpoint event does not name a URL: ${sanitizeLine(data).slice(0, 120)}`);
-    const want = new URL(this.opts.url).origin;
+    const want = new URL(this.streamUrl ?? this.opts.url).origin;
     const got = new URL(abs).origin;
     if (got !== want)
       return new TransportError(
@@ -317,15 +345,9 @@ export class SseTransport implements Transport {
     this.wireHttp('out', { method: 'POST', url: this.endpoint!, headers });
     this.hooks.onWire?.({ time: Date.now(), direction: 'out', message: m, bytes: Buffer.byteLength(body) });
     try {
-      const res = await undiciRequest(this.endpoint!, {
-        method: 'POST',
-        headers,
-        body,
-        signal: ctl.signal,
-        dispatcher: this.agent,
-        headersTimeout: bound,
-        bodyTimeout: bound,
-      });
+      const { res } = await this.follow('POST', this.endpoint!, headers, (u, h) =>
+        undiciRequest(u, { method: 'POST', headers: h, body, signal: ctl.signal, dispatcher: this.agent, headersTimeout: bound, bodyTimeout: bound }),
+      );
       const resHeaders = headerRecord(res.headers);
       this.wireHttp('in', { status: res.statusCode, headers: resHeaders });
       const text = await readSmall(res.body, this.opts.maxMessageBytes ?? MAX_MESSAGE_BYTES);

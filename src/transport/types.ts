@@ -79,6 +79,8 @@ export interface TransportHooks {
   onClose?: (reason: string) => void;
   /** The separate server stream ended (legacy HTTP GET stream); requests still work. */
   onServerStreamEnd?: (reason: string) => void;
+  /** Something the user should read that is not about the server's conformance (the OAuth token left out of a redirect to another origin). */
+  onWarning?: (message: string) => void;
 }
 
 /** What a transport can do; the client branches on these, never on `kind`. */

@@ -300,7 +300,7 @@ describe('HTTP fault modes', () => {
     expect(r.stdout).toBe('');
     const err = ownStderr(r.stderr);
     expect(err).toMatch(
-      /^mcp-inspect: the server requires authorization and this session cannot open a browser; log in first with: mcp-inspect auth login http:\/\/127\.0\.0\.1:\d+\/mcp$/m,
+      /^mcp-inspect: the server requires authorization \(HTTP 401\) and this session cannot open a browser; log in first with: mcp-inspect auth login http:\/\/127\.0\.0\.1:\d+\/mcp$/m,
     );
     const j = await runCli(['discover', fixtures.auth401.url, '--json']);
     ok(j, 4);

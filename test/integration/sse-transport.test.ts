@@ -347,7 +347,7 @@ describe('faults', () => {
     await expectTransportError(
       t.request({ jsonrpc: '2.0', id: 1, method: 'big' }, { timeoutMs: 10_000 }),
       'MCPI_TOO_LARGE',
-      /a message on the SSE stream is larger than 1024 bytes; the stream was closed before answering big/,
+      /the server sent one SSE event over 1 KiB on the SSE stream \(a message may be at most 1 KiB\); the stream was closed before answering big/,
     );
   });
 

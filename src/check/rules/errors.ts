@@ -5,7 +5,8 @@
  * spec: basic#error-codes, basic/versioning, basic/transports/streamable-http#status-codes
  */
 import type { RuleId } from '../rules.js';
-import { clip, excerpt } from '../evidence.js';
+import { clip, cutJson, excerpt } from '../evidence.js';
+import { redactHeaders } from '../../util/redact.js';
 import { finding } from '../rules.js';
 import type { Evidence, Finding } from '../types.js';
 
@@ -19,10 +20,24 @@ export interface ProbeReply {
   /** Nothing parsable came back within the wait (or the body was not JSON-RPC: `text`). */
   none?: boolean;
   text?: string;
+  /** What went out exactly: the JSON-RPC message (or a raw probe's text) and the HTTP headers. */
+  sent?: { message: unknown; headers?: Record<string, string> };
+  /** What came back exactly: the JSON-RPC message as received (parsed), when one did. */
+  received?: unknown;
 }
 
 /** The probe as evidence: what was sent (method and params, or the raw text) and the part of the reply. */
 function evidence(sent: { method: string; params?: unknown; headers?: Record<string, string> }, r: ProbeReply): Evidence {
+  // The probe's own record of the wire, when it has one: the exact messages, not a re-description.
+  if (r.sent) {
+    const e: Evidence = {
+      request: typeof r.sent.message === 'string' ? clip(r.sent.message, 500) : (cutJson(r.sent.message) as { method: string }),
+    };
+    if (r.sent.headers) e.requestHeaders = redactHeaders(r.sent.headers);
+    if (r.httpStatus !== undefined) e.httpStatus = r.httpStatus;
+    e.response = r.received !== undefined ? cutJson(r.received) : r.text ? clip(r.text, 500) : '(nothing came back)';
+    return e;
+  }
   const response: Record<string, unknown> = {};
   if (r.httpStatus !== undefined) response.status = r.httpStatus;
   if (r.code !== undefined)
