@@ -57,8 +57,12 @@ function nameOf(r: ReturnType<typeof describeElicit>): string {
 function tools(h: ConformanceHooks): DemoTool[] {
   return [
     tool('test_simple_text', 'Returns one text block', () => Promise.resolve(textResult('This is a simple text response for testing.'))),
-    tool('test_image_content', 'Returns one image block', () => Promise.resolve({ content: [{ type: 'image', data: PIXEL_PNG_BASE64, mimeType: 'image/png' }] })),
-    tool('test_audio_content', 'Returns one audio block', () => Promise.resolve({ content: [{ type: 'audio', data: CHIME_WAV_BASE64, mimeType: 'audio/wav' }] })),
+    tool('test_image_content', 'Returns one image block', () =>
+      Promise.resolve({ content: [{ type: 'image', data: PIXEL_PNG_BASE64, mimeType: 'image/png' }] }),
+    ),
+    tool('test_audio_content', 'Returns one audio block', () =>
+      Promise.resolve({ content: [{ type: 'audio', data: CHIME_WAV_BASE64, mimeType: 'audio/wav' }] }),
+    ),
     tool('test_embedded_resource', 'Returns one embedded resource', () =>
       Promise.resolve({
         content: [{ type: 'resource', resource: { uri: 'test://embedded-resource', mimeType: 'text/plain', text: 'This is an embedded resource content.' } }],
@@ -69,7 +73,10 @@ function tools(h: ConformanceHooks): DemoTool[] {
         content: [
           { type: 'text', text: 'Multiple content types test:' },
           { type: 'image', data: PIXEL_PNG_BASE64, mimeType: 'image/png' },
-          { type: 'resource', resource: { uri: 'test://mixed-content-resource', mimeType: 'application/json', text: JSON.stringify({ test: 'data', value: 123 }) } },
+          {
+            type: 'resource',
+            resource: { uri: 'test://mixed-content-resource', mimeType: 'application/json', text: JSON.stringify({ test: 'data', value: 123 }) },
+          },
         ],
       }),
     ),
@@ -170,7 +177,10 @@ const text = (t: string) => ({ role: 'user' as const, content: { type: 'text', t
 
 function prompts(): DemoPrompt[] {
   return [
-    { prompt: { name: 'test_simple_prompt', description: 'A prompt without arguments' }, get: () => Promise.resolve({ messages: [text('This is a simple prompt for testing.')] }) },
+    {
+      prompt: { name: 'test_simple_prompt', description: 'A prompt without arguments' },
+      get: () => Promise.resolve({ messages: [text('This is a simple prompt for testing.')] }),
+    },
     {
       prompt: {
         name: 'test_prompt_with_arguments',
@@ -192,7 +202,10 @@ function prompts(): DemoPrompt[] {
       get: (a) =>
         Promise.resolve({
           messages: [
-            { role: 'user', content: { type: 'resource', resource: { uri: a.resourceUri, mimeType: 'text/plain', text: 'Embedded resource content for testing.' } } },
+            {
+              role: 'user',
+              content: { type: 'resource', resource: { uri: a.resourceUri, mimeType: 'text/plain', text: 'Embedded resource content for testing.' } },
+            },
             text('Please process the embedded resource above.'),
           ],
         }),

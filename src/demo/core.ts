@@ -290,7 +290,13 @@ export class DemoCore {
         case METHOD.resourcesList:
           return this.complete(this.page('resources', this.resources.resources(), params.cursor));
         case METHOD.resourceTemplatesList:
-          return this.complete(this.page('resourceTemplates', this.resources.templates().map((t) => structuredClone(t.template)), params.cursor));
+          return this.complete(
+            this.page(
+              'resourceTemplates',
+              this.resources.templates().map((t) => structuredClone(t.template)),
+              params.cursor,
+            ),
+          );
         case METHOD.resourcesRead:
           return this.complete({ ...this.readResource(params.uri), ttlMs: 0, cacheScope: 'public' });
         case METHOD.complete:
@@ -535,4 +541,3 @@ export class DemoCore {
     }
   }
 }
-

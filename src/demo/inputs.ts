@@ -118,7 +118,8 @@ export class InputRound {
     const earlier: Record<string, JsonObject> = {};
     if (params.requestState !== undefined) {
       const payload = signer.verify(params.requestState);
-      if (payload.t !== tag) throw new RpcFailure(ERROR_CODE.invalidParams, `Invalid params: requestState belongs to another request (${String(payload.t)})`, 400);
+      if (payload.t !== tag)
+        throw new RpcFailure(ERROR_CODE.invalidParams, `Invalid params: requestState belongs to another request (${String(payload.t)})`, 400);
       Object.assign(earlier, isObject(payload.a) ? payload.a : {});
     }
     const given = params.inputResponses;
@@ -126,7 +127,8 @@ export class InputRound {
       throw new RpcFailure(ERROR_CODE.invalidParams, 'Invalid params: inputResponses must be an object mapping each inputRequests key to its answer', 400);
     }
     for (const [k, v] of Object.entries(given ?? {})) {
-      if (!isObject(v)) throw new RpcFailure(ERROR_CODE.invalidParams, `Invalid params: inputResponses["${k}"] must be an object (the answer to that input request)`, 400);
+      if (!isObject(v))
+        throw new RpcFailure(ERROR_CODE.invalidParams, `Invalid params: inputResponses["${k}"] must be an object (the answer to that input request)`, 400);
     }
     this.answers = { ...earlier, ...(given as Record<string, JsonObject> | undefined) };
   }

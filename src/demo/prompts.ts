@@ -78,7 +78,10 @@ const PICTURE: DemoPrompt = {
   prompt: { name: 'describe_picture', title: 'Describe a picture', description: 'Shows the sunset picture and asks for a description.' },
   get: () =>
     Promise.resolve({
-      messages: [user({ type: 'image', data: SUNSET_PNG_BASE64, mimeType: 'image/png' }), user({ type: 'text', text: 'Describe the picture above in one sentence.' })],
+      messages: [
+        user({ type: 'image', data: SUNSET_PNG_BASE64, mimeType: 'image/png' }),
+        user({ type: 'text', text: 'Describe the picture above in one sentence.' }),
+      ],
     }),
 };
 

@@ -67,7 +67,13 @@ export class ResourceCatalog {
   private showcase(): DemoResource[] {
     const list: DemoResource[] = [
       {
-        resource: { uri: 'demo://readme', name: 'readme', title: 'README', description: 'What the demo server offers (markdown text).', mimeType: 'text/markdown' },
+        resource: {
+          uri: 'demo://readme',
+          name: 'readme',
+          title: 'README',
+          description: 'What the demo server offers (markdown text).',
+          mimeType: 'text/markdown',
+        },
         read: () => [{ uri: 'demo://readme', mimeType: 'text/markdown', text: README_TEXT }],
       },
       {
@@ -94,7 +100,13 @@ export class ResourceCatalog {
     ];
     if (this.ticks % 2 === 1) {
       list.push({
-        resource: { uri: 'demo://notes/today', name: 'today', title: "Today's note", description: 'A note that comes and goes (the resource list changes).', mimeType: 'text/plain' },
+        resource: {
+          uri: 'demo://notes/today',
+          name: 'today',
+          title: "Today's note",
+          description: 'A note that comes and goes (the resource list changes).',
+          mimeType: 'text/plain',
+        },
         read: () => [{ uri: 'demo://notes/today', mimeType: 'text/plain', text: `Note written at tick ${this.ticks}.\n` }],
       });
     }
@@ -113,12 +125,24 @@ export class ResourceCatalog {
   templates(): DemoTemplate[] {
     return [
       simpleTemplate(
-        { uriTemplate: 'demo://weather/{city}', name: 'weather', title: 'Weather by city', description: 'An invented weather report; {city} completes.', mimeType: 'text/plain' },
+        {
+          uriTemplate: 'demo://weather/{city}',
+          name: 'weather',
+          title: 'Weather by city',
+          description: 'An invented weather report; {city} completes.',
+          mimeType: 'text/plain',
+        },
         { city: CITIES },
         (uri, v) => [{ uri, mimeType: 'text/plain', text: `Weather in ${v.city}: ${(v.city.length * 7) % 30}°C (invented).\n` }],
       ),
       simpleTemplate(
-        { uriTemplate: 'demo://greeting/{lang}', name: 'greeting', title: 'Greeting by language', description: 'Hello in a language; {lang} completes (en, fr, de, …).', mimeType: 'text/plain' },
+        {
+          uriTemplate: 'demo://greeting/{lang}',
+          name: 'greeting',
+          title: 'Greeting by language',
+          description: 'Hello in a language; {lang} completes (en, fr, de, …).',
+          mimeType: 'text/plain',
+        },
         { lang: Object.keys(LANGUAGES) },
         (uri, v) => [{ uri, mimeType: 'text/plain', text: `${LANGUAGES[v.lang] ?? `(no greeting for "${v.lang}")`}\n` }],
       ),

@@ -170,12 +170,7 @@ function baseTools(echoTitle: string): readonly Tool[] {
  * 0 base list → 1 `beta_feature` appears → 2 its description and inputSchema change (new
  * optional `limit`) → 3 it disappears and `echo`'s title changes → back to 0 (title back).
  */
-const STATES: ReadonlyArray<readonly Tool[]> = [
-  baseTools('Echo'),
-  [...baseTools('Echo'), BETA_V1],
-  [...baseTools('Echo'), BETA_V2],
-  baseTools('Echo back'),
-];
+const STATES: ReadonlyArray<readonly Tool[]> = [baseTools('Echo'), [...baseTools('Echo'), BETA_V1], [...baseTools('Echo'), BETA_V2], baseTools('Echo back')];
 
 /** Number of distinct states of the demo tool list (the cycle length). */
 export const DEMO_STATE_COUNT = STATES.length;
