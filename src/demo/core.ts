@@ -280,14 +280,17 @@ export class DemoCore {
             cacheScope: 'public',
           });
         case METHOD.toolsList:
+          this.note(req, scope, `tools/list: ${this.catalog.tools().length} tools (list generation ${this.catalog.generation})`);
           return this.complete(this.page('tools', this.catalog.tools(), params.cursor));
         case METHOD.toolsCall:
           return await this.callTool(req, scope);
         case METHOD.promptsList:
+          this.note(req, scope, `prompts/list: ${this.prompts.prompts().length} prompts (list generation ${this.prompts.generation})`);
           return this.complete(this.page('prompts', this.prompts.prompts(), params.cursor));
         case METHOD.promptsGet:
           return await this.getPrompt(req, scope);
         case METHOD.resourcesList:
+          this.note(req, scope, `resources/list: ${this.resources.resources().length} resources (clock at tick ${this.resources.ticks})`);
           return this.complete(this.page('resources', this.resources.resources(), params.cursor));
         case METHOD.resourceTemplatesList:
           return this.complete(
@@ -329,6 +332,15 @@ export class DemoCore {
     };
     if (offset + this.pageSize < items.length) result.nextCursor = Buffer.from(`demo:${offset + this.pageSize}`).toString('base64url');
     return result;
+  }
+
+  /**
+   * One `info` log message about a list request, when the request asked for that level: so
+   * that a client's log view has the server's own words from the first screen on.
+   * spec: server/utilities/logging (request-scoped notifications/message)
+   */
+  private note(req: JsonRpcRequest, scope: RequestScope, data: string): void {
+    this.context(req, scope, '').log('info', data);
   }
 
   /** The context of one request body: progress, log (honouring the requested level) and the input round. */

@@ -60,6 +60,11 @@ export interface DemoServer {
   done: Promise<void>;
 }
 
+/** Requests whose bodies may send progress or log messages: with a progressToken or a logLevel they answer with a stream. */
+const STREAMING_METHODS: ReadonlySet<string> = new Set([METHOD.toolsCall, METHOD.promptsGet, METHOD.resourcesRead]);
+/** List requests that send one log message when asked for a level (src/demo/core.ts `note`). */
+const LOGGING_LISTS: ReadonlySet<string> = new Set([METHOD.toolsList, METHOD.promptsList, METHOD.resourcesList]);
+
 /** Largest accepted HTTP body / stdio line, in bytes (4 MiB). */
 export const DEMO_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
 
@@ -312,8 +317,8 @@ async function startHttp(core: DemoCore, opts: DemoServerOptions, log: (l: strin
     const meta = params._meta as JsonObject;
     // Only the requests that may send progress or log messages answer with a stream.
     const streamed =
-      (rpc.method === METHOD.toolsCall || rpc.method === METHOD.promptsGet || rpc.method === METHOD.resourcesRead) &&
-      (meta.progressToken !== undefined || meta[META.logLevel] !== undefined);
+      (STREAMING_METHODS.has(rpc.method) && (meta.progressToken !== undefined || meta[META.logLevel] !== undefined)) ||
+      (LOGGING_LISTS.has(rpc.method) && meta[META.logLevel] !== undefined);
     const sse = new SseStream(res);
     const ac = new AbortController();
     const cancel = () => ac.abort();
