@@ -150,8 +150,8 @@ export const DEMO_CAPABILITIES: JsonObject = {
 export const DEMO_INSTRUCTIONS =
   'The mcp-inspect demo server: everything mcp-inspect can show. Tools: echo, add (structured output), countdown (progress, ' +
   'cancellation), weather (an x-mcp-header argument), fail (a tool error), picture, chime, embed_resource, mixed_content ' +
-  '(content kinds), log_levels, ask_name / open_link / ask_model / list_roots (input rounds), slow_report (a task for legacy ' +
-  'clients). Resources: demo://readme, demo://picture.png, demo://clock (subscribe: it updates on every tick), templates ' +
+  '(content kinds), log_levels, ask_name / open_link / ask_model / list_roots (input rounds), slow_report (progress, in steps).' +
+  ' Resources: demo://readme, demo://picture.png, demo://clock (subscribe: it updates on every tick), templates ' +
   'demo://weather/{city} and demo://greeting/{lang} (they complete). Prompts: greet (arguments complete), review_readme ' +
   '(embedded resource), describe_picture (an image). The tool, prompt and resource lists change every few seconds: open ' +
   'subscriptions/listen to be told.';

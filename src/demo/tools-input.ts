@@ -3,7 +3,7 @@
  * an elicitation URL, a sampling question, a roots question, and a slow report that legacy
  * clients may run as a task. Each asks through `ctx.ask`, which is an input round on a modern
  * request (`resultType: "input_required"`, answered by a retry) and a real server-to-client
- * request on a legacy connection.
+ * request on a legacy connection (not wired yet: the demo speaks 2026-07-28 only).
  *
  * spec: basic/utilities/mrtr, client/elicitation (form and url modes), client/sampling,
  * client/roots, basic/utilities/tasks (2025-11-25, execution.taskSupport).
@@ -117,7 +117,7 @@ export const INPUT_TOOLS: readonly DemoTool[] = [
       name: 'slow_report',
       title: 'Slow report (task)',
       description:
-        'Builds a report in `steps` steps of 200 ms, with progress. A legacy (2025-11-25) client may run it as a task (execution.taskSupport: optional) and poll tasks/get.',
+        'Builds a report in `steps` steps of 200 ms, with progress. Declares execution.taskSupport: optional (a task-capable client may run it as a task).',
       inputSchema: {
         type: 'object',
         properties: { steps: { type: 'integer', minimum: 1, maximum: 20, default: 5, description: 'How many steps (1–20)' } },
