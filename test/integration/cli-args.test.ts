@@ -11,7 +11,23 @@ import { runCliUntil } from '../helpers/wait.js';
 
 const MODERN = fixturePath('modern-server');
 const MODERN_CMD = ['--', process.execPath, MODERN, '--stdio'];
-const DEMO_TOOLS = ['echo', 'add', 'countdown', 'weather', 'fail'];
+const DEMO_TOOLS = [
+  'echo',
+  'add',
+  'countdown',
+  'weather',
+  'fail',
+  'picture',
+  'chime',
+  'embed_resource',
+  'mixed_content',
+  'log_levels',
+  'ask_name',
+  'open_link',
+  'ask_model',
+  'list_roots',
+  'slow_report',
+];
 
 let tmp: string;
 
@@ -300,7 +316,7 @@ describe('demo-server', () => {
       ok(weather);
       expect(weather.stdout).toMatch(/^Weather in Paris \(eu-west\)/);
 
-      const listen = await runCli(['listen', url, '--json', '--count', '1']);
+      const listen = await runCli(['listen', url, '--tools', '--json', '--count', '1']);
       ok(listen);
       const diff = jsonLines(listen.stdout).find((e) => e.type === 'diff');
       expect(diff).toMatchObject({ cause: 'notification' });
