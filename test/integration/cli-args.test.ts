@@ -345,7 +345,7 @@ describe('demo-server', () => {
     ok(countdown);
     expect(ownStderr(countdown.stderr)).toMatch(/^progress 1\/2 /m);
 
-    const listen = await runCli(['listen', '--json', '--count', '1', '--', process.execPath, BIN, 'demo-server', '--change-every', '300']);
+    const listen = await runCli(['listen', '--tools', '--json', '--count', '1', '--', process.execPath, BIN, 'demo-server', '--change-every', '300']);
     ok(listen);
     expect(jsonLines(listen.stdout).map((e) => e.type)).toEqual(['tools', 'acknowledged', 'notification', 'diff']);
   });
