@@ -24,6 +24,8 @@ export interface Invocation {
   signal?: EndingSignal;
   /** The registry the program was built from (src/cli/commands/index.ts), for the commands that describe the others (`completion`). */
   commands?: readonly CommandSpec<never>[];
+  /** Runs the CLI again in this process with other arguments (main itself), for commands that run others (`demo`'s tour); resolves to the exit code. */
+  main?: (argv: string[]) => Promise<number>;
 }
 
 /** A command of the registry. */

@@ -1,21 +1,22 @@
 /**
  * The demo server's transport-independent core: message validation, the per-request
- * `_meta` and version checks, the four methods (`server/discover`, `tools/list`,
- * `tools/call`, `subscriptions/listen`) and the set of open listen subscriptions.
- * src/demo/server.ts wires it to HTTP and stdio.
+ * `_meta` and version checks, the methods (`server/discover`, tools, prompts, resources,
+ * `completion/complete`, `subscriptions/listen`), input rounds, and the set of open listen
+ * subscriptions. src/demo/server.ts wires it to HTTP and stdio; the tools, prompts and
+ * resources live in their own modules (tools*.ts, prompts.ts, resources.ts, conformance.ts).
  *
  * Written on the project's own protocol module, not on the SDK (the SDK and zod are dev
  * dependencies only). Stateless per the 2026-07-28 revision: nothing about a request
- * depends on an earlier one; the only state is the tool list itself and the open listens.
+ * depends on an earlier one (input rounds carry their state, signed, in `requestState`); the
+ * only state is the lists themselves, the clock resource and the open listens.
  *
  * spec: basic/index (messages, _meta, error codes), basic/versioning, server/tools,
  * schema (SubscriptionsListenRequest, SubscriptionsAcknowledgedNotification).
  */
-import { ERROR_CODE, META, METHOD, MODERN_VERSION } from '../protocol/constants.js';
+import { ERROR_CODE, LOG_LEVELS, META, METHOD, MODERN_VERSION } from '../protocol/constants.js';
 import type {
   Implementation,
   JsonObject,
-  JsonRpcErrorResponse,
   JsonRpcNotification,
   JsonRpcRequest,
   JsonRpcResultResponse,
@@ -25,38 +26,20 @@ import type {
 } from '../protocol/types.js';
 import { isObject } from '../util/json.js';
 import { diffTools, summarizeDiff } from '../diff/diff.js';
-import { CancelledError, DemoCatalog, ToolCallError, callDemoTool, type LogFn, type ProgressFn } from './tools.js';
+import { CancelledError, errorResponse, RpcFailure, ToolCallError } from './common.js';
+import { conformanceFixtures } from './conformance.js';
+import { InputRequired, InputRound, StateSigner, type AskFn } from './inputs.js';
+import { PromptCatalog } from './prompts.js';
+import { ResourceCatalog } from './resources.js';
+import { DemoCatalog, callDemoTool, type LogFn, type ProgressFn, type ToolContext } from './tools.js';
+
+export { CancelledError, errorResponse, RpcFailure };
 
 /** The protocol versions the demo server accepts: the modern revision only. */
 export const DEMO_SUPPORTED_VERSIONS: readonly string[] = [MODERN_VERSION];
 
 /** `serverInfo.name` of the demo server. */
 export const DEMO_SERVER_NAME = 'mcp-inspect-demo';
-
-/**
- * A JSON-RPC error the demo answers with, and the HTTP status it travels with on Streamable
- * HTTP (ignored on stdio). spec: basic/transports/streamable-http (400 for malformed
- * `_meta`, UnsupportedProtocolVersion and HeaderMismatch; 404 for an unknown method).
- */
-export class RpcFailure extends Error {
-  readonly code: number;
-  readonly data: unknown;
-  readonly httpStatus: number;
-  constructor(code: number, message: string, httpStatus: number, data?: unknown) {
-    super(message);
-    this.name = 'RpcFailure';
-    this.code = code;
-    this.data = data;
-    this.httpStatus = httpStatus;
-  }
-}
-
-/** Builds the JSON-RPC error response for `failure` (id `null` when the request id could not be read). */
-export function errorResponse(id: RequestId | null, failure: RpcFailure): JsonRpcErrorResponse {
-  const error: JsonRpcErrorResponse['error'] = { code: failure.code, message: failure.message };
-  if (failure.data !== undefined) error.data = failure.data;
-  return { jsonrpc: '2.0', id, error };
-}
 
 /** A parsed incoming message, classified. */
 export type Incoming =
@@ -99,6 +82,12 @@ export interface RequestScope {
   signal: AbortSignal;
   /** Sends a notification that belongs to this request (progress, log message). */
   notify(n: JsonRpcNotification): void;
+  /**
+   * Legacy connections only: asks the client with real server-to-client requests, and the
+   * session's log level (set by `logging/setLevel`). Absent: a modern request (input rounds,
+   * `_meta` logLevel).
+   */
+  legacy?: { ask: AskFn; logLevel: string | undefined; clientCapabilities: JsonObject };
 }
 
 /** The two ways a transport delivers messages of one listen subscription. */
@@ -112,7 +101,7 @@ export interface ListenSink {
 /** An open `subscriptions/listen`. */
 export interface Subscription {
   readonly id: RequestId;
-  /** What the server agreed to honor (only `toolsListChanged` can be granted). */
+  /** What the server agreed to honor. */
   readonly granted: ListenFilter;
   /** Drops the subscription without a response (client cancelled / stream closed). Idempotent. */
   close(): void;
@@ -128,12 +117,44 @@ export interface DemoCoreOptions {
   log: (line: string) => void;
   /** serverInfo version. */
   version: string;
+  /** List the conformance suite's test tools, prompts and resources too (default false). */
+  conformance?: boolean;
 }
 
-/** The only methods the demo implements; everything else (prompts/*, resources/*, ping, completion/complete…) is -32601. */
-const IMPLEMENTED_METHODS: ReadonlySet<string> = new Set([METHOD.discover, METHOD.toolsList, METHOD.toolsCall, METHOD.listen]);
+/** The methods the demo implements; everything else (ping, logging/setLevel, resources/subscribe…) is -32601. */
+const IMPLEMENTED_METHODS: ReadonlySet<string> = new Set([
+  METHOD.discover,
+  METHOD.toolsList,
+  METHOD.toolsCall,
+  METHOD.promptsList,
+  METHOD.promptsGet,
+  METHOD.resourcesList,
+  METHOD.resourceTemplatesList,
+  METHOD.resourcesRead,
+  METHOD.complete,
+  METHOD.listen,
+]);
 
-const LOG_ORDER = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+const LOG_ORDER: readonly string[] = LOG_LEVELS;
+
+/** The demo's capabilities (the same in both eras, except what only one era has). spec: schema ServerCapabilities */
+export const DEMO_CAPABILITIES: JsonObject = {
+  tools: { listChanged: true },
+  prompts: { listChanged: true },
+  resources: { subscribe: true, listChanged: true },
+  completions: {},
+  logging: {},
+};
+
+/** What the demo says about itself (discover `instructions`, legacy InitializeResult). */
+export const DEMO_INSTRUCTIONS =
+  'The mcp-inspect demo server: everything mcp-inspect can show. Tools: echo, add (structured output), countdown (progress, ' +
+  'cancellation), weather (an x-mcp-header argument), fail (a tool error), picture, chime, embed_resource, mixed_content ' +
+  '(content kinds), log_levels, ask_name / open_link / ask_model / list_roots (input rounds), slow_report (progress, in steps).' +
+  ' Resources: demo://readme, demo://picture.png, demo://clock (subscribe: it updates on every tick), templates ' +
+  'demo://weather/{city} and demo://greeting/{lang} (they complete). Prompts: greet (arguments complete), review_readme ' +
+  '(embedded resource), describe_picture (an image). The tool, prompt and resource lists change every few seconds: open ' +
+  'subscriptions/listen to be told.';
 
 /**
  * The demo server's behaviour, independent of the transport. Methods throw {@link RpcFailure}
@@ -141,14 +162,23 @@ const LOG_ORDER = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'a
  * must be sent then).
  */
 export class DemoCore {
-  readonly catalog = new DemoCatalog();
+  readonly catalog: DemoCatalog;
+  readonly prompts: PromptCatalog;
+  readonly resources: ResourceCatalog;
   readonly serverInfo: Implementation;
+  private readonly signer = new StateSigner();
   private readonly pageSize: number;
   private readonly listChanges: boolean;
   private readonly log: (line: string) => void;
   private readonly subs = new Set<{ id: RequestId; granted: ListenFilter; sink: ListenSink }>();
+  /** Legacy sessions' listeners of unsolicited notifications (list changes, resource updates), see src/demo/legacy.ts. */
+  readonly legacyListeners = new Set<(n: JsonRpcNotification) => void>();
 
   constructor(o: DemoCoreOptions) {
+    const fx = o.conformance ? conformanceFixtures({ changeTools: () => this.changeTools(), changePrompts: () => this.changePrompts() }) : undefined;
+    this.catalog = new DemoCatalog(fx?.tools);
+    this.prompts = new PromptCatalog(fx?.prompts);
+    this.resources = new ResourceCatalog(fx?.resources, fx?.templates);
     this.pageSize = Math.max(1, Math.floor(o.pageSize ?? 50));
     this.listChanges = o.listChanges;
     this.log = o.log;
@@ -229,56 +259,94 @@ export class DemoCore {
   }
 
   /**
-   * Runs `server/discover`, `tools/list` or `tools/call` (after the checks above) and
-   * returns the complete result. Progress and log notifications go through `scope.notify`.
-   * @throws {RpcFailure} -32602 for an invalid cursor, an unknown tool or malformed call params.
+   * Runs one implemented method (after the checks above) and returns its result: complete,
+   * or `input_required` when a body asked the client something (modern requests only).
+   * Progress and log notifications go through `scope.notify`.
+   * @throws {RpcFailure} -32602 for an invalid cursor, an unknown tool/prompt/resource,
+   *   malformed params or a tampered requestState; -32021 when a body needs a client
+   *   capability the request did not declare.
    * @throws {CancelledError} when `scope.signal` aborts during the call.
    */
   async run(req: JsonRpcRequest, scope: RequestScope): Promise<JsonObject> {
     const params = req.params ?? {};
-    switch (req.method) {
-      case METHOD.discover:
-        return this.complete({
-          supportedVersions: [...DEMO_SUPPORTED_VERSIONS],
-          capabilities: { tools: { listChanged: true }, logging: {} },
-          instructions:
-            'The mcp-inspect demo server. Try echo, add (structured output), countdown (progress and cancellation), ' +
-            'weather (an x-mcp-header argument) and fail (a tool error). The tool list changes every few seconds: ' +
-            'open subscriptions/listen with toolsListChanged to be told.',
-          ttlMs: 60_000,
-          cacheScope: 'public',
-        });
-      case METHOD.toolsList:
-        return this.listTools(params.cursor);
-      case METHOD.toolsCall:
-        return this.callTool(req, scope);
-      default:
-        throw new RpcFailure(ERROR_CODE.methodNotFound, `Method not found: ${req.method}`, 404);
+    try {
+      switch (req.method) {
+        case METHOD.discover:
+          return this.complete({
+            supportedVersions: [...DEMO_SUPPORTED_VERSIONS],
+            capabilities: DEMO_CAPABILITIES,
+            instructions: DEMO_INSTRUCTIONS,
+            ttlMs: 60_000,
+            cacheScope: 'public',
+          });
+        case METHOD.toolsList:
+          this.note(req, scope, `tools/list: ${this.catalog.tools().length} tools (list generation ${this.catalog.generation})`);
+          return this.complete(this.page('tools', this.catalog.tools(), params.cursor));
+        case METHOD.toolsCall:
+          return await this.callTool(req, scope);
+        case METHOD.promptsList:
+          this.note(req, scope, `prompts/list: ${this.prompts.prompts().length} prompts (list generation ${this.prompts.generation})`);
+          return this.complete(this.page('prompts', this.prompts.prompts(), params.cursor));
+        case METHOD.promptsGet:
+          return await this.getPrompt(req, scope);
+        case METHOD.resourcesList:
+          this.note(req, scope, `resources/list: ${this.resources.resources().length} resources (clock at tick ${this.resources.ticks})`);
+          return this.complete(this.page('resources', this.resources.resources(), params.cursor));
+        case METHOD.resourceTemplatesList:
+          return this.complete(
+            this.page(
+              'resourceTemplates',
+              this.resources.templates().map((t) => structuredClone(t.template)),
+              params.cursor,
+            ),
+          );
+        case METHOD.resourcesRead:
+          return this.complete({ ...this.readResource(params.uri), ttlMs: 0, cacheScope: 'public' });
+        case METHOD.complete:
+          return this.complete({ completion: this.completion(params) });
+        default:
+          throw new RpcFailure(ERROR_CODE.methodNotFound, `Method not found: ${req.method}`, 404);
+      }
+    } catch (e) {
+      if (e instanceof InputRequired) {
+        this.log(`${req.method} ${String(params.name ?? params.uri ?? '')}: input required (${Object.keys(e.inputRequests).join(', ')})`);
+        return this.complete({ resultType: 'input_required', inputRequests: e.inputRequests, requestState: e.requestState });
+      }
+      throw e;
     }
   }
 
-  private listTools(cursor: unknown): JsonObject {
-    const tools = this.catalog.tools();
+  /** One page of a list result, with the caching hints. spec: server/utilities/pagination, basic/utilities/caching */
+  private page(key: string, items: unknown[], cursor: unknown): JsonObject {
     let offset = 0;
     if (cursor !== undefined) {
       const m = typeof cursor === 'string' ? /^demo:(\d{1,6})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8')) : null;
       if (!m) throw new RpcFailure(ERROR_CODE.invalidParams, 'Invalid cursor', 400);
       offset = Number(m[1]);
     }
-    const page = tools.slice(offset, offset + this.pageSize);
     const result: JsonObject = {
-      tools: page,
-      // The list changes every few seconds: tell caches it is stale at once.
+      [key]: items.slice(offset, offset + this.pageSize),
+      // The lists change every few seconds: tell caches they are stale at once.
       ttlMs: this.listChanges ? 0 : 60_000,
       cacheScope: 'public',
     };
-    if (offset + this.pageSize < tools.length) result.nextCursor = Buffer.from(`demo:${offset + this.pageSize}`).toString('base64url');
-    return this.complete(result);
+    if (offset + this.pageSize < items.length) result.nextCursor = Buffer.from(`demo:${offset + this.pageSize}`).toString('base64url');
+    return result;
   }
 
-  private async callTool(req: JsonRpcRequest, scope: RequestScope): Promise<JsonObject> {
+  /**
+   * One `info` log message about a list request, when the request asked for that level: so
+   * that a client's log view has the server's own words from the first screen on.
+   * spec: server/utilities/logging (request-scoped notifications/message)
+   */
+  private note(req: JsonRpcRequest, scope: RequestScope, data: string): void {
+    this.context(req, scope, '').log('info', data);
+  }
+
+  /** The context of one request body: progress, log (honouring the requested level) and the input round. */
+  private context(req: JsonRpcRequest, scope: RequestScope, tag: string): ToolContext {
     const params = req.params ?? {};
-    const meta = (params._meta ?? {}) as JsonObject;
+    const meta = isObject(params._meta) ? params._meta : {};
     const token = meta.progressToken;
     let progress: ProgressFn | undefined;
     if (typeof token === 'string' || typeof token === 'number') {
@@ -289,23 +357,83 @@ export class DemoCore {
           params: { progressToken: token, progress: p, ...(total !== undefined ? { total } : {}), ...(message ? { message } : {}) },
         });
     }
-    let log: LogFn | undefined;
-    const level = meta[META.logLevel];
-    if (typeof level === 'string' && LOG_ORDER.includes(level)) {
-      log = (l, data) => {
-        if (LOG_ORDER.indexOf(l) >= LOG_ORDER.indexOf(level)) {
-          scope.notify({ jsonrpc: '2.0', method: METHOD.message, params: { level: l, logger: 'mcp-inspect-demo', data } });
-        }
-      };
-    }
+    const level = scope.legacy ? scope.legacy.logLevel : meta[META.logLevel];
+    const log: LogFn = (l, data) => {
+      if (typeof level === 'string' && LOG_ORDER.includes(level) && LOG_ORDER.indexOf(l) >= LOG_ORDER.indexOf(level)) {
+        scope.notify({ jsonrpc: '2.0', method: METHOD.message, params: { level: l, logger: DEMO_SERVER_NAME, data } });
+      }
+    };
+    if (scope.legacy) return { signal: scope.signal, progress, log, ask: scope.legacy.ask, clientCapabilities: scope.legacy.clientCapabilities };
+    const declared = meta[META.clientCapabilities];
+    const caps: JsonObject = isObject(declared) ? declared : {};
+    const round = new InputRound(this.signer, tag, params, caps);
+    return { signal: scope.signal, progress, log, ask: round.ask, clientCapabilities: caps, requestState: () => round.state() };
+  }
+
+  private async callTool(req: JsonRpcRequest, scope: RequestScope): Promise<JsonObject> {
+    const params = req.params ?? {};
     this.checkCall(params);
+    const ctx = this.context(req, scope, `tools/call:${String(params.name)}`);
     try {
-      const result = await callDemoTool(this.catalog, params.name, params.arguments, { signal: scope.signal, progress, log });
-      return this.complete(result);
+      return this.complete(await callDemoTool(this.catalog, params.name, params.arguments, ctx));
     } catch (e) {
       if (e instanceof ToolCallError) throw new RpcFailure(ERROR_CODE.invalidParams, e.message, 400);
       throw e;
     }
+  }
+
+  private async getPrompt(req: JsonRpcRequest, scope: RequestScope): Promise<JsonObject> {
+    const params = req.params ?? {};
+    const name = params.name;
+    if (typeof name !== 'string') throw new RpcFailure(ERROR_CODE.invalidParams, 'Invalid params: prompts/get needs params.name (a string)', 400);
+    const p = this.prompts.find(name);
+    if (!p) throw new RpcFailure(ERROR_CODE.invalidParams, `Unknown prompt: ${name}`, 400);
+    const args = params.arguments ?? {};
+    if (!isObject(args) || Object.values(args).some((v) => typeof v !== 'string')) {
+      throw new RpcFailure(ERROR_CODE.invalidParams, `Invalid params: prompts/get arguments must be an object of strings`, 400);
+    }
+    const missing = (p.prompt.arguments ?? []).filter((a) => a.required && !(typeof args[a.name] === 'string' && args[a.name] !== ''));
+    if (missing.length) {
+      throw new RpcFailure(ERROR_CODE.invalidParams, `Invalid params: prompt ${name} needs argument(s) ${missing.map((a) => a.name).join(', ')}`, 400);
+    }
+    const ctx = this.context(req, scope, `prompts/get:${name}`);
+    return this.complete(await p.get(args as Record<string, string>, ctx));
+  }
+
+  /** @throws {RpcFailure} -32602 with `data.uri` for a URI that names no resource. spec: server/resources#error-handling */
+  private readResource(uri: unknown): JsonObject {
+    if (typeof uri !== 'string') throw new RpcFailure(ERROR_CODE.invalidParams, 'Invalid params: resources/read needs params.uri (a string)', 400);
+    const contents = this.resources.read(uri);
+    if (!contents) throw new RpcFailure(ERROR_CODE.invalidParams, `Resource not found: ${uri}`, 400, { uri });
+    return { contents };
+  }
+
+  /**
+   * `completion/complete` for a prompt argument or a template variable: the known values that
+   * start with `argument.value` (case-insensitive), at most 100. spec: server/utilities/completion
+   * @throws {RpcFailure} -32602 for a malformed ref or argument, or an unknown prompt/template.
+   */
+  private completion(params: JsonObject): JsonObject {
+    const ref = params.ref;
+    const arg = params.argument;
+    if (!isObject(ref) || !isObject(arg) || typeof arg.name !== 'string' || typeof arg.value !== 'string') {
+      throw new RpcFailure(ERROR_CODE.invalidParams, 'Invalid params: completion/complete needs ref {type, name|uri} and argument {name, value}', 400);
+    }
+    let values: readonly string[];
+    if (ref.type === 'ref/prompt') {
+      const p = typeof ref.name === 'string' ? this.prompts.find(ref.name) : undefined;
+      if (!p) throw new RpcFailure(ERROR_CODE.invalidParams, `Unknown prompt: ${String(ref.name)}`, 400);
+      values = p.values?.(arg.name) ?? [];
+    } else if (ref.type === 'ref/resource') {
+      const t = this.resources.templates().find((x) => x.template.uriTemplate === ref.uri);
+      if (!t) throw new RpcFailure(ERROR_CODE.invalidParams, `Unknown resource template: ${String(ref.uri)}`, 400);
+      values = t.values(arg.name);
+    } else {
+      throw new RpcFailure(ERROR_CODE.invalidParams, `Invalid params: ref.type must be "ref/prompt" or "ref/resource"`, 400);
+    }
+    const prefix = arg.value.toLowerCase();
+    const hits = values.filter((v) => v.toLowerCase().startsWith(prefix));
+    return { values: hits.slice(0, 100), total: hits.length, hasMore: hits.length > 100 };
   }
 
   /**
@@ -327,9 +455,9 @@ export class DemoCore {
 
   /**
    * Opens a `subscriptions/listen` subscription: validates `params.notifications`, sends
-   * `notifications/subscriptions/acknowledged` with the granted subset (only
-   * `toolsListChanged`; prompts/resources list changes and resource subscriptions are
-   * refused by leaving them out) and registers `sink` for `notifications/tools/list_changed`.
+   * `notifications/subscriptions/acknowledged` with the granted subset (the three list
+   * changes, and resource subscriptions for URIs that name a resource; others are refused by
+   * leaving them out) and registers `sink` for the notifications it asked for.
    * Every message carries `_meta["io.modelcontextprotocol/subscriptionId"]` = `req.id`.
    * @throws {RpcFailure} -32602 when `params.notifications` is missing or not an object.
    * spec: schema SubscriptionsListenRequest, SubscriptionsAcknowledgedNotification; basic/index#meta
@@ -345,6 +473,12 @@ export class DemoCore {
     }
     const granted: ListenFilter = {};
     if (asked.toolsListChanged === true) granted.toolsListChanged = true;
+    if (asked.promptsListChanged === true) granted.promptsListChanged = true;
+    if (asked.resourcesListChanged === true) granted.resourcesListChanged = true;
+    if (Array.isArray(asked.resourceSubscriptions)) {
+      const uris = asked.resourceSubscriptions.filter((u): u is string => typeof u === 'string' && this.resources.exists(u));
+      if (uris.length) granted.resourceSubscriptions = [...new Set(uris)];
+    }
     const entry = { id: req.id, granted, sink };
     sink.send({
       jsonrpc: '2.0',
@@ -363,18 +497,48 @@ export class DemoCore {
     };
   }
 
+  /** Sends `method` (with `params`) to every listen that `wants` it, and to every legacy session; returns how many were told. */
+  private broadcast(method: string, wants: (g: ListenFilter) => boolean, params: JsonObject = {}): number {
+    let told = 0;
+    for (const s of this.subs) {
+      if (!wants(s.granted)) continue;
+      s.sink.send({ jsonrpc: '2.0', method, params: { ...params, _meta: { [META.subscriptionId]: s.id } } });
+      told++;
+    }
+    for (const l of this.legacyListeners) l({ jsonrpc: '2.0', method, params });
+    return told;
+  }
+
   /** Moves the tool list to its next state and sends `notifications/tools/list_changed` to every subscription that asked for it. */
   changeTools(): void {
     const before = this.catalog.tools();
     this.catalog.advance();
     const diff = diffTools(before, this.catalog.tools());
-    let told = 0;
-    for (const s of this.subs) {
-      if (!s.granted.toolsListChanged) continue;
-      s.sink.send({ jsonrpc: '2.0', method: METHOD.toolsListChanged, params: { _meta: { [META.subscriptionId]: s.id } } });
-      told++;
-    }
+    const told = this.broadcast(METHOD.toolsListChanged, (g) => g.toolsListChanged === true);
     this.log(`tool list changed (generation ${this.catalog.generation}): ${summarizeDiff(diff)}; notified ${told} listener(s)`);
+  }
+
+  /** Moves the prompt list to its next state (`haiku` comes or goes) and notifies. */
+  changePrompts(): void {
+    this.prompts.advance();
+    const told = this.broadcast(METHOD.promptsListChanged, (g) => g.promptsListChanged === true);
+    this.log(`prompt list changed (generation ${this.prompts.generation}); notified ${told} listener(s)`);
+  }
+
+  /** Ticks the clock resource (`notifications/resources/updated` for demo://clock) and the resource list (the note comes or goes). */
+  changeResources(): void {
+    this.resources.tick();
+    const uri = 'demo://clock';
+    const updated = this.broadcast(METHOD.resourceUpdated, (g) => g.resourceSubscriptions?.includes(uri) === true, { uri });
+    const told = this.broadcast(METHOD.resourcesListChanged, (g) => g.resourcesListChanged === true);
+    this.log(`resource list changed and ${uri} updated (tick ${this.resources.ticks}); notified ${told} + ${updated} listener(s)`);
+  }
+
+  /** One scheduled change: the tool, prompt and resource lists all move on. */
+  changeAll(): void {
+    this.changeTools();
+    this.changePrompts();
+    this.changeResources();
   }
 
   /**
@@ -389,5 +553,3 @@ export class DemoCore {
     }
   }
 }
-
-export { CancelledError };

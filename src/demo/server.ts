@@ -19,6 +19,7 @@ import type { JsonObject, JsonRpcMessage, JsonRpcRequest, RequestId, Tool } from
 import { CancelledError, classify, DemoCore, errorResponse, RpcFailure, type Subscription } from './core.js';
 import { validateXMcpHeaders } from '../protocol/xmcpheader.js';
 import { isObject } from '../util/json.js';
+import { conformanceFromEnv } from './conformance.js';
 import { packageVersion } from '../util/version.js';
 
 /** Options of {@link startDemoServer}. */
@@ -26,7 +27,7 @@ export interface DemoServerOptions {
   transport: 'stdio' | 'http';
   /** HTTP port (default 0 = an ephemeral port). The server binds 127.0.0.1 only. */
   port?: number;
-  /** ms between tool-list changes (default 4000; 0 = the list never changes). */
+  /** ms between changes of the tool, prompt and resource lists (default 4000; 0 = they never change on their own). */
   changeIntervalMs?: number;
   /** Receives one human-readable line per request and per event. Never receives protocol bytes. Default: discard. */
   log?: (line: string) => void;
@@ -38,6 +39,11 @@ export interface DemoServerOptions {
   pageSize?: number;
   /** HTTP: ms between `:` keep-alive comments on open listen streams (default 15000). */
   keepAliveMs?: number;
+  /**
+   * List the conformance suite's test tools, prompts and resources (`test_*`, `test://…`) too
+   * (default: MCP_INSPECT_DEMO_CONFORMANCE=1 in the environment, else false).
+   */
+  conformance?: boolean;
 }
 
 /** A running demo server. */
@@ -53,6 +59,11 @@ export interface DemoServer {
   /** Resolves once the server has stopped: after {@link close}, or (stdio) when stdin ends. */
   done: Promise<void>;
 }
+
+/** Requests whose bodies may send progress or log messages: with a progressToken or a logLevel they answer with a stream. */
+const STREAMING_METHODS: ReadonlySet<string> = new Set([METHOD.toolsCall, METHOD.promptsGet, METHOD.resourcesRead]);
+/** List requests that send one log message when asked for a level (src/demo/core.ts `note`). */
+const LOGGING_LISTS: ReadonlySet<string> = new Set([METHOD.toolsList, METHOD.promptsList, METHOD.resourcesList]);
 
 /** Largest accepted HTTP body / stdio line, in bytes (4 MiB). */
 export const DEMO_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
@@ -70,16 +81,23 @@ function describe(req: JsonRpcRequest): string {
  * - `stdio`: reads one JSON-RPC message per line from `stdin`, writes one per line to
  *   `stdout`. Resolves at once.
  *
- * Every `changeIntervalMs` the tool list moves to its next state and every open listen
- * subscription asking for `toolsListChanged` is notified. Timers are unref'd.
+ * Every `changeIntervalMs` the tool, prompt and resource lists move to their next state and
+ * the clock resource ticks; every open listen subscription that asked is notified. Timers
+ * are unref'd.
  *
  * @throws (rejects) the listen error (e.g. EADDRINUSE) when the HTTP port cannot be bound.
  */
 export async function startDemoServer(opts: DemoServerOptions): Promise<DemoServer> {
   const log = opts.log ?? (() => {});
   const changeIntervalMs = opts.changeIntervalMs ?? 4000;
-  const core = new DemoCore({ pageSize: opts.pageSize, listChanges: changeIntervalMs > 0, log, version: packageVersion() });
-  const timer = changeIntervalMs > 0 ? setInterval(() => core.changeTools(), changeIntervalMs) : undefined;
+  const core = new DemoCore({
+    pageSize: opts.pageSize,
+    listChanges: changeIntervalMs > 0,
+    log,
+    version: packageVersion(),
+    conformance: opts.conformance ?? conformanceFromEnv(),
+  });
+  const timer = changeIntervalMs > 0 ? setInterval(() => core.changeAll(), changeIntervalMs) : undefined;
   timer?.unref();
   const stopTimer = () => {
     if (timer) clearInterval(timer);
@@ -297,7 +315,10 @@ async function startHttp(core: DemoCore, opts: DemoServerOptions, log: (l: strin
     }
 
     const meta = params._meta as JsonObject;
-    const streamed = rpc.method === METHOD.toolsCall && (meta.progressToken !== undefined || meta[META.logLevel] !== undefined);
+    // Only the requests that may send progress or log messages answer with a stream.
+    const streamed =
+      (STREAMING_METHODS.has(rpc.method) && (meta.progressToken !== undefined || meta[META.logLevel] !== undefined)) ||
+      (LOGGING_LISTS.has(rpc.method) && meta[META.logLevel] !== undefined);
     const sse = new SseStream(res);
     const ac = new AbortController();
     const cancel = () => ac.abort();

@@ -7,12 +7,19 @@
  * spec: server/tools (Tool, CallToolResult, structuredContent/outputSchema, isError),
  * basic/transports/streamable-http#custom-headers-from-tool-parameters (x-mcp-header).
  */
+import type { LogLevel } from '../protocol/constants.js';
 import type { CallToolResult, JsonObject, Tool } from '../protocol/types.js';
+import { CancelledError, sleep, textResult as text, ToolCallError } from './common.js';
+import type { AskFn } from './inputs.js';
+import { INPUT_TOOLS } from './tools-input.js';
+import { MEDIA_TOOLS } from './tools-media.js';
+
+export { CancelledError, ToolCallError };
 
 /** Sends one `notifications/progress` for the current call: `progress` of `total` steps. */
 export type ProgressFn = (progress: number, total?: number, message?: string) => void;
-/** Sends one `notifications/message` for the current call (only called when the client asked for that level). */
-export type LogFn = (level: 'debug' | 'info' | 'notice' | 'warning', data: string) => void;
+/** Sends one `notifications/message` for the current request; dropped when below the level the client asked for (or it asked none). */
+export type LogFn = (level: LogLevel, data: unknown) => void;
 
 /** What a tool body may use besides its arguments. */
 export interface ToolContext {
@@ -20,24 +27,20 @@ export interface ToolContext {
   signal: AbortSignal;
   /** Present only when the request carried a `progressToken`. */
   progress?: ProgressFn;
-  /** Present only when the request carried `io.modelcontextprotocol/logLevel`. */
-  log?: LogFn;
+  /** Always present; sends only what the requested log level lets through (nothing when none was requested). */
+  log: LogFn;
+  /** Asks the client (elicitation, sampling, roots): an input round. */
+  ask: AskFn;
+  /** The capabilities the client declared for this request. */
+  clientCapabilities: JsonObject;
+  /** The current state of the request's signed input round (modern), for tools that show it. */
+  requestState?: () => string;
 }
 
-/** Thrown by {@link callDemoTool} for an unknown tool or a call that does not fit the CallToolRequest shape: becomes JSON-RPC -32602. */
-export class ToolCallError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ToolCallError';
-  }
-}
-
-/** Thrown (rejected) when the call's signal aborts: the transport sends no response. */
-export class CancelledError extends Error {
-  constructor() {
-    super('request cancelled');
-    this.name = 'CancelledError';
-  }
+/** A tool and its body. */
+export interface DemoTool {
+  tool: Tool;
+  run(args: JsonObject, ctx: ToolContext): Promise<CallToolResult>;
 }
 
 const NO_SIDE_EFFECTS = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
@@ -155,16 +158,19 @@ const BETA_V2: Tool = {
 };
 
 /**
+ * The showcase tools that are always there, in list order (the deterministic order the
+ * spec asks for): the basics, then the content kinds, then the input rounds.
+ */
+function baseTools(echoTitle: string): readonly Tool[] {
+  return [echoTool(echoTitle), ADD, COUNTDOWN, WEATHER, FAIL, ...MEDIA_TOOLS.map((t) => t.tool), ...INPUT_TOOLS.map((t) => t.tool)];
+}
+
+/**
  * The states the tool list cycles through, one step per change interval:
  * 0 base list → 1 `beta_feature` appears → 2 its description and inputSchema change (new
  * optional `limit`) → 3 it disappears and `echo`'s title changes → back to 0 (title back).
  */
-const STATES: ReadonlyArray<readonly Tool[]> = [
-  [echoTool('Echo'), ADD, COUNTDOWN, WEATHER, FAIL],
-  [echoTool('Echo'), ADD, COUNTDOWN, WEATHER, FAIL, BETA_V1],
-  [echoTool('Echo'), ADD, COUNTDOWN, WEATHER, FAIL, BETA_V2],
-  [echoTool('Echo back'), ADD, COUNTDOWN, WEATHER, FAIL],
-];
+const STATES: ReadonlyArray<readonly Tool[]> = [baseTools('Echo'), [...baseTools('Echo'), BETA_V1], [...baseTools('Echo'), BETA_V2], baseTools('Echo back')];
 
 /** Number of distinct states of the demo tool list (the cycle length). */
 export const DEMO_STATE_COUNT = STATES.length;
@@ -179,15 +185,23 @@ export class DemoCatalog {
   /** Incremented on every change; 0 at start. */
   generation = 0;
 
+  /** @param extra tools listed after the showcase ones (the conformance suite's test tools), with their bodies */
+  constructor(private readonly extra: readonly DemoTool[] = []) {}
+
   /** A deep copy of the current list (callers may mutate it freely). */
   tools(): Tool[] {
-    return structuredClone(STATES[this.state] as Tool[]);
+    return structuredClone([...STATES[this.state], ...this.extra.map((t) => t.tool)]);
   }
 
   /** The current definition of `name` (a deep copy), or undefined. */
   find(name: string): Tool | undefined {
-    const t = STATES[this.state].find((x) => x.name === name);
+    const t = STATES[this.state].find((x) => x.name === name) ?? this.extra.find((x) => x.tool.name === name)?.tool;
     return t ? structuredClone(t) : undefined;
+  }
+
+  /** The body of an extra or media/input tool, when `name` is one. */
+  body(name: string): DemoTool | undefined {
+    return this.extra.find((x) => x.tool.name === name) ?? [...MEDIA_TOOLS, ...INPUT_TOOLS].find((x) => x.tool.name === name);
   }
 
   /** Moves to the next state of the cycle. */
@@ -230,28 +244,6 @@ export function checkArguments(schema: JsonObject, args: JsonObject): string | u
   return undefined;
 }
 
-function text(s: string, isError = false): CallToolResult {
-  const r: CallToolResult = { content: [{ type: 'text', text: s }] };
-  if (isError) r.isError = true;
-  return r;
-}
-
-/** Resolves after `ms`, or rejects with {@link CancelledError} as soon as `signal` aborts. */
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(new CancelledError());
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new CancelledError());
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
 /** A small deterministic hash, so the same city always gets the same invented weather. */
 function hash(s: string): number {
   let h = 2166136261;
@@ -292,6 +284,8 @@ export async function callDemoTool(catalog: DemoCatalog, name: unknown, args: un
   const a = (args ?? {}) as JsonObject;
   const problem = checkArguments(tool.inputSchema, a);
   if (problem) return text(`Invalid arguments for tool ${name}: ${problem}.`, true);
+  const body = catalog.body(name);
+  if (body) return body.run(a, ctx);
 
   switch (name) {
     case 'echo':
@@ -303,10 +297,11 @@ export async function callDemoTool(catalog: DemoCatalog, name: unknown, args: un
     case 'countdown': {
       const from = (a.from as number | undefined) ?? 3;
       const delayMs = (a.delayMs as number | undefined) ?? 300;
-      ctx.log?.('info', `countdown from ${from}, ${delayMs} ms per step`);
+      ctx.log('info', `countdown from ${from}, ${delayMs} ms per step`);
       for (let n = from, step = 1; n >= 1; n--, step++) {
         if (ctx.signal.aborted) throw new CancelledError();
         ctx.progress?.(step, from, `${n}…`);
+        ctx.log('debug', `T-${n}`);
         await sleep(delayMs, ctx.signal);
       }
       return text(`Liftoff! Counted down from ${from}.`);

@@ -11,7 +11,23 @@ import { runCliUntil } from '../helpers/wait.js';
 
 const MODERN = fixturePath('modern-server');
 const MODERN_CMD = ['--', process.execPath, MODERN, '--stdio'];
-const DEMO_TOOLS = ['echo', 'add', 'countdown', 'weather', 'fail'];
+const DEMO_TOOLS = [
+  'echo',
+  'add',
+  'countdown',
+  'weather',
+  'fail',
+  'picture',
+  'chime',
+  'embed_resource',
+  'mixed_content',
+  'log_levels',
+  'ask_name',
+  'open_link',
+  'ask_model',
+  'list_roots',
+  'slow_report',
+];
 
 let tmp: string;
 
@@ -300,7 +316,7 @@ describe('demo-server', () => {
       ok(weather);
       expect(weather.stdout).toMatch(/^Weather in Paris \(eu-west\)/);
 
-      const listen = await runCli(['listen', url, '--json', '--count', '1']);
+      const listen = await runCli(['listen', url, '--tools', '--json', '--count', '1']);
       ok(listen);
       const diff = jsonLines(listen.stdout).find((e) => e.type === 'diff');
       expect(diff).toMatchObject({ cause: 'notification' });
@@ -329,26 +345,40 @@ describe('demo-server', () => {
     ok(countdown);
     expect(ownStderr(countdown.stderr)).toMatch(/^progress 1\/2 /m);
 
-    const listen = await runCli(['listen', '--json', '--count', '1', '--', process.execPath, BIN, 'demo-server', '--change-every', '300']);
+    const listen = await runCli(['listen', '--tools', '--json', '--count', '1', '--', process.execPath, BIN, 'demo-server', '--change-every', '300']);
     ok(listen);
     expect(jsonLines(listen.stdout).map((e) => e.type)).toEqual(['tools', 'acknowledged', 'notification', 'diff']);
   });
 });
 
 describe('demo', () => {
-  it('demo: discover, tools, a call, then listen with a live diff (the demo server changes every 3 s); Ctrl-C ends it', async () => {
+  it('demo: discover, tools, a picture, a resource and its update, a prompt, an input round, then live diffs of all three lists', async () => {
     // Until the first live diff has been shown (not for a --duration long enough to see one).
-    const r = await runCliUntil(['demo', '--duration', '60'], /tool list after tools\/list_changed: [^\n]*\n {2}[+~-] \S+/, { timeoutMs: 25_000 });
+    const r = await runCliUntil(['demo', '--duration', '60'], /(tool|prompt|resource) list after \S+\/list_changed: [^\n]*\n {2}[+~-] \S+/, {
+      timeoutMs: 60_000,
+    });
     ok(r);
     const out = r.stdout;
-    expect(out).toMatch(/^The demo server is running at http:\/\/127\.0\.0\.1:\d+\/mcp; it changes its tool list every 3 s\.$/m);
+    expect(out).toMatch(/^The demo server is running at http:\/\/127\.0\.0\.1:\d+\/mcp; its tool, prompt and resource lists change every 2 s\.$/m);
     const headings = out.split('\n').filter((l) => l.startsWith('── '));
-    expect(headings.map((h) => h.replace(/ ─+$/, ''))).toEqual(['── 1/4 discover', '── 2/4 tools', '── 3/4 call', '── 4/4 listen (60 s)']);
+    expect(headings.map((h) => h.replace(/ ─+$/, ''))).toEqual([
+      '── 1/8 discover',
+      '── 2/8 tools',
+      '── 3/8 a call with an image',
+      '── 4/8 a resource',
+      '── 5/8 its next update',
+      '── 6/8 a prompt',
+      '── 7/8 an input round',
+      '── 8/8 live diffs (60 s)',
+    ]);
     expect(out).toContain('  era         modern (stateless, per-request _meta)');
     expect(out).toMatch(/^add “Add two numbers” — /m);
-    expect(out).toContain('✓ matches outputSchema');
-    expect(out).toMatch(/^\d\d:\d\d:\d\d\.\d{3} notifications\/tools\/list_changed$/m);
-    expect(out).toMatch(/^\d\d:\d\d:\d\d\.\d{3} tool list after tools\/list_changed: /m);
+    expect(out).toMatch(/^\[image image\/png, \d+ bytes\]$/m);
+    expect(out).toMatch(/^\d\d:\d\d:\d\d\.\d{3} notifications\/resources\/updated demo:\/\/clock$/m);
+    expect(out).toContain('Write a pirate greeting for Ada in English');
+    expect(out).toContain('Hello, Ada! Nice choice: green.');
+    expect(out).toMatch(/^\d\d:\d\d:\d\d\.\d{3} notifications\/(tools|prompts|resources)\/list_changed$/m);
     expect(out).toMatch(/^ {2}[+~-] \S+/m);
+    expect(out).not.toContain('test_');
   });
 });

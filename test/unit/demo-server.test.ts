@@ -8,6 +8,24 @@ import type { JsonObject, JsonRpcErrorResponse } from '../../src/protocol/types.
 const VERSION = '2026-07-28';
 const SUB = 'io.modelcontextprotocol/subscriptionId';
 const SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
+/** The showcase tools in list order (no conformance fixtures unless asked). */
+const TOOL_NAMES = [
+  'echo',
+  'add',
+  'countdown',
+  'weather',
+  'fail',
+  'picture',
+  'chime',
+  'embed_resource',
+  'mixed_content',
+  'log_levels',
+  'ask_name',
+  'open_link',
+  'ask_model',
+  'list_roots',
+  'slow_report',
+];
 
 function meta(extra: JsonObject = {}, version = VERSION): JsonObject {
   return { ...buildRequestMeta({ protocolVersion: version, clientInfo: { name: 'demo-test', version: '0' }, clientCapabilities: {} }), ...extra };
@@ -125,7 +143,7 @@ describe('demo server over HTTP', () => {
     const r = await post(s.url!, 'tools/list');
     expect(r.status).toBe(200);
     expect(r.json.result.resultType).toBe('complete');
-    expect(r.json.result.tools.map((t: any) => t.name)).toEqual(['echo', 'add', 'countdown', 'weather', 'fail']);
+    expect(r.json.result.tools.map((t: any) => t.name)).toEqual(TOOL_NAMES);
     expect(r.json.result.nextCursor).toBeUndefined();
     expect(r.json.result.cacheScope).toBe('public');
     expect(r.json.result.ttlMs).toBeGreaterThanOrEqual(0);
@@ -144,8 +162,8 @@ describe('demo server over HTTP', () => {
       cursor = page.json.result.nextCursor;
       pages++;
     } while (cursor);
-    expect(pages).toBe(3);
-    expect(names).toEqual(['echo', 'add', 'countdown', 'weather', 'fail']);
+    expect(pages).toBe(Math.ceil(TOOL_NAMES.length / 2));
+    expect(names).toEqual(TOOL_NAMES);
 
     const bad = await post(s.url!, 'tools/list', { cursor: 'nonsense' });
     expect(bad.json.error.code).toBe(-32602);
@@ -249,7 +267,7 @@ describe('demo server over HTTP', () => {
     expect(ack).toEqual({
       jsonrpc: '2.0',
       method: 'notifications/subscriptions/acknowledged',
-      params: { _meta: { [SUB]: 'listen-1' }, notifications: { toolsListChanged: true } },
+      params: { _meta: { [SUB]: 'listen-1' }, notifications: { toolsListChanged: true, promptsListChanged: true } },
     });
     expect(changed).toEqual({ jsonrpc: '2.0', method: 'notifications/tools/list_changed', params: { _meta: { [SUB]: 'listen-1' } } });
     for (const e of sse.events) expect(e.params._meta[SUB]).toBe('listen-1');
@@ -277,7 +295,7 @@ describe('demo server over HTTP', () => {
 
   it('acknowledges an empty subset when nothing it supports was asked', async () => {
     const s = await start({ transport: 'http' });
-    const r = await post(s.url!, 'subscriptions/listen', { notifications: { promptsListChanged: true } }, { id: 9 });
+    const r = await post(s.url!, 'subscriptions/listen', { notifications: { resourceSubscriptions: ['file:///nowhere'] } }, { id: 9 });
     const sse = sseReader(r.res);
     await sse.until(() => sse.events.length >= 1);
     expect(sse.events[0].params).toEqual({ _meta: { [SUB]: 9 }, notifications: {} });
@@ -319,7 +337,7 @@ describe('demo server over HTTP', () => {
 
   it('answers an unknown method with 404 and -32601', async () => {
     const s = await start({ transport: 'http' });
-    const r = await post(s.url!, 'prompts/list', {}, { id: 'p' });
+    const r = await post(s.url!, 'logging/setLevel', { level: 'info' }, { id: 'p' });
     expect(r.status).toBe(404);
     expect(r.json).toMatchObject({ id: 'p', error: { code: -32601 } });
     const ping = await post(s.url!, 'ping');
@@ -457,7 +475,7 @@ describe('demo server over stdio', () => {
     peer.request(1, 'server/discover');
     peer.request(2, 'tools/call', { name: 'echo', arguments: { text: 'over stdio' } });
     peer.request(3, 'tools/list', {}, {}, '2099-01-01');
-    peer.request(4, 'resources/list');
+    peer.request(4, 'resources/subscribe', { uri: 'demo://clock' });
     peer.send({ jsonrpc: '2.0', id: 5, method: 'tools/list' });
     const parse = await peer.waitFor((m) => m.error?.code === -32700);
     expect(parse.id).toBeNull();
@@ -516,9 +534,9 @@ describe('demo server over stdio', () => {
     const peer = stdioPeer();
     const s = await start({ transport: 'stdio', stdin: peer.stdin, stdout: peer.stdout, changeIntervalMs: 30 }, logs);
     peer.request('L', 'subscriptions/listen', { notifications: { toolsListChanged: true, resourcesListChanged: true } });
-    peer.request('M', 'subscriptions/listen', { notifications: { promptsListChanged: true } });
+    peer.request('M', 'subscriptions/listen', { notifications: { resourceSubscriptions: ['file:///nowhere'] } });
     const ack = await peer.waitFor((m) => m.method === 'notifications/subscriptions/acknowledged' && m.params._meta[SUB] === 'L');
-    expect(ack.params.notifications).toEqual({ toolsListChanged: true });
+    expect(ack.params.notifications).toEqual({ toolsListChanged: true, resourcesListChanged: true });
     const ackM = await peer.waitFor((m) => m.method === 'notifications/subscriptions/acknowledged' && m.params._meta[SUB] === 'M');
     expect(ackM.params.notifications).toEqual({});
     const changed = await peer.waitFor((m) => m.method === 'notifications/tools/list_changed');

@@ -9,20 +9,21 @@ import type { DemoFlags, DemoServerFlags } from './demo.js';
 /** `mcp-inspect demo [--duration S]`. */
 export const demo: CommandSpec<DemoFlags> = {
   name: 'demo',
-  description: 'a short tour against the built-in demo server: discover, tools, a call, and 15 s of listen with live diffs',
+  description:
+    'a short tour of the built-in demo server: discover, tools, a picture, a resource and its update, a prompt, an input round, and live diffs of all three lists',
   configure: (cmd) =>
     cmd
-      .option('--duration <seconds>', 'how long to listen', '15')
+      .option('--duration <seconds>', 'how long the last step listens', '6')
       .option('--no-color', 'no colors (NO_COLOR is honored too)')
       .addHelpText(
         'after',
         `
-The tour is for people; for machine-readable output point discover, tools, call or listen
---json at the demo server (mcp-inspect demo-server --http 3000).
+Each step runs mcp-inspect itself, with the command line shown above its output: copy any of
+them to try it on your own (mcp-inspect demo-server --http 3000 serves the same server).
 
 Examples:
   mcp-inspect demo
-  mcp-inspect demo --duration 30
+  mcp-inspect demo --duration 20
 
 ${exitCodesHelp()}`,
       ),
@@ -36,7 +37,11 @@ export const demoServer: CommandSpec<DemoServerFlags> = {
   configure: (cmd) =>
     cmd
       .option('--http [port]', 'serve Streamable HTTP on 127.0.0.1 (port 0 or omitted: any free port)')
-      .option('--change-every <ms>', 'change the tool list every this many ms (0: never)', '4000')
+      .option('--change-every <ms>', 'change the tool, prompt and resource lists every this many ms (0: never)', '4000')
+      .option(
+        '--conformance',
+        "also offer the conformance suite's test tools, prompts and resources (test_*, test://…); MCP_INSPECT_DEMO_CONFORMANCE=1 does the same",
+      )
       .addHelpText(
         'after',
         `

@@ -1,13 +1,9 @@
 /**
- * `mcp-inspect demo` (a scripted tour of the built-in demo server) and `mcp-inspect demo-server`
+ * `mcp-inspect demo` (a scripted tour of the built-in demo server, each step a command line of mcp-inspect itself) and `mcp-inspect demo-server`
  * (the demo server alone, over stdio or HTTP on 127.0.0.1).
  */
 import { UsageError } from '../../protocol/errors.js';
 import type { Invocation, CommandSpec } from '../command.js';
-import { describeServer } from './discover.js';
-import { listTools } from './tools.js';
-import { callTool } from './call.js';
-import { runListen } from './listen.js';
 import { MAX_TIMER_MS, positiveNumber } from '../options.js';
 import { EXIT } from '../exit.js';
 
@@ -22,46 +18,59 @@ export const demoBody: CommandSpec<DemoFlags>['run'] = (inv, _words, flags) => r
 export interface DemoServerFlags {
   http?: string | boolean;
   changeEvery: string;
+  conformance?: boolean;
 }
 
 /** The body of `demoServer` (its spec, with the help: ./demo.spec.ts). */
 export const demoServerBody: CommandSpec<DemoServerFlags>['run'] = (_inv, _words, flags) => runDemoServer(flags);
 
-/** The scripted tour: discover, tools, a call and a listen against the demo server over HTTP, for people (no --json). */
+/**
+ * Runs `mcp-inspect ARGS` in this process (as a child would, without a second start-up) through
+ * the invocation's `main` (importing main.ts here would close an import cycle); resolves with its exit code.
+ */
+async function runSelf(inv: Invocation, args: string[], color: boolean | undefined): Promise<number> {
+  if (!inv.main) throw new Error('demo: the invocation carries no main');
+  return inv.main([...args, ...(color === false ? ['--no-color'] : [])]);
+}
+
+/**
+ * The scripted tour, for people (no --json): the demo server over HTTP on 127.0.0.1, then
+ * eight commands against it, each run as `mcp-inspect …` (in this process) with its command line shown:
+ * discover, tools, a call with an image, a resource read and a subscription update, a
+ * prompt, an input round answered with `--elicit`, and `--duration` seconds of listen with
+ * the live diffs of the tool, prompt and resource lists. Returns the first non-zero exit code.
+ */
 export async function runDemo(inv: Invocation, flags: DemoFlags): Promise<number> {
   const duration = positiveNumber(flags.duration, '--duration', 'seconds', Math.floor(MAX_TIMER_MS / 1000))!;
-  const [{ startDemoServer }, { withSession }, { makeOut, present }] = await Promise.all([
-    import('../../demo/server.js'),
-    import('../session.js'),
-    import('../output.js'),
-  ]);
+  const [{ startDemoServer }, { makeOut }] = await Promise.all([import('../../demo/server.js'), import('../output.js')]);
   const out = makeOut({ color: flags.color });
-  const server = await startDemoServer({ transport: 'http', port: 0, changeIntervalMs: 3000 });
+  const server = await startDemoServer({ transport: 'http', port: 0, changeIntervalMs: 2000, conformance: false });
   const url = server.url!;
-  const heading = (n: number, title: string, cmd: string) => {
-    out.line('');
-    out.line(out.c.bold(`── ${n}/4 ${title} `.padEnd(60, '─')));
-    out.line(out.c.dim(`$ mcp-inspect ${cmd}`));
-  };
+  const steps: { title: string; args: string[] }[] = [
+    { title: 'discover', args: ['discover', url] },
+    { title: 'tools', args: ['tools', url] },
+    { title: 'a call with an image', args: ['call', url, 'picture'] },
+    { title: 'a resource', args: ['resources', url, 'read', 'demo://clock'] },
+    { title: 'its next update', args: ['listen', url, '--resource', 'demo://clock', '--count', '1'] },
+    { title: 'a prompt', args: ['prompts', url, 'get', 'greet', 'name=Ada', 'style=pirate'] },
+    { title: 'an input round', args: ['call', url, 'ask_name', '--elicit', 'form={"name":"Ada","colour":"green"}'] },
+    { title: `live diffs (${duration} s)`, args: ['listen', url, '--tools', '--prompts', '--resources', '--duration', String(duration)] },
+  ];
+  const shell = (a: string) => (/^[\w./:=-]+$/.test(a) ? a : `'${a}'`);
+  let code: number = EXIT.ok;
   try {
-    out.line(out.c.dim(`The demo server is running at ${url}; it changes its tool list every 3 s.`));
-    return await withSession(inv, url, [], { color: flags.color, quiet: true }, async (s) => {
-      heading(1, 'discover', `discover ${url}`);
-      present(describeServer(s), s.out, s.findings);
-      heading(2, 'tools', `tools ${url}`);
-      present(await listTools(s, {}), s.out, s.findings);
-      heading(3, 'call', `call ${url} add a=2 b=3`);
-      present(await callTool(s, 'add', ['a=2', 'b=3'], {}), s.out, s.findings);
-      heading(4, `listen (${duration} s)`, `listen ${url} --duration ${duration}`);
-      const code = present(await runListen(s, { duration: String(duration) }), s.out, s.findings);
+    out.line(out.c.dim(`The demo server is running at ${url}; its tool, prompt and resource lists change every 2 s.`));
+    for (const [i, step] of steps.entries()) {
+      if (inv.signal) break;
       out.line('');
-      out.line(
-        out.c.dim(
-          `Try it yourself: mcp-inspect demo-server --http 3000, then mcp-inspect ${url.replace(/:\d+\//, ':3000/')} (interactive) or any command above.`,
-        ),
-      );
-      return code;
-    });
+      out.line(out.c.bold(`── ${i + 1}/${steps.length} ${step.title} `.padEnd(60, '─')));
+      out.line(out.c.dim(`$ mcp-inspect ${step.args.map(shell).join(' ')}`));
+      const c = await runSelf(inv, step.args, flags.color);
+      if (c !== EXIT.ok && code === EXIT.ok) code = c;
+    }
+    out.line('');
+    out.line(out.c.dim('Try it yourself: mcp-inspect demo-server --http 3000, then mcp-inspect http://127.0.0.1:3000/mcp (interactive) or any command above.'));
+    return code;
   } finally {
     await server.close();
   }
@@ -73,7 +82,7 @@ export async function runDemoServer(flags: DemoServerFlags): Promise<number> {
   const changeIntervalMs = Number(flags.changeEvery);
   if (!Number.isFinite(changeIntervalMs) || changeIntervalMs < 0) throw new UsageError(`--change-every must be a number of ms ≥ 0 (got ${flags.changeEvery})`);
   if (flags.http === undefined) {
-    const server = await startDemoServer({ transport: 'stdio', changeIntervalMs });
+    const server = await startDemoServer({ transport: 'stdio', changeIntervalMs, ...(flags.conformance ? { conformance: true } : {}) });
     // Ends when the client closes stdin (server.done) or on a signal.
     await Promise.race([
       server.done,
@@ -89,14 +98,20 @@ export async function runDemoServer(flags: DemoServerFlags): Promise<number> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--http takes a port number (got ${flags.http})`);
   let server;
   try {
-    server = await startDemoServer({ transport: 'http', port, changeIntervalMs, log: (l) => process.stderr.write(l + '\n') });
+    server = await startDemoServer({
+      transport: 'http',
+      port,
+      changeIntervalMs,
+      log: (l) => process.stderr.write(l + '\n'),
+      ...(flags.conformance ? { conformance: true } : {}),
+    });
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE')
       throw new UsageError(`port ${port} is already in use; pick another with --http PORT, or --http 0 for any free port`);
     throw e;
   }
   process.stdout.write(`${server.url}\n`);
-  process.stderr.write(`mcp-inspect demo server (MCP 2026-07-28); tool list changes every ${changeIntervalMs} ms; Ctrl-C to stop\n`);
+  process.stderr.write(`mcp-inspect demo server (MCP 2026-07-28); lists change every ${changeIntervalMs} ms; Ctrl-C to stop\n`);
   await new Promise<void>((resolve) => {
     process.once('SIGTERM', resolve);
     process.once('SIGINT', resolve);

@@ -72,6 +72,8 @@ export async function runTuiCommand(url: string | undefined, command: string[], 
     const { startDemoServer } = await import('../../demo/server.js');
     demo = await startDemoServer({ transport: 'http', port: 0, changeIntervalMs: 4000 });
     url = demo.url;
+    // The demo sends log messages when asked: ask (info and up, unless --log-level says), so the Log pane has some.
+    flags = { ...flags, logLevel: flags.logLevel ?? 'info' };
   }
   try {
     const target = await resolveTarget(url, command, flags, { onWarning: (w) => process.stderr.write(`mcp-inspect: warning: ${w}\n`) });
