@@ -44,6 +44,7 @@ export async function connectWithAuth(
   await publish();
   const seen: AuthProvider = {
     authorizationHeader: () => provider.authorizationHeader(),
+    requestHeaders: (r) => provider.requestHeaders(r),
     onAuthorized: () => provider.onAuthorized(),
     onChallenge: async (c) => {
       const why =

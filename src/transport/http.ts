@@ -256,12 +256,13 @@ export class HttpTransport implements Transport {
       afterChallenge?: () => void;
     } = {},
   ): Promise<Exchange> {
-    const once = (authorization: string | undefined) =>
-      this.exchangeOnce(method, authorization ? mergeHeaders(headers, { Authorization: authorization }) : headers, o);
+    const once = (authorization: string | undefined, extra: Record<string, string> = {}) =>
+      this.exchangeOnce(method, authorization ? mergeHeaders(headers, { Authorization: authorization }, extra) : headers, o);
     const auth = this.auth;
     if (!auth) return once(undefined);
     const bracketed: AuthProvider = {
       authorizationHeader: () => auth.authorizationHeader(),
+      requestHeaders: auth.requestHeaders ? (r) => auth.requestHeaders!(r) : undefined,
       onAuthorized: () => auth.onAuthorized(),
       onChallenge: async (c: AuthChallenge) => {
         o.beforeChallenge?.();
@@ -272,10 +273,15 @@ export class HttpTransport implements Transport {
         }
       },
     };
-    const a = await sendAuthorized(bracketed, this.opts.url, async (authorization) => {
-      const x = await once(authorization);
-      return { status: x.res.statusCode, wwwAuthenticate: x.resHeaders['www-authenticate'], value: x };
-    });
+    const a = await sendAuthorized(
+      bracketed,
+      this.opts.url,
+      async (authorization, extra) => {
+        const x = await once(authorization, extra);
+        return { status: x.res.statusCode, wwwAuthenticate: x.resHeaders['www-authenticate'], dpopNonce: x.resHeaders['dpop-nonce'], value: x };
+      },
+      method,
+    );
     return a.value;
   }
 
@@ -682,8 +688,10 @@ export class HttpTransport implements Transport {
       delete headers['Content-Type'];
       try {
         // The stored token goes along; a challenge here is not worth a login (the provider is not asked).
-        const authorization = await this.auth?.authorizationHeader();
-        const { res } = await this.exchangeOnce('DELETE', authorization ? mergeHeaders(headers, { Authorization: authorization }) : headers, {
+        const auth = this.auth;
+        const own = auth?.requestHeaders ? await auth.requestHeaders({ method: 'DELETE', url: this.opts.url }) : undefined;
+        const authorization = own ? own.Authorization : await auth?.authorizationHeader();
+        const { res } = await this.exchangeOnce('DELETE', authorization ? mergeHeaders(headers, own ?? { Authorization: authorization }) : headers, {
           headersTimeout: 2_000,
           bodyTimeout: 2_000,
           signal: AbortSignal.timeout(2_000),

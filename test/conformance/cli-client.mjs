@@ -8,11 +8,12 @@
 //   conformance client --command "node test/conformance/cli-client.mjs" --scenario auth/metadata-default --spec-version 2026-07-28
 //
 // Reads MCP_CONFORMANCE_SCENARIO and MCP_CONFORMANCE_CONTEXT (pre-registration: client_id,
-// client_secret → --client-id/--client-secret). The CIMD URL the suite expects is always
+// client_secret → --client-id/--client-secret; private_key_pem → --client-key FILE;
+// valid_jwt → --assertion FILE; idp_* → --idp-issuer/--idp-client-id/--id-token FILE). The CIMD URL the suite expects is always
 // offered (--client-metadata-url; used only where the AS advertises support). Tokens go to a
 // temporary config home. Exits with the CLI's exit code (0 when both commands succeeded).
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,8 +31,24 @@ const env = { ...process.env, XDG_CONFIG_HOME: home, HOME: home, BROWSER: '', NO
 const flags = ['--browser', `"${process.execPath}" "${HEADLESS}"`, '--client-metadata-url', CIMD_URL, '--timeout', '20000'];
 if (context.client_id) flags.push('--client-id', String(context.client_id));
 if (context.client_secret) flags.push('--client-secret', String(context.client_secret));
-// The (unscored) client-credentials extension scenario: machine to machine, no browser.
-if (process.env.MCP_CONFORMANCE_SCENARIO === 'auth/client-credentials-basic') flags.push('--client-credentials');
+// The extension scenarios, from their context as a user would pass it: client credentials
+// (a secret, or a private key file: private_key_jwt), workload identity (a platform JWT in a
+// file), enterprise-managed authorization (an ID token from the IdP, in a file). DPoP needs
+// no flag: the authorization server advertises it.
+const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
+const secretFile = (name, text) => {
+  const p = join(home, name);
+  writeFileSync(p, text, { mode: 0o600 });
+  return p;
+};
+if (scenario.startsWith('auth/client-credentials-')) flags.push('--client-credentials');
+if (context.private_key_pem) flags.push('--client-key', secretFile('client-key.pem', context.private_key_pem));
+if (context.signing_algorithm) flags.push('--client-key-alg', String(context.signing_algorithm));
+if (context.valid_jwt) flags.push('--assertion', secretFile('workload.jwt', context.valid_jwt));
+if (context.idp_issuer) {
+  flags.push('--idp-issuer', String(context.idp_issuer), '--idp-client-id', String(context.idp_client_id));
+  flags.push('--id-token', secretFile('id-token.jwt', context.idp_id_token));
+}
 
 /** Runs the CLI; its stderr is passed through (the suite keeps it); resolves with exit code and stdout. */
 function cli(args) {
