@@ -261,9 +261,14 @@ class Provider implements OAuthProvider {
   onChallenge(c: AuthChallenge): Promise<'retry' | 'give-up'> {
     // Concurrent challenges wait for the one flow and share its outcome.
     if (this.inflight) return this.inflight;
-    const p = this.handle(c).finally(() => {
-      this.inflight = undefined;
-    });
+    const p = this.handle(c)
+      .catch((e: unknown) => {
+        this.failed(e);
+        throw e;
+      })
+      .finally(() => {
+        this.inflight = undefined;
+      });
     this.inflight = p;
     return p;
   }
