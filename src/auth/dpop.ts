@@ -46,7 +46,7 @@ export function jwkThumbprint(jwk: JsonWebKey): string {
 
 /** A fresh ES256 key pair for one login. */
 export async function createDpopKey(): Promise<DpopKey> {
-  const pair = (await subtle.generateKey(ES256, true, ['sign', 'verify']));
+  const pair = await subtle.generateKey(ES256, true, ['sign', 'verify']);
   const jwk = await subtle.exportKey('jwk', pair.privateKey);
   return importDpopKey({ alg: 'ES256', jwk: { kty: jwk.kty, crv: jwk.crv, x: jwk.x, y: jwk.y, d: jwk.d }, jkt: jwkThumbprint(jwk) });
 }

@@ -93,7 +93,7 @@ async function runAuth(inv: Invocation, words: string[], flags: AuthFlags): Prom
     if (flags.all && url) throw new UsageError('auth logout: give a URL or --all, not both');
     if (!flags.all && !url) throw new UsageError('auth logout: give the server URL, or --all to forget every server');
     // RFC 7009: revoke where offered, then forget (a failed revocation is a warning).
-    const entries = flags.all ? await store.loadAllAuth() : [await store.loadAuth(url!)].filter((e) => !!e);
+    const entries = flags.all ? await store.loadAllAuth() : [await store.loadAuth(url)].filter((e) => !!e);
     const [{ revokeStoredTokens }, { createAuthFetch }] = await Promise.all([import('../../auth/revoke.js'), import('../../auth/http.js')]);
     const fetch = createAuthFetch({ onWire: flags.trace ? (w) => out.trace(w) : undefined, timeoutMs: 10_000 });
     const revocations = [];
@@ -106,7 +106,7 @@ async function runAuth(inv: Invocation, words: string[], flags: AuthFlags): Prom
       for (const p of r.problems) out.warn(`${sanitizeLine(e.server)}: ${p}`);
       revocations.push(r);
     }
-    const n = await store.deleteTokens(flags.all ? 'all' : url!);
+    const n = await store.deleteTokens(flags.all ? 'all' : url);
     const revokedAt = revocations.filter((r) => r.revoked.length);
     return present(
       {
