@@ -19,6 +19,8 @@ import { HEADLESS_BROWSER, tempConfigHome } from '../helpers/oauth.js';
 
 type Json = any;
 
+/** Each test runs the CLI several times (a scenario: two commands and auth status), one after the other, on a shared 2-core machine. */
+const SLOW = 90_000;
 const CLI_CLIENT = fileURLToPath(new URL('../conformance/cli-client.mjs', import.meta.url));
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -46,7 +48,7 @@ describe('workload identity: a refused assertion', () => {
     ['expired_jwt', /has expired: its exp claim is \d{4}-/],
     ['wrong_audience_jwt', /is for another audience: its aud claim is https:\/\/wrong\.example/],
   ] as const) {
-    test(`${jwt}: exit 4 naming the claim; never sent, no retry, no other grant`, async () => {
+    test(`${jwt}: exit 4 naming the claim; never sent, no retry, no other grant`, { timeout: SLOW }, async () => {
       const { r, result, why } = await scenario('auth/wif-jwt-bearer', { MCPI_CONFORMANCE_ASSERTION: jwt });
       expect(result.runs, why).toHaveLength(1);
       expect(result.runs[0].code, why).toBe(4);
@@ -61,7 +63,7 @@ describe('workload identity: a refused assertion', () => {
 });
 
 describe('DPoP', () => {
-  test('the key is kept with the token (0600, never printed), auth status shows the binding, --trace masks token and proofs', async () => {
+  test('the key is kept with the token (0600, never printed), auth status shows the binding, --trace masks token and proofs', { timeout: SLOW }, async () => {
     const { r, result, why, stderr } = await scenario('auth/dpop-nonce', { MCPI_CONFORMANCE_FLAGS: '--trace' });
     expect(r.passed, why).toBe(true);
     expect(result.storeFiles).toHaveLength(1);
@@ -79,7 +81,7 @@ describe('DPoP', () => {
 });
 
 describe('keys and assertions stay out of --trace and the token file', () => {
-  test('private_key_jwt: the key file is referenced, the client assertion masked', async () => {
+  test('private_key_jwt: the key file is referenced, the client assertion masked', { timeout: SLOW }, async () => {
     const { r, result, why, stderr } = await scenario('auth/client-credentials-jwt', { MCPI_CONFORMANCE_FLAGS: '--trace' });
     expect(r.passed, why).toBe(true);
     const pemBody = String(result.context.private_key_pem).split('\n')[1];
@@ -91,7 +93,7 @@ describe('keys and assertions stay out of --trace and the token file', () => {
     expect(result.status.servers[0]).toMatchObject({ grant: 'client_credentials' });
   });
 
-  test('workload identity: the assertion is not traced nor stored', async () => {
+  test('workload identity: the assertion is not traced nor stored', { timeout: SLOW }, async () => {
     const wif = await scenario('auth/wif-jwt-bearer', { MCPI_CONFORMANCE_FLAGS: '--trace' });
     expect(wif.r.passed, wif.why).toBe(true);
     expect(wif.stderr).toMatch(/→ POST http:\/\/localhost:\d+\/token /); // the token request is traced, its body (the assertion) is not
@@ -99,7 +101,7 @@ describe('keys and assertions stay out of --trace and the token file', () => {
     expect(wif.result.status.servers[0]).toMatchObject({ grant: 'jwt_bearer' });
   });
 
-  test('enterprise-managed: the ID token is not traced nor stored', async () => {
+  test('enterprise-managed: the ID token is not traced nor stored', { timeout: SLOW }, async () => {
     const ema = await scenario('auth/enterprise-managed-authorization', { MCPI_CONFORMANCE_FLAGS: '--trace' });
     expect(ema.r.passed, ema.why).toBe(true);
     expect(ema.stderr).toMatch(/→ POST http:\/\/localhost:\d+\/token /); // the token request is traced, its body (the assertion) is not
@@ -124,7 +126,7 @@ async function world(config: Json = {}) {
 const ok = (r: CliResult, code = 0) => expect(r.code, `${r.stderr}\n${r.stdout}`).toBe(code);
 
 describe('auth logout revokes (RFC 7009)', () => {
-  test('the refresh token, then the access token, at the revocation endpoint; then they are forgotten', async () => {
+  test('the refresh token, then the access token, at the revocation endpoint; then they are forgotten', { timeout: SLOW }, async () => {
     const { f, cli, events } = await world({ as: { revocation: true } });
     ok(await cli(['auth', 'login', f.url, '--browser', HEADLESS_BROWSER]));
     const out = await cli(['auth', 'logout', f.url, '--json']);
@@ -139,7 +141,7 @@ describe('auth logout revokes (RFC 7009)', () => {
     ok(await cli(['tools', f.url]), 4);
   });
 
-  test('without a revocation endpoint the tokens are only forgotten', async () => {
+  test('without a revocation endpoint the tokens are only forgotten', { timeout: SLOW }, async () => {
     const { f, cli, events } = await world();
     ok(await cli(['auth', 'login', f.url, '--browser', HEADLESS_BROWSER]));
     const out = await cli(['auth', 'logout', f.url]);
@@ -150,7 +152,7 @@ describe('auth logout revokes (RFC 7009)', () => {
 });
 
 describe('auth login --explain', () => {
-  test('a login step by step: each step with its evidence, no secret', async () => {
+  test('a login step by step: each step with its evidence, no secret', { timeout: SLOW }, async () => {
     const { f, cli } = await world();
     const r = await cli(['auth', 'login', f.url, '--browser', HEADLESS_BROWSER, '--explain', '--json']);
     ok(r);
@@ -174,7 +176,7 @@ describe('auth login --explain', () => {
     for (const t of f.tokens.keys()) expect(r.stdout).not.toContain(t);
   });
 
-  test('a failing login: the step that failed and what the spec expected there (text and --json), exit 4', async () => {
+  test('a failing login: the step that failed and what the spec expected there (text and --json), exit 4', { timeout: SLOW }, async () => {
     const { f, cli } = await world({ as: { metadataIssuer: 'https://evil.example' } });
     const text = await cli(['auth', 'login', f.url, '--browser', HEADLESS_BROWSER, '--explain']);
     ok(text, 4);
