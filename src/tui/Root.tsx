@@ -22,7 +22,7 @@ import { describeError } from './errors.js';
 import { LOG_BUFFER, WIRE_BUFFER, type LogEntry } from './logEntry.js';
 import { formatClock, wrapText } from './text.js';
 import { clipText } from './lines.js';
-import type { AuthView } from './authView.js';
+import { authStepLines, type AuthView } from './authView.js';
 
 /**
  * The hooks the client reports through while it connects and afterwards; each adds to the
@@ -311,6 +311,15 @@ export function Root({
             {auth.pending.opened ? 'A browser was opened to log in; finish there. If nothing opened, visit:' : 'Open this URL in a browser to log in:'}
           </Text>
           <Text wrap="wrap" {...theme.style('accent')}>{`  ${sanitizeLine(auth.pending.url)}`}</Text>
+        </Box>
+      ) : null}
+      {conn.phase !== 'closing' && auth?.steps?.length ? (
+        <Box flexDirection="column" marginTop={1}>
+          {authStepLines(auth.steps).map((l, i) => (
+            <Text key={i} wrap="truncate-end" {...theme.style(l.startsWith('✗') ? 'error' : 'muted')}>
+              {l}
+            </Text>
+          ))}
         </Box>
       ) : null}
       {conn.phase === 'closing' ? <Text {...theme.style('muted')}>Closing…</Text> : null}

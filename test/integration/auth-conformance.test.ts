@@ -54,7 +54,8 @@ const EXTENSION_SCENARIOS = [
 
 describe('conformance: auth/* extension client scenarios', () => {
   for (const scenario of EXTENSION_SCENARIOS) {
-    test(scenario, async () => {
+    // Two CLI runs plus the suite's servers, some with three parties: room on a loaded 2-core machine.
+    test(scenario, { timeout: 60_000 }, async () => {
       const r = await runClientScenario({ scenario, command: `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI_CLIENT)}`, force: true });
       const why = r.failures.map((c) => `${c.status} ${c.id}: ${c.description} ${c.errorMessage ?? ''}`).join('\n');
       expect(r.passed, `${why}\n${r.clientStderr}\n${r.output.slice(-1500)}`).toBe(true);
