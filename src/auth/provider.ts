@@ -73,7 +73,7 @@ export interface OAuthProviderOptions {
   onWarning?: (message: string) => void;
   /** Store location (XDG_CONFIG_HOME, HOME) and the browser command's environment (default process.env). */
   env?: NodeJS.ProcessEnv;
-  /** Per-request bound for authorization traffic in ms (default 30 000). */
+  /** Per-request bound for authorization traffic in ms (default DEFAULT_TIMEOUT_MS, 30 s). */
   requestTimeoutMs?: number;
   /** How long to wait for the user to finish in the browser, in ms (default 300 000). */
   loginTimeoutMs?: number;

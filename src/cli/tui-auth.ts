@@ -7,7 +7,7 @@
 import type { AuthProvider } from '../auth/types.js';
 import type { InspectorClient, Target } from '../client/types.js';
 import type { ConnectHooks } from '../tui/Root.js';
-import type { AuthStepView, AuthView } from '../tui/authView.js';
+import type { AuthStepView, AuthView } from '../tui/connection/authView.js';
 import { sanitizeLine } from '../util/sanitize.js';
 import { authProviderFor, hasOwnAuthorization } from './auth-provider.js';
 import type { CommonFlags } from './options.js';

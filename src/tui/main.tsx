@@ -6,14 +6,14 @@ import { render, useStdout } from 'ink';
 import { useEffect } from 'react';
 import type { InspectorClient } from '../client/types.js';
 import { Root, type ConnectHooks } from './Root.js';
-import { ThemeContext, makeTheme } from './theme.js';
-import { ServicesContext, defaultServices } from './services.js';
+import { ThemeContext, makeTheme } from './context/theme.js';
+import { ServicesContext, defaultServices } from './context/services.js';
 import type { RunTuiOptions } from './run.js';
 import { EXIT, SIGNAL_EXIT, type EndingSignal } from '../cli/exit.js';
 import { KITTY_DELETE_ALL } from './images/escapes.js';
 import { overlayPictures, type InlinePicture, type OverlayState } from './images/inline.js';
 
-import { CLEAR_HOME, ENTER_ALT, LEAVE_ALT } from './firstFrame.js';
+import { CLEAR_HOME, ENTER_ALT, LEAVE_ALT } from './connection/firstFrame.js';
 
 /** Any of the reserved-picture markers of src/tui/images/inline.ts. */
 const MARKERS = /[\uE000-\uE003]/;

@@ -5,9 +5,9 @@
 import type { InspectorClient } from '../client/types.js';
 import type { ListenFilter } from '../protocol/types.js';
 import type { ConnectHooks, RootProps } from './Root.js';
-import type { TuiServices } from './services.js';
+import type { TuiServices } from './context/services.js';
 import type { TermSize } from './hooks/useTerminalSize.js';
-import { LEAVE_ALT, firstFrame } from './firstFrame.js';
+import { LEAVE_ALT, firstFrame } from './connection/firstFrame.js';
 
 export type { ConnectHooks } from './Root.js';
 
@@ -49,7 +49,7 @@ export interface RunTuiOptions {
  * when the user quits while the connection is still being made.
  *
  * On a TTY the connecting screen is drawn at once, before Ink and React load (see
- * src/tui/firstFrame.ts), and the connection is started while they load (connectEarly).
+ * src/tui/connection/firstFrame.ts), and the connection is started while they load (connectEarly).
  *
  * Unless NODE_ENV is set, it is set to `production` before React loads (React's development
  * build renders about twice as slowly). On a TTY, CI / CONTINUOUS_INTEGRATION are hidden
@@ -96,7 +96,7 @@ export async function runTui(opts: RunTuiOptions): Promise<number> {
 }
 
 /**
- * Draws the connecting screen (src/tui/firstFrame.ts) on `stdout` in the alternate screen,
+ * Draws the connecting screen (src/tui/connection/firstFrame.ts) on `stdout` in the alternate screen,
  * before Ink loads. Until `handOver()` (startTui takes over the screen and its restoring),
  * a SIGINT/SIGTERM/SIGHUP or the process exiting restores the user's screen first; `leave()`
  * restores it at once (Ink failed to load).

@@ -4,7 +4,7 @@ import { toolsPane } from '../../src/tui/panes/tools.js';
 import { runTui } from '../../src/tui/run.js';
 import type { CallOutcome, ListenSessionEvent } from '../../src/client/types.js';
 import { kittyDeletePlacement, kittyPlace, kittyTransmit, overlayPictures, PARTLY, reservedLines, type InlinePicture } from '../../src/tui/images/inline.js';
-import { lineText } from '../../src/tui/lines.js';
+import { lineText } from '../../src/tui/lines/lines.js';
 import { Feed, KEY, fakeClient, fakeServices, fakeTty, press, renderPane, tool, toolsEvent, waitFor } from './helpers.js';
 import { twoBands } from './images/png-encode.js';
 

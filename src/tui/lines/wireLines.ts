@@ -2,8 +2,8 @@
  * Wire pane lines: one summary line per WireEvent (time, direction, size, what it is, compact
  * JSON), and the pretty detail of one event. Secrets are redacted by the producer (the client).
  */
-import type { WireEvent } from '../client/types.js';
-import { sanitizeLine } from '../util/sanitize.js';
+import type { WireEvent } from '../../client/types.js';
+import { sanitizeLine } from '../../util/sanitize.js';
 import { compactJson, jsonLines, line, textLines, type Line } from './lines.js';
 import { formatBytes, formatClock } from './text.js';
 

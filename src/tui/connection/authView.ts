@@ -3,9 +3,9 @@
  * own Authorization header), what is stored (scopes, expiry: never token text), and a login
  * in progress (the URL, whether a browser opened). Reported through ConnectHooks.onAuth.
  */
-import type { TokenStatus } from '../auth/store.js';
-import { authSummary } from '../auth/summary.js';
-import { sanitizeLine } from '../util/sanitize.js';
+import type { TokenStatus } from '../../auth/store.js';
+import { authSummary } from '../../auth/summary.js';
+import { sanitizeLine } from '../../util/sanitize.js';
 
 /** The authorization state of the session's server. */
 export interface AuthView {

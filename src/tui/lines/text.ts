@@ -60,7 +60,7 @@ export function wrapText(text: string, width: number): string[] {
   return out;
 }
 
-import { pad2 } from '../util/format.js';
+import { pad2 } from '../../util/format.js';
 
 /** `HH:MM:SS` in local time for a ms-since-epoch timestamp; with `ms` adds `.mmm`. */
 export function formatClock(time: number, ms = false): string {

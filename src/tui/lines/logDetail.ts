@@ -5,11 +5,11 @@
  * stderr lines written with it (its burst), so a stack trace the server printed line by line
  * is read whole.
  */
-import { sanitizeLine } from '../util/sanitize.js';
+import { sanitizeLine } from '../../util/sanitize.js';
 import { formatClock } from './text.js';
 import { jsonLines, line, textLines, type Line } from './lines.js';
 import { parseJsonText } from './resultLines.js';
-import type { LogEntry } from './logEntry.js';
+import type { LogEntry } from '../model/logEntry.js';
 
 /** Stderr lines at most this many ms apart belong to one burst (one write of the server: a stack trace). */
 export const BURST_GAP_MS = 250;

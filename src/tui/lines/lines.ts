@@ -6,8 +6,8 @@
  * Builders receive raw, untrusted strings and must sanitize them; the helpers here
  * ({@link textLines}, {@link jsonLines}) do it themselves.
  */
-import type { StyleKey } from './theme.js';
-import { sanitize, sanitizeLine } from '../util/sanitize.js';
+import type { StyleKey } from '../context/theme.js';
+import { sanitize, sanitizeLine } from '../../util/sanitize.js';
 import { textWidth, wrapText } from './text.js';
 
 /** A run of text in one style. */

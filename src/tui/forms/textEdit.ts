@@ -6,8 +6,8 @@
  * become spaces, or `\n` in a multi-line field (a string or JSON field of a form).
  */
 import type { Key } from 'ink';
-import { sanitize, sanitizeLine } from '../util/sanitize.js';
-import { matchKey } from './keys.js';
+import { sanitize, sanitizeLine } from '../../util/sanitize.js';
+import { matchKey } from '../keys.js';
 
 export interface TextState {
   text: string;

@@ -4,11 +4,11 @@
  * history (bounded), and the listen state for the header.
  * spec: basic/subscriptions (acknowledged subset, graceful end vs drop)
  */
-import type { DroppedTool, ListSnapshot, ListenSessionEvent, ResyncResult } from '../client/types.js';
-import type { ListenFilter, Tool } from '../protocol/types.js';
-import type { ListDiff, ListKind, ListedItem, ToolDiff } from '../diff/types.js';
-import { isEmptyDiff } from '../diff/diff.js';
-import { restartDiffEvents } from '../client/resync.js';
+import type { DroppedTool, ListSnapshot, ListenSessionEvent, ResyncResult } from '../../client/types.js';
+import type { ListenFilter, Tool } from '../../protocol/types.js';
+import type { ListDiff, ListKind, ListedItem, ToolDiff } from '../../diff/types.js';
+import { isEmptyDiff } from '../../diff/diff.js';
+import { restartDiffEvents } from '../../client/resync.js';
 
 /** Bound of the live event tail. */
 export const EVENT_BUFFER = 500;

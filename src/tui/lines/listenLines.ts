@@ -2,13 +2,13 @@
  * One line per event of the live tail (listen + watch events), timestamped, for the Listen pane.
  * spec: basic/subscriptions (acknowledged, notifications, graceful end vs drop)
  */
-import type { ListenSessionEvent } from '../client/types.js';
-import { sanitizeLine } from '../util/sanitize.js';
+import type { ListenSessionEvent } from '../../client/types.js';
+import { sanitizeLine } from '../../util/sanitize.js';
 import { compactJson, type Line } from './lines.js';
 import { formatClock } from './text.js';
-import { formatDuration } from '../util/format.js';
+import { formatDuration } from '../../util/format.js';
 import { causeLabel } from './diffViewLines.js';
-import { filterLabel } from '../diff/filter.js';
+import { filterLabel } from '../../diff/filter.js';
 
 /** The line of one event. */
 export function eventLine(ev: ListenSessionEvent): Line {

@@ -5,9 +5,9 @@
  * and the raw `inputSchema` / `outputSchema` pretty-printed.
  * spec: server/tools#tool
  */
-import type { Tool } from '../protocol/types.js';
-import { sanitizeLine } from '../util/sanitize.js';
-import { displayName } from '../protocol/tool.js';
+import type { Tool } from '../../protocol/types.js';
+import { sanitizeLine } from '../../util/sanitize.js';
+import { displayName } from '../../protocol/tool.js';
 import { hangLines, jsonLines, line, textLines, type Line } from './lines.js';
 
 /** The focused field of the call form, as the form's field detail states it. */

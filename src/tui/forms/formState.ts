@@ -22,9 +22,9 @@ import {
   type FormModel,
   type FormRow,
   type FormValue,
-} from '../schema/form.js';
+} from '../../schema/form.js';
 import { editText, textAtEnd } from './textEdit.js';
-import { matchKey, type KeyContext } from './keys.js';
+import { matchKey, type KeyContext } from '../keys.js';
 
 export interface FormUiState {
   value: FormValue;

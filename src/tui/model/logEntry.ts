@@ -1,5 +1,5 @@
-import type { Finding } from '../check/types.js';
-import type { WireEvent } from '../client/types.js';
+import type { Finding } from '../../check/types.js';
+import type { WireEvent } from '../../client/types.js';
 
 /** A line of the Log pane: the server's stderr, client warnings, findings, TUI notes. */
 export interface LogEntry {

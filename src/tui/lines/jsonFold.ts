@@ -7,8 +7,8 @@
  * `"items": […] 12 items,`. Search runs over the full lines, so it finds text inside folded
  * parts; {@link unfoldFor} opens the folds around a match.
  */
-import { sanitizeLine } from '../util/sanitize.js';
-import type { StyleKey } from './theme.js';
+import { sanitizeLine } from '../../util/sanitize.js';
+import type { StyleKey } from '../context/theme.js';
 import { wrapText } from './text.js';
 import type { Line } from './lines.js';
 

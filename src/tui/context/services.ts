@@ -6,14 +6,14 @@
 import { createContext, useContext } from 'react';
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { InspectorClient, ListenSessionEvent } from '../client/types.js';
-import type { ListenFilter, Tool } from '../protocol/types.js';
-import type { ToolDiff } from '../diff/types.js';
-import type { ValidationResult } from '../schema/validate.js';
-import { listenSession } from '../client/listen-session.js';
-import { diffTools } from '../diff/diff.js';
-import { validateValue } from '../schema/validate.js';
-import type { InlinePicture } from './images/inline.js';
+import type { InspectorClient, ListenSessionEvent } from '../../client/types.js';
+import type { ListenFilter, Tool } from '../../protocol/types.js';
+import type { ToolDiff } from '../../diff/types.js';
+import type { ValidationResult } from '../../schema/validate.js';
+import { listenSession } from '../../client/listen-session.js';
+import { diffTools } from '../../diff/diff.js';
+import { validateValue } from '../../schema/validate.js';
+import type { InlinePicture } from '../images/inline.js';
 
 export interface TuiServices {
   /** `listenSession` of src/client/listen-session.ts: first list, listen events, diffs, reconnects. */
@@ -42,7 +42,7 @@ export interface TuiServices {
   openUrl?(url: string): Promise<void>;
   /**
    * Edits `text` in the user's editor and returns the result (see `runEditorSync` in
-   * src/tui/editor.ts; called with the TUI suspended). Absent: `$VISUAL` / `$EDITOR` / vi.
+   * src/tui/forms/editor.ts; called with the TUI suspended). Absent: `$VISUAL` / `$EDITOR` / vi.
    */
   editExternally?(text: string, req: { name: string; ext: string }): { text: string } | { error: string };
   /**

@@ -3,15 +3,15 @@
  * red, changed yellow with field-level line diffs (unchanged context cut to `context` lines
  * around each change). Poll-found changes are labelled "changed without notification".
  */
-import { sanitizeLine } from '../util/sanitize.js';
-import type { DiffLine, ListedItem } from '../diff/types.js';
-import { listedKey } from '../diff/diff.js';
-import type { Tool } from '../protocol/types.js';
-import type { DiffEntry } from './listenSessionState.js';
+import { sanitizeLine } from '../../util/sanitize.js';
+import type { DiffLine, ListedItem } from '../../diff/types.js';
+import { listedKey } from '../../diff/diff.js';
+import type { Tool } from '../../protocol/types.js';
+import type { DiffEntry } from '../model/listenSessionState.js';
 import { line, type Line } from './lines.js';
 import { formatClock } from './text.js';
-import { shortDescription } from './tools.js';
-import { displayName } from '../protocol/tool.js';
+import { shortDescription } from '../model/tools.js';
+import { displayName } from '../../protocol/tool.js';
 import { wrapText } from './text.js';
 
 /** Human label for what caused a diff. */

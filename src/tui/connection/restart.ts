@@ -4,12 +4,12 @@
  * stops a spawned server), then the same target is connected again. What the restart
  * changed is found by the client's re-sync step: the new client re-fetches every list and
  * diffs it against the old client's (resyncAfterRestart; the TUI keeps the diffs with
- * src/tui/listenSessionState.ts applyRestartResync). A client that cannot re-sync falls back
+ * src/tui/model/listenSessionState.ts applyRestartResync). A client that cannot re-sync falls back
  * to diffing the new client's first tool list (resyncAfterReconnect).
  */
-import type { InspectorClient, ListSnapshot } from '../client/types.js';
-import type { RestartResync } from './hooks/useListenSession.js';
-import { describeError } from './errors.js';
+import type { InspectorClient, ListSnapshot } from '../../client/types.js';
+import type { RestartResync } from '../hooks/useListenSession.js';
+import { describeError } from '../model/errors.js';
 
 /** How {@link restartConnection} closes and connects (Root passes its own). */
 export interface RestartDeps {

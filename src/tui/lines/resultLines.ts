@@ -6,16 +6,16 @@
  * cancellation, and `input_required` outcomes. Also the raw JSON saved by the "save" key.
  * spec: server/tools#tool-result, basic/mrtr (input_required)
  */
-import type { CallToolResult, Tool } from '../protocol/types.js';
-import { outputSchemaVerdict } from '../check/output-schema.js';
-import { McpError, TransportError } from '../protocol/errors.js';
-import { sanitizeLine } from '../util/sanitize.js';
-import type { CallState } from './hooks/useCall.js';
+import type { CallToolResult, Tool } from '../../protocol/types.js';
+import { outputSchemaVerdict } from '../../check/output-schema.js';
+import { McpError, TransportError } from '../../protocol/errors.js';
+import { sanitizeLine } from '../../util/sanitize.js';
+import type { CallState } from '../hooks/useCall.js';
 import { compactJson, hangLines, jsonLines, line, lineText, textLines, type Line } from './lines.js';
 import { base64Size, formatBytes } from './text.js';
-import { formatDuration } from '../util/format.js';
-import { errorCodeName } from './errors.js';
-import { annotationsText } from './images/picture.js';
+import { formatDuration } from '../../util/format.js';
+import { errorCodeName } from '../model/errors.js';
+import { annotationsText } from '../images/picture.js';
 import { foldableJsonLines } from './jsonFold.js';
 
 type Finished = Extract<CallState, { phase: 'done' } | { phase: 'failed' }>;

@@ -6,8 +6,8 @@
  * `unreachable`; any answer from the server (a result, a JSON-RPC error, a 4xx) makes it
  * reachable again. spec: basic/transports/streamable-http
  */
-import { McpError, TransportError, describeError } from '../protocol/errors.js';
-import { sanitizeLine } from '../util/sanitize.js';
+import { McpError, TransportError, describeError } from '../../protocol/errors.js';
+import { sanitizeLine } from '../../util/sanitize.js';
 
 /** What the last request that got through, or failed to, says about the server. */
 export type Reachability =

@@ -4,7 +4,7 @@
  * matched command into an offset or a selection.
  */
 import type { Key } from 'ink';
-import { matchKey, type KeyMatch } from './keys.js';
+import { matchKey, type KeyMatch } from '../keys.js';
 
 /** Clamps a scroll offset so that the window [offset, offset+height) stays inside [0, total). */
 export function clampOffset(offset: number, total: number, height: number): number {

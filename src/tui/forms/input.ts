@@ -1,15 +1,15 @@
 /**
  * The TUI's answer to input rounds (ClientOptions.input): the client hands each round
  * (an MRTR `input_required` result, or a legacy server→client request) to {@link InputQueue},
- * which keeps it until the UI (the input overlay, src/tui/inputOverlay.tsx) answers or
+ * which keeps it until the UI (the input overlay, src/tui/forms/inputOverlay.tsx) answers or
  * refuses it. Rounds are served one at a time, oldest first. The queue also keeps the roots
  * the user exposes (edited in the overlay, kept for the session).
  * spec: basic/patterns/multi-round-trip, client/elicitation, client/roots, client/sampling
  */
 import { useSyncExternalStore } from 'react';
-import type { InputHandler, InputRound } from '../client/types.js';
-import { rootsResult, type InputResponses, type Root } from '../protocol/mrtr.js';
-import { TransportError } from '../protocol/errors.js';
+import type { InputHandler, InputRound } from '../../client/types.js';
+import { rootsResult, type InputResponses, type Root } from '../../protocol/mrtr.js';
+import { TransportError } from '../../protocol/errors.js';
 
 /** A round waiting for the user. */
 export interface PendingRound {

@@ -3,9 +3,9 @@
  * filter index. Every string returned here is sanitized for one-line display.
  * spec: server/tools#tool (display name precedence; annotations are untrusted hints)
  */
-import type { Tool } from '../protocol/types.js';
-import { sanitizeLine } from '../util/sanitize.js';
-import { toolHints, type ToolHint } from '../protocol/tool.js';
+import type { Tool } from '../../protocol/types.js';
+import { sanitizeLine } from '../../util/sanitize.js';
+import { toolHints, type ToolHint } from '../../protocol/tool.js';
 
 /** First line (or sentence, when short enough) of the description, sanitized. */
 export function shortDescription(tool: Tool): string {
@@ -75,7 +75,7 @@ export function rankFields(tool: Tool): RankFields {
 /**
  * Fuzzy scorer for the last tier of {@link rankTools}: a score (higher is better) when every
  * character of `query` occurs in `target` in order, else undefined. Injected so that the
- * ranking stays a pure function; the TUI passes fuzzysort's (src/tui/fuzzy.ts).
+ * ranking stays a pure function; the TUI passes fuzzysort's (src/tui/model/fuzzy.ts).
  */
 export type FuzzyScore = (query: string, target: string) => number | undefined;
 

@@ -4,11 +4,11 @@
  * instructions (wrapped), and the raw discover / initialize answer.
  * spec: basic/lifecycle#discovery (server/discover), basic/utilities/caching (ttlMs, cacheScope)
  */
-import type { ServerDescription } from '../client/types.js';
-import { sanitizeLine } from '../util/sanitize.js';
+import type { ServerDescription } from '../../client/types.js';
+import { sanitizeLine } from '../../util/sanitize.js';
 import { hangLines, jsonLines, line, textLines, type Line } from './lines.js';
 import { formatAge } from './text.js';
-import { formatDuration } from '../util/format.js';
+import { formatDuration } from '../../util/format.js';
 
 const CAPABILITY_MEANING: Record<string, string> = {
   tools: 'offers tools (tools/list, tools/call)',

@@ -5,9 +5,10 @@
  * Ink, React and the panes takes a few hundred ms on a busy machine; until then the screen
  * would stay blank. This module imports neither Ink nor React.
  */
-import { sanitizeLine } from '../util/sanitize.js';
-import { hintLine } from './keys.js';
-import { truncate } from './text.js';
+import { sanitizeLine } from '../../util/sanitize.js';
+import { hintLine } from '../keys.js';
+import { truncate } from '../lines/text.js';
+import { screenWidth } from '../lines/screen.js';
 
 /** Enters the alternate screen buffer, cleared, cursor home. */
 export const ENTER_ALT = '\u001b[?1049h\u001b[2J\u001b[H';
@@ -24,7 +25,7 @@ const SGR = { warn: '33', muted: '90', title: '1;36', accent: '36' } as const;
  * escape sequences but the screen switch.
  */
 export function firstFrame(targetLabel: string, columns: number, color: boolean): string {
-  const width = Math.max(40, columns);
+  const width = screenWidth(columns);
   const paint = (style: keyof typeof SGR, s: string) => (color && s ? `\u001b[${SGR[style]}m${s}\u001b[${style === 'title' ? '22;39' : '39'}m` : s);
   const label = sanitizeLine(targetLabel);
   // Cut as Ink's truncate-end does (the whole line to the width, `…` last), each part keeping its style.
