@@ -30,7 +30,8 @@ export interface ClientSettings {
   keyAlg?: string;
 }
 
-const SPOKEN: readonly TokenEndpointAuthMethod[] = ['none', 'client_secret_basic', 'client_secret_post', 'private_key_jwt'];
+// What a registration may assign (private_key_jwt needs a key the user gives: --client-key, pre-registered only).
+const SPOKEN: readonly TokenEndpointAuthMethod[] = ['none', 'client_secret_basic', 'client_secret_post'];
 
 /**
  * The token endpoint auth method to use with a client: the one forced or registered if
