@@ -22,6 +22,7 @@ export type AuthErrorCode =
   | 'MCPI_AUTH_ISS_MISMATCH' // authorization response `iss` wrong, or missing while advertised (RFC 9207 §2.4)
   | 'MCPI_AUTH_DENIED' // the authorization server answered the authorization request with an error
   | 'MCPI_AUTH_TOKEN' // the token endpoint refused the code, the refresh token or the client
+  | 'MCPI_AUTH_ASSERTION' // an assertion (--assertion, the ID-JAG) expired or is for another audience (RFC 7523 §3)
   | 'MCPI_AUTH_STEP_UP' // 403 insufficient_scope again for a scope set already requested
   | 'MCPI_AUTH_REJECTED' // the server keeps answering 401 to tokens just obtained
   | 'MCPI_AUTH_TIMEOUT' // no authorization response reached the loopback listener in time

@@ -11,6 +11,7 @@ import { sanitizeLine } from '../util/sanitize.js';
 import { openBrowser, type BrowserChoice } from './browser.js';
 import type { CallbackListener } from './callback.js';
 import type { AuthorizationServerInfo } from './discovery.js';
+import { dpopHandle, type DpopKey } from './dpop.js';
 import { AuthError } from './errors.js';
 import type { AuthFetch } from './http.js';
 import { maskUrl } from './mask.js';
@@ -41,7 +42,27 @@ export interface CodeFlowOptions {
   fetch: AuthFetch;
   allowInsecureHttp?: boolean;
   env?: NodeJS.ProcessEnv;
+  /** DPoP: proofs on the token request with this key (RFC 9449 §5). */
+  dpop?: DpopKey;
+  /** Told each step of the flow (`auth login --explain`). */
+  onStep?: StepSink;
 }
+
+/** One step of a login as `--explain` shows it: what was done, what was seen (secrets masked). */
+export interface LoginStep {
+  /** Stable name: challenge, protected-resource-metadata, authorization-server-metadata, registration, pkce, authorization-request, authorization-response, dpop, token-request, token-response, token-exchange, scopes. */
+  step: string;
+  status: 'ok' | 'failed' | 'skipped';
+  /** One line for people. */
+  summary: string;
+  /** The evidence: URLs, headers, metadata members, masked token responses. */
+  evidence?: Record<string, unknown>;
+  /** On failure: what the spec expected at this step. */
+  expected?: string;
+}
+
+/** Where a flow reports its steps. */
+export type StepSink = (s: LoginStep) => void;
 
 /** The authorization URL and the secrets that go with it (kept in memory only). */
 interface PendingAuthorization {
@@ -131,12 +152,45 @@ function tokenError(what: string, issuer: string, e: unknown): AuthError {
   return new AuthError('MCPI_AUTH_TOKEN', `the token endpoint of ${sanitizeLine(issuer)} refused the ${what}: ${describeOAuthError(e)}`, { cause: e });
 }
 
-function checkTokenType(r: oauth.TokenEndpointResponse, issuer: string): void {
-  if (r.token_type !== 'bearer')
-    throw new AuthError(
-      'MCPI_AUTH_TOKEN',
-      `the token endpoint of ${sanitizeLine(issuer)} issued a ${sanitizeLine(r.token_type)} token; mcp-inspect sends Bearer tokens only`,
-    );
+function checkTokenType(r: oauth.TokenEndpointResponse, issuer: string, dpop?: DpopKey): void {
+  if (r.token_type === 'bearer' || (r.token_type === 'dpop' && dpop)) return;
+  throw new AuthError(
+    'MCPI_AUTH_TOKEN',
+    r.token_type === 'dpop'
+      ? `the token endpoint of ${sanitizeLine(issuer)} issued a DPoP-bound token to a request without a DPoP proof`
+      : `the token endpoint of ${sanitizeLine(issuer)} issued a ${sanitizeLine(r.token_type)} token; mcp-inspect sends Bearer and DPoP tokens only`,
+  );
+}
+
+/**
+ * One token request with its DPoP proof when `dpop` is given, sent again once when the
+ * authorization server answers `use_dpop_nonce` (RFC 9449 §8: oauth4webapi's handle keeps
+ * the nonce it sent). Resolves with the processed response; rejects with what `process` throws.
+ */
+async function tokenRequest(
+  dpop: DpopKey | undefined,
+  send: (extra: { DPoP?: oauth.DPoPHandle }) => Promise<Response>,
+  process: (res: Response) => Promise<oauth.TokenEndpointResponse>,
+  onStep?: StepSink,
+): Promise<oauth.TokenEndpointResponse> {
+  const handle = dpop ? dpopHandle(dpop) : undefined;
+  for (let attempt = 0; ; attempt++) {
+    const res = await send(handle ? { DPoP: handle } : {});
+    try {
+      return await process(res);
+    } catch (e) {
+      if (handle && attempt === 0 && oauth.isDPoPNonceError(e)) {
+        onStep?.({
+          step: 'dpop',
+          status: 'ok',
+          summary: 'the token endpoint asked for a DPoP nonce (use_dpop_nonce): sending the request again with it',
+          evidence: { 'DPoP-Nonce': res.headers.get('dpop-nonce') ?? null },
+        });
+        continue;
+      }
+      throw e;
+    }
+  }
 }
 
 /**
@@ -150,6 +204,25 @@ export async function authorizationCodeFlow(o: CodeFlowOptions): Promise<oauth.T
   let stopBrowser = () => undefined as void;
   try {
     const pending = await buildAuthorizationRequest(o);
+    const sent = new URL(pending.url).searchParams;
+    o.onStep?.({
+      step: 'pkce',
+      status: 'ok',
+      summary: 'PKCE: a fresh code verifier, its S256 challenge sent (the verifier stays here until the token request)',
+      evidence: { code_challenge_method: 'S256', code_challenge: sent.get('code_challenge') },
+    });
+    o.onStep?.({
+      step: 'authorization-request',
+      status: 'ok',
+      summary: `authorization request to ${maskUrl(o.as.metadata.authorization_endpoint ?? '')}`,
+      evidence: {
+        url: maskUrl(pending.url),
+        redirect_uri: o.listener.redirectUri,
+        resource: o.resource,
+        scope: sent.get('scope'),
+        state: '(random, checked on return)',
+      },
+    });
     o.onWire?.({
       time: Date.now(),
       direction: 'out',
@@ -173,6 +246,12 @@ export async function authorizationCodeFlow(o: CodeFlowOptions): Promise<oauth.T
       raw: 'authorization response (redirect)',
       bytes: 0,
     });
+    o.onStep?.({
+      step: 'authorization-response',
+      status: 'ok',
+      summary: `the redirect reached ${o.listener.redirectUri}`,
+      evidence: { url: maskUrl(callback.toString()), iss: callback.searchParams.get('iss'), error: callback.searchParams.get('error') },
+    });
     checkAuthorizationResponse(callback.searchParams, {
       issuer: pending.issuer,
       state: pending.state,
@@ -187,12 +266,18 @@ export async function authorizationCodeFlow(o: CodeFlowOptions): Promise<oauth.T
       throw new AuthError('MCPI_AUTH_DENIED', `the authorization response is not valid: ${describeOAuthError(e)}`, { cause: e });
     }
     try {
-      const res = await oauth.authorizationCodeGrantRequest(md, client, clientAuth(o.client), params, o.listener.redirectUri, pending.codeVerifier, {
-        additionalParameters: { resource: o.resource },
-        ...oauthOptions(o.fetch),
-      });
-      const r = await oauth.processAuthorizationCodeResponse(md, client, res);
-      checkTokenType(r, o.as.issuer);
+      const r = await tokenRequest(
+        o.dpop,
+        (extra) =>
+          oauth.authorizationCodeGrantRequest(md, client, clientAuth(o.client), params, o.listener.redirectUri, pending.codeVerifier, {
+            additionalParameters: { resource: o.resource },
+            ...oauthOptions(o.fetch),
+            ...extra,
+          }),
+        (res) => oauth.processAuthorizationCodeResponse(md, client, res),
+        o.onStep,
+      );
+      checkTokenType(r, o.as.issuer, o.dpop);
       return r;
     } catch (e) {
       throw tokenError('authorization code', o.as.issuer, e);
@@ -213,15 +298,21 @@ export async function refreshGrant(
   refreshToken: string,
   resource: string,
   fetch: AuthFetch,
+  dpop?: DpopKey,
 ): Promise<oauth.TokenEndpointResponse> {
   try {
     const c = clientMetadata(client);
-    const res = await oauth.refreshTokenGrantRequest(as.metadata, c, clientAuth(client), refreshToken, {
-      additionalParameters: { resource },
-      ...oauthOptions(fetch),
-    });
-    const r = await oauth.processRefreshTokenResponse(as.metadata, c, res);
-    checkTokenType(r, as.issuer);
+    const r = await tokenRequest(
+      dpop,
+      (extra) =>
+        oauth.refreshTokenGrantRequest(as.metadata, c, clientAuth(client), refreshToken, {
+          additionalParameters: { resource },
+          ...oauthOptions(fetch),
+          ...extra,
+        }),
+      (res) => oauth.processRefreshTokenResponse(as.metadata, c, res),
+    );
+    checkTokenType(r, as.issuer, dpop);
     return r;
   } catch (e) {
     throw tokenError('refresh token', as.issuer, e);
@@ -239,16 +330,101 @@ export async function clientCredentialsGrant(
   resource: string,
   scopes: string[] | undefined,
   fetch: AuthFetch,
+  dpop?: DpopKey,
 ): Promise<oauth.TokenEndpointResponse> {
   try {
     const c = clientMetadata(client);
     const parameters: Record<string, string> = { resource };
     if (scopes?.length) parameters.scope = scopes.join(' ');
-    const res = await oauth.clientCredentialsGrantRequest(as.metadata, c, clientAuth(client), parameters, oauthOptions(fetch));
-    const r = await oauth.processClientCredentialsResponse(as.metadata, c, res);
-    checkTokenType(r, as.issuer);
+    const r = await tokenRequest(
+      dpop,
+      (extra) => oauth.clientCredentialsGrantRequest(as.metadata, c, clientAuth(client), parameters, { ...oauthOptions(fetch), ...extra }),
+      (res) => oauth.processClientCredentialsResponse(as.metadata, c, res),
+    );
+    checkTokenType(r, as.issuer, dpop);
     return r;
   } catch (e) {
     throw tokenError('client credentials', as.issuer, e);
+  }
+}
+
+/** RFC 7523 §2.1 grant type. */
+export const JWT_BEARER_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
+/** RFC 8693 grant type. */
+export const TOKEN_EXCHANGE_GRANT = 'urn:ietf:params:oauth:grant-type:token-exchange';
+/** The Identity Assertion JWT Authorization Grant token type (SEP-990). */
+export const ID_JAG_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:id-jag';
+/** RFC 8693 §3 token type of an OpenID Connect ID token. */
+export const ID_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:id_token';
+
+/**
+ * The JWT bearer grant (RFC 7523 §2.1): `assertion` (a workload's platform token, or an
+ * ID-JAG) exchanged at the token endpoint, with `resource` and `scope`. Sent once: a
+ * refusal (invalid_grant, invalid_scope, unauthorized_client) rejects with
+ * AuthError('MCPI_AUTH_TOKEN') and is never retried with this or another grant.
+ */
+export async function jwtBearerGrant(
+  as: AuthorizationServerInfo,
+  client: StoredClient,
+  assertion: string,
+  resource: string,
+  scopes: string[] | undefined,
+  fetch: AuthFetch,
+  dpop?: DpopKey,
+): Promise<oauth.TokenEndpointResponse> {
+  try {
+    const c = clientMetadata(client);
+    const parameters: Record<string, string> = { assertion, resource };
+    if (scopes?.length) parameters.scope = scopes.join(' ');
+    const r = await tokenRequest(
+      dpop,
+      (extra) => oauth.genericTokenEndpointRequest(as.metadata, c, clientAuth(client), JWT_BEARER_GRANT, parameters, { ...oauthOptions(fetch), ...extra }),
+      (res) => oauth.processGenericTokenEndpointResponse(as.metadata, c, res),
+    );
+    checkTokenType(r, as.issuer, dpop);
+    return r;
+  } catch (e) {
+    throw tokenError('JWT bearer assertion', as.issuer, e);
+  }
+}
+
+/**
+ * Enterprise-managed authorization, step 1 (RFC 8693 token exchange at the enterprise IdP,
+ * SEP-990): the user's ID token for an Identity Assertion JWT Authorization Grant (ID-JAG)
+ * whose audience is the MCP server's authorization server and whose resource is the MCP
+ * server. Resolves with the ID-JAG; rejects with AuthError('MCPI_AUTH_TOKEN') when the IdP
+ * refuses or issues another token type.
+ */
+export async function tokenExchangeForIdJag(
+  idp: AuthorizationServerInfo,
+  idpClient: StoredClient,
+  idToken: string,
+  o: { audience: string; resource: string; scopes?: string[]; fetch: AuthFetch },
+): Promise<string> {
+  try {
+    const c = clientMetadata(idpClient);
+    const parameters: Record<string, string> = {
+      requested_token_type: ID_JAG_TOKEN_TYPE,
+      subject_token: idToken,
+      subject_token_type: ID_TOKEN_TYPE,
+      audience: o.audience,
+      resource: o.resource,
+    };
+    if (o.scopes?.length) parameters.scope = o.scopes.join(' ');
+    const res = await oauth.genericTokenEndpointRequest(idp.metadata, c, clientAuth(idpClient), TOKEN_EXCHANGE_GRANT, parameters, oauthOptions(o.fetch));
+    // RFC 8693 §2.2.1: an ID-JAG is not an access token, its token_type is N_A.
+    const r = await oauth.processGenericTokenEndpointResponse(idp.metadata, c, res, { recognizedTokenTypes: { n_a: () => undefined } });
+    const issued = (r as { issued_token_type?: unknown }).issued_token_type;
+    if (issued !== ID_JAG_TOKEN_TYPE)
+      throw new AuthError(
+        'MCPI_AUTH_TOKEN',
+        `the identity provider ${sanitizeLine(idp.issuer)} issued ${typeof issued === 'string' ? sanitizeLine(issued) : 'no issued_token_type'} instead of an ID-JAG (${ID_JAG_TOKEN_TYPE})`,
+      );
+    return r.access_token;
+  } catch (e) {
+    if (e instanceof AuthError) throw e;
+    throw new AuthError('MCPI_AUTH_TOKEN', `the identity provider ${sanitizeLine(idp.issuer)} refused the token exchange: ${describeOAuthError(e)}`, {
+      cause: e,
+    });
   }
 }

@@ -9,12 +9,24 @@ import type { WireEvent } from '../protocol/wire-event.js';
 import { sanitizeLine } from '../util/sanitize.js';
 import { resolveBrowser, type BrowserChoice } from './browser.js';
 import { startCallbackListener, type CallbackListener } from './callback.js';
-import { bearerChallenge, type BearerChallenge } from './challenge.js';
+import { checkAssertion, readJwtFile } from './assertions.js';
+import { bearerChallenge, parseWwwAuthenticate, type BearerChallenge } from './challenge.js';
+import { createDpopKey, dpopAdvertised, dpopProof, importDpopKey, type DpopKey } from './dpop.js';
 import { discoverAuthorizationServer, discoverProtectedResource, type AuthorizationServerInfo, type ProtectedResource } from './discovery.js';
 import { AuthError, AuthRequiredError } from './errors.js';
-import { authorizationCodeFlow, clientCredentialsGrant, refreshGrant, toStoredTokens } from './flow.js';
+import {
+  authorizationCodeFlow,
+  clientCredentialsGrant,
+  jwtBearerGrant,
+  refreshGrant,
+  tokenExchangeForIdJag,
+  toStoredTokens,
+  type LoginStep,
+  type StepSink,
+} from './flow.js';
+import { maskUrl } from './mask.js';
 import { createAuthFetch, type AuthFetch } from './http.js';
-import { obtainClient, type ClientSettings } from './registration.js';
+import { chooseAuthMethod, obtainClient, type ClientSettings } from './registration.js';
 import { scopeSetKey, selectScopes, unionScopes } from './scopes.js';
 import { loadAuth, saveAuth, type StoredAuth, type StoredClient, type TokenStatus, tokenStatus } from './store.js';
 import type { AuthChallenge, AuthProvider } from './types.js';
@@ -28,8 +40,21 @@ export interface OAuthProviderOptions {
   client?: ClientSettings;
   /** Scopes to ask for when a challenge names none (`oauth.scopes`). */
   scopes?: string[];
-  /** `authorization_code` (default, a user in a browser) or `client_credentials` (machine to machine; needs client id and secret). */
-  grant?: 'authorization_code' | 'client_credentials';
+  /**
+   * `authorization_code` (default, a user in a browser), `client_credentials` (machine to
+   * machine; a client id with a secret or a private key), `jwt_bearer` (workload identity:
+   * `assertionFile`), `enterprise` (ID-JAG: token exchange at the IdP, then the JWT bearer
+   * grant; `enterprise`).
+   */
+  grant?: Grant;
+  /** jwt_bearer: the file holding the platform-issued JWT (read at each grant, never stored). */
+  assertionFile?: string;
+  /** enterprise: the enterprise IdP and the user's ID token there. */
+  enterprise?: EnterpriseSettings;
+  /** DPoP (RFC 9449): true = always, false = never, undefined = when the authorization server advertises ES256. */
+  dpop?: boolean;
+  /** Each step of a login, with its evidence (`auth login --explain`, the TUI's login view). */
+  onStep?: StepSink;
   /**
    * May a challenge start the browser flow? (The CLI: stdin and stderr are TTYs, or a
    * `--browser` command is given.) False: a challenge that needs a login rejects with
@@ -68,8 +93,24 @@ export interface OAuthProviderOptions {
   now?: () => number;
 }
 
+/** The grants a provider can run. */
+export type Grant = 'authorization_code' | 'client_credentials' | 'jwt_bearer' | 'enterprise';
+
+/** Enterprise-managed authorization (SEP-990): where the user's identity comes from. */
+export interface EnterpriseSettings {
+  /** The enterprise IdP's issuer identifier (`--idp-issuer`). */
+  idpIssuer: string;
+  /** mcp-inspect's client id at the IdP (`--idp-client-id`). */
+  idpClientId: string;
+  /** Its secret there, if it has one (`--idp-client-secret`). */
+  idpClientSecret?: string;
+  /** The file holding the user's ID token from the IdP (`--id-token`). */
+  idTokenFile: string;
+}
+
 /** The provider of one server: the transport's seam plus what `auth login|status` need. */
 export interface OAuthProvider extends AuthProvider {
+  requestHeaders(request: { method: string; url: string }): Promise<Record<string, string>>;
   /**
    * Logs in now, whatever is stored: discovery (from `challenge` when the caller probed
    * the server, else from a probe of its own), client identity, the browser flow (or the
@@ -106,6 +147,11 @@ class Provider implements OAuthProvider {
   private refreshedWithoutSuccess = false;
   private stepUps = 0;
   private readonly triedScopeSets = new Set<string>();
+  private dpopKey: DpopKey | undefined;
+  /** The MCP server's latest DPoP nonce (RFC 9449 §9), and whether a challenge for it was already answered. */
+  private rsNonce: string | undefined;
+  private rsNonceRetried = false;
+  private currentStep: string | undefined;
 
   constructor(private readonly o: OAuthProviderOptions) {
     this.key = serverKey(o.serverUrl);
@@ -163,23 +209,66 @@ class Provider implements OAuthProvider {
         if (this.expired()) return undefined;
       }
       const t = this.entry?.tokens;
-      return t ? `Bearer ${t.accessToken}` : undefined;
+      if (!t) return undefined;
+      return t.tokenType === 'dpop' ? `DPoP ${t.accessToken}` : `Bearer ${t.accessToken}`;
     } catch {
       return undefined;
     }
   }
 
+  async requestHeaders(r: { method: string; url: string }): Promise<Record<string, string>> {
+    const authorization = await this.authorizationHeader();
+    if (!authorization) return {};
+    const t = this.entry?.tokens;
+    if (t?.tokenType !== 'dpop' || !this.entry?.dpop) return { Authorization: authorization };
+    try {
+      // RFC 9449 §7.1: a fresh proof per request, bound to the token by ath.
+      const key = await this.dpop();
+      return {
+        Authorization: authorization,
+        DPoP: await dpopProof(key, { method: r.method, url: r.url, accessToken: t.accessToken, nonce: this.rsNonce, nowMs: this.now() }),
+      };
+    } catch (e) {
+      this.o.onWarning?.(`cannot sign a DPoP proof with the stored key: ${(e as Error).message}`);
+      return { Authorization: authorization };
+    }
+  }
+
+  /** The DPoP key of the stored tokens. */
+  private async dpop(): Promise<DpopKey> {
+    const stored = this.entry?.dpop;
+    if (!stored) throw new AuthError('MCPI_AUTH_TOKEN', 'no DPoP key is stored');
+    if (this.dpopKey?.stored.jkt !== stored.jkt) this.dpopKey = await importDpopKey(stored);
+    return this.dpopKey;
+  }
+
+  /** Reports a step (and remembers it: a failure is reported against the step under way). */
+  private step(s: LoginStep): void {
+    this.currentStep = s.step;
+    this.o.onStep?.(s);
+  }
+
+  private begin(step: string): void {
+    this.currentStep = step;
+  }
+
   onAuthorized(): void {
     this.loginsWithoutSuccess = 0;
     this.refreshedWithoutSuccess = false;
+    this.rsNonceRetried = false;
   }
 
   onChallenge(c: AuthChallenge): Promise<'retry' | 'give-up'> {
     // Concurrent challenges wait for the one flow and share its outcome.
     if (this.inflight) return this.inflight;
-    const p = this.handle(c).finally(() => {
-      this.inflight = undefined;
-    });
+    const p = this.handle(c)
+      .catch((e: unknown) => {
+        this.failed(e);
+        throw e;
+      })
+      .finally(() => {
+        this.inflight = undefined;
+      });
     this.inflight = p;
     return p;
   }
@@ -190,11 +279,27 @@ class Provider implements OAuthProvider {
 
   async login(lo: { scopes?: string[]; challenge?: AuthChallenge } = {}): Promise<TokenStatus> {
     await this.load(true);
-    const challenge = lo.challenge ?? (await this.probe());
-    const ch = bearerChallenge(challenge?.wwwAuthenticate) ?? {};
+    this.begin('challenge');
+    let challenge: AuthChallenge | undefined;
     try {
-      await this.authorize(ch, { scopes: lo.scopes, interactive: true, forceLogin: true });
+      challenge = lo.challenge ?? (await this.probe());
     } catch (e) {
+      this.failed(e);
+      throw e;
+    }
+    this.step({
+      step: 'challenge',
+      status: challenge ? 'ok' : 'skipped',
+      summary: challenge
+        ? `the server answered HTTP ${challenge.status} with a ${challengeScheme(challenge.wwwAuthenticate) ?? 'WWW-Authenticate'} challenge`
+        : 'the server did not ask for authorization: discovery from the well-known locations',
+      evidence: challenge ? { status: challenge.status, 'WWW-Authenticate': challenge.wwwAuthenticate } : { url: maskUrl(this.o.serverUrl) },
+    });
+    const ch = oauthChallenge(challenge?.wwwAuthenticate) ?? {};
+    try {
+      await this.authorize(ch, { scopes: lo.scopes, interactive: true, forceLogin: true, dpopChallenge: isDpopChallenge(challenge?.wwwAuthenticate) });
+    } catch (e) {
+      this.failed(e);
       if (!challenge && e instanceof AuthError && e.code === 'MCPI_AUTH_DISCOVERY') {
         throw new AuthError(
           'MCPI_AUTH_DISCOVERY',
@@ -221,10 +326,19 @@ class Provider implements OAuthProvider {
   }
 
   private async handle(c: AuthChallenge): Promise<'retry' | 'give-up'> {
-    const ch = bearerChallenge(c.wwwAuthenticate);
+    const ch = oauthChallenge(c.wwwAuthenticate);
+    if (c.status === 401 && dpopNonceError(c.wwwAuthenticate) && this.entry?.tokens?.tokenType === 'dpop') {
+      // RFC 9449 §9: the server wants its nonce in the proof. Once per nonce; not a login.
+      if (!c.dpopNonce || (this.rsNonceRetried && c.dpopNonce === this.rsNonce))
+        throw new AuthError('MCPI_AUTH_REJECTED', 'the server keeps answering use_dpop_nonce to DPoP proofs that carry its nonce; giving up');
+      this.rsNonce = c.dpopNonce;
+      this.rsNonceRetried = true;
+      this.o.onInfo?.('the server asked for a DPoP nonce: sending the request again with it');
+      return 'retry';
+    }
     if (c.status === 401) {
-      // A 401 without a Bearer challenge still means "authorize"; discovery then uses the well-known locations.
-      if (!ch && c.wwwAuthenticate && !/^\s*bearer\b/i.test(c.wwwAuthenticate)) return 'give-up';
+      // A 401 without a Bearer or DPoP challenge still means "authorize"; discovery then uses the well-known locations.
+      if (!ch && c.wwwAuthenticate && !/^\s*(bearer|dpop)\b/i.test(c.wwwAuthenticate)) return 'give-up';
       await this.load(true);
       // A 401 that names no challenge: unless the server publishes metadata, no login can help.
       if (!c.wwwAuthenticate) await this.requireMetadata(c.status);
@@ -232,7 +346,12 @@ class Provider implements OAuthProvider {
       if (!this.o.interactive && (this.o.grant ?? 'authorization_code') === 'authorization_code' && !this.entry?.tokens?.refreshToken) {
         throw new AuthRequiredError(this.o.serverUrl, `the server requires authorization (HTTP ${c.status}) and this session cannot open a browser`);
       }
-      await this.authorize(ch ?? {}, { interactive: this.o.interactive, allowRefresh: true, status: c.status });
+      await this.authorize(ch ?? {}, {
+        interactive: this.o.interactive,
+        allowRefresh: true,
+        status: c.status,
+        dpopChallenge: isDpopChallenge(c.wwwAuthenticate),
+      });
       return 'retry';
     }
     if (!ch || ch.error !== 'insufficient_scope') return 'give-up';
@@ -278,14 +397,52 @@ class Provider implements OAuthProvider {
    */
   private async authorize(
     ch: BearerChallenge,
-    how: { interactive: boolean; allowRefresh?: boolean; stepUp?: boolean; forceLogin?: boolean; scopes?: string[]; status?: number },
+    how: {
+      interactive: boolean;
+      allowRefresh?: boolean;
+      stepUp?: boolean;
+      forceLogin?: boolean;
+      scopes?: string[];
+      status?: number;
+      dpopChallenge?: boolean;
+    },
   ): Promise<void> {
     const entry = await this.load();
+    this.begin('protected-resource-metadata');
     const prm = await discoverProtectedResource(this.fetch, this.o.serverUrl, ch.resourceMetadata);
+    this.step({
+      step: 'protected-resource-metadata',
+      status: 'ok',
+      summary: `protected resource metadata from ${maskUrl(prm.metadataUrl)}${ch.resourceMetadata ? ' (named by the challenge)' : ' (well-known location)'}`,
+      evidence: {
+        url: maskUrl(prm.metadataUrl),
+        resource: prm.resource,
+        authorization_servers: prm.authorizationServers,
+        scopes_supported: prm.scopesSupported ?? null,
+      },
+    });
     const issuer = entry.issuer && prm.authorizationServers.includes(entry.issuer) ? entry.issuer : prm.authorizationServers[0];
     const grant = this.o.grant ?? 'authorization_code';
+    this.begin('authorization-server-metadata');
     const as = await discoverAuthorizationServer(this.fetch, issuer, grant === 'authorization_code');
     this.as = as;
+    this.step({
+      step: 'authorization-server-metadata',
+      status: 'ok',
+      summary: `authorization server ${sanitizeLine(as.issuer)}: ${as.kind === 'oauth' ? 'RFC 8414' : 'OpenID Connect'} metadata from ${maskUrl(as.metadataUrl)}`,
+      evidence: {
+        url: maskUrl(as.metadataUrl),
+        issuer: as.issuer,
+        token_endpoint: as.metadata.token_endpoint ?? null,
+        authorization_endpoint: as.metadata.authorization_endpoint ?? null,
+        registration_endpoint: as.metadata.registration_endpoint ?? null,
+        code_challenge_methods_supported: as.metadata.code_challenge_methods_supported ?? null,
+        grant_types_supported: as.metadata.grant_types_supported ?? null,
+        token_endpoint_auth_methods_supported: as.metadata.token_endpoint_auth_methods_supported ?? null,
+        dpop_signing_alg_values_supported: (as.metadata as { dpop_signing_alg_values_supported?: unknown }).dpop_signing_alg_values_supported ?? null,
+        revocation_endpoint: as.metadata.revocation_endpoint ?? null,
+      },
+    });
     if (entry.issuer && entry.issuer !== as.issuer) {
       // Credentials are bound to the AS that issued them: never reuse them at another one.
       this.o.onInfo?.(
@@ -323,8 +480,26 @@ class Provider implements OAuthProvider {
       authorizationServerScopes: as.metadata.scopes_supported,
     });
 
+    this.step({
+      step: 'scopes',
+      status: 'ok',
+      summary: scopes
+        ? `asking for the scopes ${sanitizeLine(scopes.join(' '))}`
+        : 'asking for no particular scope (none named by the challenge, the metadata or the flags)',
+      evidence: { requested: scopes ?? null, challenge: ch.scope ?? null, scopes_supported: prm.scopesSupported ?? as.metadata.scopes_supported ?? null },
+    });
+    await this.chooseDpop(as, how.dpopChallenge);
+
     if (grant === 'client_credentials') {
       await this.clientCredentials(as, prm, scopes);
+      return;
+    }
+    if (grant === 'jwt_bearer') {
+      await this.jwtBearer(as, prm, scopes);
+      return;
+    }
+    if (grant === 'enterprise') {
+      await this.enterprise(as, prm, scopes);
       return;
     }
     if (!how.interactive) {
@@ -353,7 +528,14 @@ class Provider implements OAuthProvider {
     if (!client || !tokens?.refreshToken || !entry.resource) throw new AuthError('MCPI_AUTH_TOKEN', 'nothing to refresh with');
     this.refreshedWithoutSuccess = true;
     try {
-      const r = await refreshGrant(as, client, tokens.refreshToken, entry.resource, this.fetch);
+      const r = await refreshGrant(
+        as,
+        client,
+        tokens.refreshToken,
+        entry.resource,
+        this.fetch,
+        entry.dpop && tokens.tokenType === 'dpop' ? await this.dpop() : undefined,
+      );
       entry.tokens = toStoredTokens(r, entry.requestedScopes, this.now(), tokens);
       this.o.onInfo?.('refreshed the access token');
     } catch (e) {
@@ -367,7 +549,19 @@ class Provider implements OAuthProvider {
 
   private async clientCredentials(as: AuthorizationServerInfo, prm: ProtectedResource, scopes: string[] | undefined): Promise<void> {
     const s = this.o.client;
-    if (!s?.clientId || !s.clientSecret) throw new AuthError('MCPI_AUTH_NO_CLIENT', 'the client credentials grant needs a pre-registered client id and secret');
+    if (!s?.clientId || (!s.clientSecret && !s.keyFile))
+      throw new AuthError('MCPI_AUTH_NO_CLIENT', 'the client credentials grant needs a pre-registered client id and its secret or private key');
+    const client = await this.preRegistered(as, s);
+    this.loginsWithoutSuccess++;
+    this.tokenRequestStep('client_credentials', as, client);
+    const r = await clientCredentialsGrant(as, client, prm.resource, scopes, this.fetch, this.dpopKey);
+    this.commit(as, client, r, scopes, 'client_credentials');
+    await this.save();
+  }
+
+  /** A pre-registered client (with its secret or key), reported as the registration step. */
+  private async preRegistered(as: AuthorizationServerInfo, s: ClientSettings): Promise<StoredClient> {
+    this.begin('registration');
     const client = await obtainClient(as, {
       settings: s,
       stored: this.entry?.client,
@@ -375,10 +569,139 @@ class Provider implements OAuthProvider {
       fetch: this.fetch,
       softwareVersion: this.o.softwareVersion,
     });
-    this.loginsWithoutSuccess++;
-    const r = await clientCredentialsGrant(as, client, prm.resource, scopes, this.fetch);
-    this.commit(as, client, r, scopes);
+    this.step({
+      step: 'registration',
+      status: 'ok',
+      summary: `pre-registered client ${sanitizeLine(client.clientId)} (given with --client-id), authenticating with ${client.tokenEndpointAuthMethod}`,
+      evidence: {
+        client_id: client.clientId,
+        source: client.source,
+        token_endpoint_auth_method: client.tokenEndpointAuthMethod,
+        key_file: client.keyFile ?? null,
+      },
+    });
+    return client;
+  }
+
+  private tokenRequestStep(grant: string, as: AuthorizationServerInfo, client: StoredClient): void {
+    this.step({
+      step: 'token-request',
+      status: 'ok',
+      summary: `${grant} grant at ${maskUrl(as.metadata.token_endpoint ?? '')}${this.dpopKey ? ' with a DPoP proof' : ''}`,
+      evidence: {
+        token_endpoint: as.metadata.token_endpoint ?? null,
+        grant_type: grant,
+        client_id: client.clientId,
+        client_auth: client.tokenEndpointAuthMethod,
+        dpop: !!this.dpopKey,
+      },
+    });
+    this.begin('token-response');
+  }
+
+  /** Decides whether this login binds its tokens with DPoP, and makes the login's key. */
+  private async chooseDpop(as: AuthorizationServerInfo, challenged?: boolean): Promise<void> {
+    const advertised = dpopAdvertised(as.metadata);
+    const use = this.o.dpop ?? (advertised || !!challenged);
+    this.dpopKey = use ? await createDpopKey() : undefined;
+    this.step({
+      step: 'dpop',
+      status: use ? 'ok' : 'skipped',
+      summary: use
+        ? `DPoP: a new ES256 key for this login (thumbprint ${this.dpopKey!.stored.jkt}); proofs on the token request and on every request to the server`
+        : this.o.dpop === false
+          ? 'DPoP: off (--no-dpop)'
+          : 'DPoP: not advertised by the authorization server (dpop_signing_alg_values_supported)',
+      evidence: {
+        dpop_signing_alg_values_supported: (as.metadata as { dpop_signing_alg_values_supported?: unknown }).dpop_signing_alg_values_supported ?? null,
+        flag: this.o.dpop ?? null,
+        jkt: this.dpopKey?.stored.jkt ?? null,
+      },
+    });
+  }
+
+  /** Workload identity (RFC 7523 §2.1): the platform's JWT, checked, then sent once. */
+  private async jwtBearer(as: AuthorizationServerInfo, prm: ProtectedResource, scopes: string[] | undefined): Promise<void> {
+    const s = this.o.client;
+    if (!s?.clientId || !this.o.assertionFile) throw new AuthError('MCPI_AUTH_NO_CLIENT', 'the JWT bearer grant needs --client-id and --assertion');
+    const client = await this.preRegistered(as, s);
+    this.begin('assertion');
+    const assertion = await readJwtFile(this.o.assertionFile, 'assertion');
+    checkAssertion(assertion, {
+      what: `assertion in ${this.o.assertionFile}`,
+      issuer: as.issuer,
+      tokenEndpoint: as.metadata.token_endpoint,
+      nowMs: this.now(),
+    });
+    this.step({
+      step: 'assertion',
+      status: 'ok',
+      summary: `the assertion in ${this.o.assertionFile} is for this authorization server and not expired`,
+      evidence: assertionEvidence(assertion),
+    });
+    this.tokenRequestStep('urn:ietf:params:oauth:grant-type:jwt-bearer', as, client);
+    // One attempt: a refused assertion is reported, never retried nor replaced by another grant.
+    this.loginsWithoutSuccess = MAX_LOGINS_WITHOUT_SUCCESS;
+    const r = await jwtBearerGrant(as, client, assertion, prm.resource, scopes, this.fetch, this.dpopKey);
+    this.commit(as, client, r, scopes, 'jwt_bearer');
     await this.save();
+  }
+
+  /** Enterprise-managed authorization (SEP-990): ID token → ID-JAG at the IdP (RFC 8693), ID-JAG → access token here (RFC 7523). */
+  private async enterprise(as: AuthorizationServerInfo, prm: ProtectedResource, scopes: string[] | undefined): Promise<void> {
+    const e = this.o.enterprise;
+    const s = this.o.client;
+    if (!e || !s?.clientId)
+      throw new AuthError('MCPI_AUTH_NO_CLIENT', 'enterprise-managed authorization needs --idp-issuer, --idp-client-id, --id-token and --client-id');
+    this.begin('identity-provider-metadata');
+    const idp = await discoverAuthorizationServer(this.fetch, e.idpIssuer, false);
+    this.step({
+      step: 'identity-provider-metadata',
+      status: 'ok',
+      summary: `enterprise identity provider ${sanitizeLine(idp.issuer)}: metadata from ${maskUrl(idp.metadataUrl)}`,
+      evidence: {
+        url: maskUrl(idp.metadataUrl),
+        issuer: idp.issuer,
+        token_endpoint: idp.metadata.token_endpoint ?? null,
+        grant_types_supported: idp.metadata.grant_types_supported ?? null,
+      },
+    });
+    this.begin('token-exchange');
+    const idToken = await readJwtFile(e.idTokenFile, 'ID token');
+    const idpClient: StoredClient = {
+      issuer: idp.issuer,
+      clientId: e.idpClientId,
+      clientSecret: e.idpClientSecret,
+      tokenEndpointAuthMethod: chooseAuthMethod(idp.metadata.token_endpoint_auth_methods_supported, !!e.idpClientSecret),
+      source: 'pre-registered',
+    };
+    const jag = await tokenExchangeForIdJag(idp, idpClient, idToken, { audience: as.issuer, resource: prm.resource, scopes, fetch: this.fetch });
+    this.step({
+      step: 'token-exchange',
+      status: 'ok',
+      summary: `token exchange (RFC 8693) at ${maskUrl(idp.metadata.token_endpoint ?? '')}: the ID token for an ID-JAG for ${sanitizeLine(as.issuer)}`,
+      evidence: { audience: as.issuer, resource: prm.resource, id_jag: assertionEvidence(jag) },
+    });
+    const client = await this.preRegistered(as, s);
+    this.begin('assertion');
+    checkAssertion(jag, { what: 'ID-JAG from the identity provider', issuer: as.issuer, tokenEndpoint: as.metadata.token_endpoint, nowMs: this.now() });
+    this.tokenRequestStep('urn:ietf:params:oauth:grant-type:jwt-bearer', as, client);
+    this.loginsWithoutSuccess = MAX_LOGINS_WITHOUT_SUCCESS;
+    const r = await jwtBearerGrant(as, client, jag, prm.resource, scopes, this.fetch, this.dpopKey);
+    this.commit(as, client, r, scopes, 'enterprise');
+    await this.save();
+  }
+
+  /** Reports the step under way as failed, with what the spec expected there. */
+  private failed(e: unknown): void {
+    const step = this.currentStep ?? 'challenge';
+    this.o.onStep?.({
+      step,
+      status: 'failed',
+      summary: e instanceof Error ? sanitizeLine(e.message) : String(e),
+      evidence: e instanceof AuthError ? { code: e.code, ...(e.detail ? { detail: e.detail } : {}) } : undefined,
+      expected: expectedAt(step, e),
+    });
   }
 
   private async codeFlow(as: AuthorizationServerInfo, prm: ProtectedResource, scopes: string[] | undefined): Promise<void> {
@@ -386,6 +709,7 @@ class Provider implements OAuthProvider {
     const stored = this.storedClient();
     const listener = await this.listen(stored?.issuer === as.issuer ? stored : undefined);
     try {
+      this.begin('registration');
       const client = await obtainClient(as, {
         settings: this.o.client ?? {},
         stored,
@@ -394,6 +718,20 @@ class Provider implements OAuthProvider {
         softwareVersion: this.o.softwareVersion,
       });
       if (client.source === 'dcr' && client !== stored) this.o.onInfo?.(`registered mcp-inspect as a client at ${sanitizeLine(as.issuer)}`);
+      this.step({
+        step: 'registration',
+        status: 'ok',
+        summary: registrationWhy(client, stored, as),
+        evidence: {
+          client_id: client.clientId,
+          source: client.source,
+          token_endpoint_auth_method: client.tokenEndpointAuthMethod,
+          registration_endpoint: as.metadata.registration_endpoint ?? null,
+          client_id_metadata_document_supported: as.metadata.client_id_metadata_document_supported ?? null,
+          redirect_uri: listener.redirectUri,
+        },
+      });
+      this.begin('authorization-request');
       // Keep a fresh registration even if the user then abandons the browser step.
       if (client.source === 'dcr') {
         entry.client = client;
@@ -417,6 +755,11 @@ class Provider implements OAuthProvider {
         fetch: this.fetch,
         allowInsecureHttp: this.o.allowInsecureHttp,
         env: this.env,
+        dpop: this.dpopKey,
+        onStep: (x) => {
+          this.step(x);
+          if (x.step === 'authorization-response') this.begin('token-response');
+        },
       });
       this.commit(as, client, r, scopes);
       await this.save();
@@ -439,12 +782,127 @@ class Provider implements OAuthProvider {
     }
   }
 
-  private commit(as: AuthorizationServerInfo, client: StoredClient, r: Parameters<typeof toStoredTokens>[0], scopes: string[] | undefined): void {
+  private commit(
+    as: AuthorizationServerInfo,
+    client: StoredClient,
+    r: Parameters<typeof toStoredTokens>[0],
+    scopes: string[] | undefined,
+    grant?: Exclude<Grant, 'authorization_code'>,
+  ): void {
     const entry = this.entry!;
     entry.issuer = as.issuer;
     entry.client = client;
     entry.tokens = toStoredTokens(r, scopes, this.now());
     entry.requestedScopes = scopes;
+    entry.grant = grant;
+    // The key goes with the token it is bound to (and goes away with a Bearer one).
+    entry.dpop = entry.tokens.tokenType === 'dpop' ? this.dpopKey?.stored : undefined;
+    this.rsNonce = undefined;
+    this.rsNonceRetried = false;
     this.refreshedWithoutSuccess = false;
+    const granted = entry.tokens.scopes;
+    this.step({
+      step: 'token-response',
+      status: 'ok',
+      summary: `a ${entry.tokens.tokenType === 'dpop' ? 'DPoP-bound' : 'Bearer'} access token${entry.tokens.refreshToken ? ' and a refresh token' : ''}${granted?.length ? `, scopes granted: ${sanitizeLine(granted.join(' '))}` : ''}`,
+      evidence: {
+        token_type: r.token_type,
+        access_token: '[redacted]',
+        refresh_token: r.refresh_token ? '[redacted]' : null,
+        expires_in: r.expires_in ?? null,
+        scope: r.scope ?? null,
+        requested: scopes ?? null,
+        ...(entry.dpop ? { 'cnf.jkt': entry.dpop.jkt } : {}),
+      },
+    });
   }
+}
+
+/** The scheme of the first challenge of a `WWW-Authenticate` value. */
+function challengeScheme(www: string | undefined): string | undefined {
+  return www ? parseWwwAuthenticate(www)[0]?.scheme : undefined;
+}
+
+/** True when the only OAuth challenge is DPoP (RFC 9449 §7.1): the server wants DPoP-bound tokens. */
+function isDpopChallenge(www: string | undefined): boolean {
+  if (!www) return false;
+  const schemes = parseWwwAuthenticate(www).map((c) => c.scheme.toLowerCase());
+  return schemes.includes('dpop') && !schemes.includes('bearer');
+}
+
+/** The OAuth parameters of a Bearer challenge, else of a DPoP one (same parameters: RFC 9449 §7.1). */
+function oauthChallenge(www: string | undefined): BearerChallenge | undefined {
+  const bearer = bearerChallenge(www);
+  if (bearer || !www) return bearer;
+  const ch = parseWwwAuthenticate(www).find((c) => c.scheme.toLowerCase() === 'dpop');
+  if (!ch) return undefined;
+  const scope = ch.params.scope?.split(/\s+/).filter(Boolean);
+  return {
+    resourceMetadata: ch.params.resource_metadata || undefined,
+    scope: scope?.length ? scope : undefined,
+    error: ch.params.error || undefined,
+    errorDescription: ch.params.error_description || undefined,
+  };
+}
+
+/** True for a DPoP challenge with `error="use_dpop_nonce"` (RFC 9449 §9). */
+function dpopNonceError(www: string): boolean {
+  return parseWwwAuthenticate(www).some((c) => c.scheme.toLowerCase() === 'dpop' && c.params.error === 'use_dpop_nonce');
+}
+
+/** What --explain shows of an assertion: its header's typ/alg and the claims that decide (never the JWT). */
+function assertionEvidence(jwt: string): Record<string, unknown> {
+  const [h, p] = jwt.split('.');
+  const dec = (x: string | undefined) => {
+    try {
+      return JSON.parse(Buffer.from(x ?? '', 'base64url').toString('utf8')) as Record<string, unknown>;
+    } catch {
+      return {};
+    }
+  };
+  const header = dec(h);
+  const c = dec(p);
+  const time = (v: unknown) => (typeof v === 'number' ? new Date(v * 1000).toISOString() : null);
+  return { typ: header.typ ?? null, alg: header.alg ?? null, iss: c.iss ?? null, sub: c.sub ?? null, aud: c.aud ?? null, exp: time(c.exp), iat: time(c.iat) };
+}
+
+function registrationWhy(client: StoredClient, stored: StoredClient | undefined, as: AuthorizationServerInfo): string {
+  if (client.source === 'pre-registered')
+    return `pre-registered client ${sanitizeLine(client.clientId)} (given with --client-id or the config's oauth.clientId)`;
+  if (client.source === 'cimd')
+    return `client ID metadata document ${sanitizeLine(client.clientId)}: the authorization server supports it (client_id_metadata_document_supported)`;
+  if (client === stored) return `the client ${sanitizeLine(client.clientId)} registered earlier at ${sanitizeLine(as.issuer)} (stored)`;
+  return `dynamic client registration at ${maskUrl(as.metadata.registration_endpoint ?? '')}: no pre-registered client and no client metadata document support`;
+}
+
+/** What the spec expects at a step (shown with a failure). */
+function expectedAt(step: string, e: unknown): string {
+  const code = e instanceof AuthError ? e.code : undefined;
+  if (code === 'MCPI_AUTH_RESOURCE_MISMATCH')
+    return 'RFC 9728 §3.3: the metadata `resource` must identify the MCP server the client connects to (same origin, the server path or a parent of it)';
+  if (code === 'MCPI_AUTH_ISSUER_MISMATCH')
+    return 'RFC 8414 §3.3: the metadata `issuer` must be identical to the issuer identifier the metadata URL was built from';
+  if (code === 'MCPI_AUTH_PKCE_UNSUPPORTED')
+    return 'MCP authorization: the authorization server must list S256 in code_challenge_methods_supported (PKCE is required)';
+  if (code === 'MCPI_AUTH_ISS_MISMATCH')
+    return 'RFC 9207 §2.4: the authorization response `iss` must equal the issuer the request was sent to (required when advertised)';
+  if (code === 'MCPI_AUTH_STATE_MISMATCH') return 'OAuth 2.1 §4.1.2: the authorization response must carry the `state` the request sent';
+  if (code === 'MCPI_AUTH_ASSERTION') return 'RFC 7523 §3: the assertion must name the authorization server in `aud` and must not be expired (`exp`)';
+  const byStep: Record<string, string> = {
+    challenge: 'MCP authorization: a protected server answers 401 with `WWW-Authenticate: Bearer` (or DPoP), ideally naming `resource_metadata`',
+    'protected-resource-metadata':
+      'RFC 9728: a JSON document with `resource` and `authorization_servers`, at the `resource_metadata` URL of the challenge or /.well-known/oauth-protected-resource[/path]',
+    'authorization-server-metadata':
+      'RFC 8414 / OpenID Connect Discovery: a JSON document whose `issuer` is the authorization server named by the resource, at /.well-known/oauth-authorization-server or /.well-known/openid-configuration',
+    registration:
+      'MCP client registration: a pre-registered client, a client ID metadata document (client_id_metadata_document_supported), or Dynamic Client Registration (RFC 7591, registration_endpoint)',
+    'authorization-request':
+      'OAuth 2.1 §4.1: the browser reaches the authorization endpoint and is redirected to the loopback redirect_uri with `code` and `state`',
+    'authorization-response': 'OAuth 2.1 §4.1.2: a redirect with `code`, the same `state`, and `iss` when advertised (RFC 9207)',
+    'token-response': 'OAuth 2.1 §3.2.3: HTTP 200 with `access_token` and `token_type` (Bearer, or DPoP when a proof was sent)',
+    'identity-provider-metadata': 'SEP-990: the identity provider publishes OpenID Connect or RFC 8414 metadata with a token_endpoint',
+    'token-exchange': 'RFC 8693 §2.2: HTTP 200 with the ID-JAG in `access_token` and issued_token_type urn:ietf:params:oauth:token-type:id-jag',
+    assertion: 'RFC 7523 §3: a JWT with `aud` naming the authorization server and an `exp` in the future',
+  };
+  return byStep[step] ?? 'see the message';
 }

@@ -8,6 +8,7 @@
  */
 import * as oauth from 'oauth4webapi';
 import { sanitizeLine } from '../util/sanitize.js';
+import { loadClientKey } from './assertions.js';
 import { AuthError } from './errors.js';
 import type { AuthFetch } from './http.js';
 import type { AuthorizationServerInfo } from './discovery.js';
@@ -23,8 +24,13 @@ export interface ClientSettings {
   clientMetadataUrl?: string;
   /** Force a token endpoint auth method instead of choosing from the AS metadata. */
   tokenEndpointAuthMethod?: TokenEndpointAuthMethod;
+  /** private_key_jwt (RFC 7523 §2.2): the PEM file of the client's private key (`--client-key`). */
+  keyFile?: string;
+  /** Its JWS algorithm (`--client-key-alg`; default: inferred from the key). */
+  keyAlg?: string;
 }
 
+// What a registration may assign (private_key_jwt needs a key the user gives: --client-key, pre-registered only).
 const SPOKEN: readonly TokenEndpointAuthMethod[] = ['none', 'client_secret_basic', 'client_secret_post'];
 
 /**
@@ -79,8 +85,21 @@ function basicAuth(clientSecret: string): oauth.ClientAuth {
   };
 }
 
-/** oauth4webapi's client authentication for a stored client. */
+/** oauth4webapi's client authentication for a stored client (a private_key_jwt key is read from its file when a request is made). */
 export function clientAuth(c: StoredClient): oauth.ClientAuth {
+  if (c.tokenEndpointAuthMethod === 'private_key_jwt') {
+    const file = c.keyFile;
+    if (!file)
+      throw new AuthError(
+        'MCPI_AUTH_NO_CLIENT',
+        `the client ${sanitizeLine(c.clientId)} authenticates with private_key_jwt but no key file is known: pass --client-key`,
+      );
+    return async (as, client, body, headers) => {
+      // The assertion: iss = sub = client_id, aud = the issuer identifier, fresh jti, exp 60 s (oauth4webapi).
+      const k = await loadClientKey(file, c.keyAlg);
+      await oauth.PrivateKeyJwt({ key: k.key })(as, client, body, headers);
+    };
+  }
   if (c.tokenEndpointAuthMethod === 'client_secret_basic') return basicAuth(c.clientSecret ?? '');
   if (c.tokenEndpointAuthMethod === 'client_secret_post') return oauth.ClientSecretPost(c.clientSecret ?? '');
   return oauth.None();
@@ -130,6 +149,21 @@ export async function obtainClient(as: AuthorizationServerInfo, o: ObtainClientO
         'MCPI_AUTH_AS_CHANGED',
         `the client id ${sanitizeLine(s.clientId)} was used with the authorization server ${sanitizeLine(o.stored.issuer)}, but the server now names ${sanitizeLine(as.issuer)}; pre-registered credentials belong to one authorization server: register at the new one and pass its client id (or, if this client is valid there too, forget the old binding with mcp-inspect auth logout)`,
       );
+    }
+    if (s.keyFile) {
+      if (supported && !supported.includes('private_key_jwt'))
+        throw new AuthError(
+          'MCPI_AUTH_NO_CLIENT',
+          `the authorization server ${sanitizeLine(as.issuer)} does not accept private_key_jwt at its token endpoint (it allows ${supported.map((m) => sanitizeLine(m)).join(', ')}); use --client-secret instead of --client-key`,
+        );
+      return {
+        issuer: as.issuer,
+        clientId: s.clientId,
+        tokenEndpointAuthMethod: 'private_key_jwt',
+        source: 'pre-registered',
+        keyFile: s.keyFile,
+        keyAlg: s.keyAlg,
+      };
     }
     return {
       issuer: as.issuer,

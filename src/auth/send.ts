@@ -11,6 +11,8 @@ export interface AuthorizedAnswer<T> {
   status: number;
   /** The `WWW-Authenticate` response header, if any. */
   wwwAuthenticate?: string;
+  /** The `DPoP-Nonce` response header, if any. */
+  dpopNonce?: string;
   /** Whatever the caller wants back (the parsed response…). */
   value: T;
 }
@@ -19,7 +21,8 @@ export interface AuthorizedAnswer<T> {
 const MAX_EXCHANGES = 4;
 
 /**
- * Runs `send(authorization)` with the provider's header; on 401, or 403 with
+ * Runs `send(authorization, extra)` with the provider's header (and `extra`: the DPoP proof
+ * of a DPoP-bound token, for `method` and `url`); on 401, or 403 with
  * `WWW-Authenticate`, asks the provider and sends again while it says 'retry' (at most 4
  * exchanges). Resolves with the last answer (a challenged answer when the provider gave
  * up); rejects with what `send` or the provider rejects with (AuthError for refusals).
@@ -27,18 +30,23 @@ const MAX_EXCHANGES = 4;
 export async function sendAuthorized<T>(
   provider: AuthProvider,
   url: string,
-  send: (authorization: string | undefined) => Promise<AuthorizedAnswer<T>>,
+  send: (authorization: string | undefined, extra: Record<string, string>) => Promise<AuthorizedAnswer<T>>,
+  method = 'POST',
 ): Promise<AuthorizedAnswer<T>> {
   for (let n = 1; ; n++) {
-    const header = await provider.authorizationHeader();
-    const a = await send(header);
+    // A DPoP-bound token comes with its proof (`DPoP`), made for this method and URL.
+    const all = provider.requestHeaders ? await provider.requestHeaders({ method, url }) : undefined;
+    const header = all ? all.Authorization : await provider.authorizationHeader();
+    const extra: Record<string, string> = {};
+    for (const [k, v] of Object.entries(all ?? {})) if (k !== 'Authorization') extra[k] = v;
+    const a = await send(header, extra);
     const challenged = a.status === 401 || (a.status === 403 && !!a.wwwAuthenticate);
     if (!challenged) {
       if (header) provider.onAuthorized();
       return a;
     }
     if (n >= MAX_EXCHANGES) return a;
-    const next = await provider.onChallenge({ status: a.status as 401 | 403, wwwAuthenticate: a.wwwAuthenticate ?? '', url });
+    const next = await provider.onChallenge({ status: a.status as 401 | 403, wwwAuthenticate: a.wwwAuthenticate ?? '', url, dpopNonce: a.dpopNonce });
     if (next === 'give-up') return a;
   }
 }

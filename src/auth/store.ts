@@ -12,13 +12,14 @@ import { createHash, randomBytes } from 'node:crypto';
 import { chmod, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
+import type { StoredDpopKey } from './dpop.js';
 import { serverKey } from './urls.js';
 
 /** How the client got its identity at the authorization server. */
 export type ClientSource = 'pre-registered' | 'cimd' | 'dcr';
 
 /** Token endpoint client authentication methods mcp-inspect speaks. */
-export type TokenEndpointAuthMethod = 'none' | 'client_secret_basic' | 'client_secret_post';
+export type TokenEndpointAuthMethod = 'none' | 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt';
 
 /** A client identity, bound to the authorization server that issued it. */
 export interface StoredClient {
@@ -32,12 +33,16 @@ export interface StoredClient {
   source: ClientSource;
   /** The redirect URI registered by DCR (its port is reused on the next login). */
   redirectUri?: string;
+  /** private_key_jwt: the PEM file of the client's key (a reference: the key is never copied here). */
+  keyFile?: string;
+  /** private_key_jwt: the JWS algorithm it signs with. */
+  keyAlg?: string;
 }
 
 /** Tokens from the token endpoint. */
 export interface StoredTokens {
   accessToken: string;
-  /** `Bearer` (DPoP is not spoken). */
+  /** `bearer` or `dpop` (lower-cased by oauth4webapi). */
   tokenType: string;
   refreshToken?: string;
   /** ms since epoch, from `expires_in` at receipt; absent = unknown. */
@@ -59,6 +64,10 @@ export interface StoredAuth {
   tokens?: StoredTokens;
   /** Scopes asked for last (kept on step-up). */
   requestedScopes?: string[];
+  /** The DPoP key the tokens are bound to (RFC 9449): kept with them so a refresh keeps the binding. */
+  dpop?: StoredDpopKey;
+  /** The grant that obtained the tokens, when not the authorization code grant. */
+  grant?: string;
   /** ms since epoch. */
   updatedAt: number;
 }
@@ -76,6 +85,12 @@ export interface TokenStatus {
   expired: boolean;
   hasAccessToken: boolean;
   hasRefreshToken: boolean;
+  /** `bearer` or `dpop`, when a token is held. */
+  tokenType?: string;
+  /** The DPoP binding: the key's thumbprint (the token's `cnf.jkt`) and algorithm. */
+  dpop?: { jkt: string; alg: string };
+  /** The grant that obtained the tokens (`authorization_code` when not recorded). */
+  grant?: string;
   /** ms since epoch. */
   updatedAt: number;
 }
@@ -173,6 +188,9 @@ function statusOf(e: StoredAuth, now: number): TokenStatus {
     expired: t?.expiresAt !== undefined && t.expiresAt <= now,
     hasAccessToken: !!t?.accessToken,
     hasRefreshToken: !!t?.refreshToken,
+    tokenType: t?.tokenType,
+    dpop: e.dpop ? { jkt: e.dpop.jkt, alg: e.dpop.alg } : undefined,
+    grant: e.grant ?? (t ? 'authorization_code' : undefined),
     updatedAt: e.updatedAt,
   };
 }
@@ -189,12 +207,16 @@ export async function tokenStatus(serverUrl: string, o: StoreOptions = {}): Prom
   return e ? statusOf(e, Date.now()) : undefined;
 }
 
+/** Every stored entry (tokens included: for revocation at logout, never for display). */
+export async function loadAllAuth(o: StoreOptions = {}): Promise<StoredAuth[]> {
+  return (await allEntries(o)).map((x) => x.entry);
+}
+
 /**
  * Deletes what is stored for one server URL (tokens and client registration), or for every
- * server with 'all'. Resolves with the number of servers forgotten. Tokens are not revoked
- * at the authorization server.
+ * server with 'all'. Resolves with the number of servers forgotten. Revoking the tokens
+ * first is the caller's (src/auth/revoke.ts). `target`: a server URL, or the word `all`.
  */
-/** `target`: a server URL, or the word `all`. */
 export async function deleteTokens(target: string, o: StoreOptions = {}): Promise<number> {
   if (target === 'all') {
     const entries = await allEntries(o);

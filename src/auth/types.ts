@@ -12,6 +12,8 @@ export interface AuthChallenge {
   wwwAuthenticate: string;
   /** The URL of the request that was challenged. */
   url: string;
+  /** The `DPoP-Nonce` response header, if any (RFC 9449 §9: a `use_dpop_nonce` challenge carries it). */
+  dpopNonce?: string;
 }
 
 /**
@@ -31,6 +33,12 @@ export interface AuthProvider {
    * Never rejects: a failed refresh resolves undefined.
    */
   authorizationHeader(): Promise<string | undefined>;
+  /**
+   * Optional, used instead of `authorizationHeader()` when present: every authorization
+   * header of one request, `Authorization` and, for a DPoP-bound token, its `DPoP` proof
+   * for this method and URL (RFC 9449 §7.1). Empty when no token is held. Never rejects.
+   */
+  requestHeaders?(request: { method: string; url: string }): Promise<Record<string, string>>;
   /**
    * Handles a challenge: discovery, refresh, login or step-up. Resolves 'retry' when a new
    * token is held, 'give-up' when the challenge is not an OAuth Bearer challenge this

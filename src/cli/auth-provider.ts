@@ -7,7 +7,8 @@
  * spec: basic/authorization (2026-07-28)
  */
 import type { Target, TargetOAuth, WireEvent } from '../client/types.js';
-import type { OAuthProvider } from '../auth/provider.js';
+import type { EnterpriseSettings, Grant, OAuthProvider } from '../auth/provider.js';
+import type { LoginStep } from '../auth/flow.js';
 import { UsageError } from '../protocol/errors.js';
 import { packageVersion } from '../util/version.js';
 import { scopesOf, type CommonFlags } from './options.js';
@@ -22,6 +23,45 @@ export interface AuthSinks {
   onAuthorizationUrl?: (url: string, opened: boolean) => void;
   /** Aborts a login in progress. */
   signal?: AbortSignal;
+  /** Each step of a login with its evidence (`auth login --explain`, the TUI). */
+  onStep?: (s: LoginStep) => void;
+}
+
+/**
+ * The grant the flags ask for: enterprise-managed (`--idp-issuer`…), workload identity
+ * (`--assertion`), client credentials (`--client-credentials`), else the authorization code.
+ * Throws UsageError for an incomplete or contradictory set. Pure but for the environment.
+ */
+export function grantOf(
+  flags: CommonFlags,
+  clientId: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): { grant: Grant; enterprise?: EnterpriseSettings } {
+  const idp = flags.idpIssuer !== undefined || flags.idpClientId !== undefined || flags.idToken !== undefined || flags.idpClientSecret !== undefined;
+  const chosen = [idp && '--idp-issuer', flags.assertion !== undefined && '--assertion', flags.clientCredentials && '--client-credentials'].filter(Boolean);
+  if (chosen.length > 1) throw new UsageError(`${chosen.join(' and ')} are different grants: give one`);
+  if (flags.clientKeyAlg && !flags.clientKey) throw new UsageError('--client-key-alg needs --client-key');
+  if (idp) {
+    if (!flags.idpIssuer || !flags.idpClientId || !flags.idToken || !clientId)
+      throw new UsageError(
+        'enterprise-managed authorization needs --idp-issuer URL, --idp-client-id ID and --id-token FILE, and --client-id (with --client-secret) for the MCP server’s authorization server',
+      );
+    return {
+      grant: 'enterprise',
+      enterprise: {
+        idpIssuer: flags.idpIssuer,
+        idpClientId: flags.idpClientId,
+        idpClientSecret: flags.idpClientSecret ?? (env.MCP_IDP_CLIENT_SECRET || undefined),
+        idTokenFile: flags.idToken,
+      },
+    };
+  }
+  if (flags.assertion !== undefined) {
+    if (!clientId) throw new UsageError('--assertion needs --client-id (the client the workload is registered as)');
+    return { grant: 'jwt_bearer' };
+  }
+  if (flags.clientCredentials) return { grant: 'client_credentials' };
+  return { grant: 'authorization_code' };
 }
 
 /**
@@ -66,14 +106,25 @@ export async function authProviderFor(
   const env = o.env ?? process.env;
   const s = oauthSettings(target, flags, env);
   if (flags.clientSecret && !s.clientId) throw new UsageError('--client-secret needs --client-id (the client it belongs to)');
-  if (flags.clientCredentials && (!s.clientId || !s.clientSecret))
-    throw new UsageError('--client-credentials needs a pre-registered client: --client-id and --client-secret (or $MCP_CLIENT_SECRET)');
+  if (flags.clientCredentials && (!s.clientId || (!s.clientSecret && !flags.clientKey)))
+    throw new UsageError('--client-credentials needs a pre-registered client: --client-id and --client-secret (or $MCP_CLIENT_SECRET) or --client-key');
+  const grant = grantOf(flags, s.clientId, env);
   const [{ createOAuthProvider }, { resolveBrowser }] = await Promise.all([import('../auth/provider.js'), import('../auth/browser.js')]);
   return createOAuthProvider({
     serverUrl: target.url,
-    client: { clientId: s.clientId, clientSecret: s.clientSecret, clientMetadataUrl: s.clientMetadataUrl },
+    client: {
+      clientId: s.clientId,
+      clientSecret: s.clientSecret,
+      clientMetadataUrl: s.clientMetadataUrl,
+      keyFile: flags.clientKey,
+      keyAlg: flags.clientKeyAlg,
+    },
     scopes: s.scopes,
-    grant: flags.clientCredentials ? 'client_credentials' : 'authorization_code',
+    grant: grant.grant,
+    assertionFile: flags.assertion,
+    enterprise: grant.enterprise,
+    dpop: flags.dpop,
+    onStep: sinks.onStep,
     interactive: o.interactive ?? authInteractive(flags),
     browser: resolveBrowser({ browser: typeof flags.browser === 'string' ? flags.browser : undefined, noBrowser: flags.browser === false, env }),
     callbackPort: s.callbackPort,

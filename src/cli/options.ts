@@ -30,8 +30,21 @@ export interface CommonFlags extends TargetFlags, InputFlags {
   scope?: string[];
   /** `--browser CMD` (a string), `--no-browser` (false), or neither (undefined: $BROWSER, else the system's). */
   browser?: string | false;
-  /** `--client-credentials`: the machine-to-machine grant (needs --client-id and --client-secret). */
+  /** `--client-credentials`: the machine-to-machine grant (needs --client-id and --client-secret or --client-key). */
   clientCredentials?: boolean;
+  /** `--client-key FILE.pem`: private_key_jwt client authentication (RFC 7523 §2.2). */
+  clientKey?: string;
+  /** `--client-key-alg`: its JWS algorithm (default: from the key). */
+  clientKeyAlg?: string;
+  /** `--assertion FILE`: the JWT bearer grant with a platform-issued JWT (workload identity). */
+  assertion?: string;
+  /** Enterprise-managed authorization (ID-JAG): `--idp-issuer`, `--idp-client-id`, `--idp-client-secret`, `--id-token FILE`. */
+  idpIssuer?: string;
+  idpClientId?: string;
+  idpClientSecret?: string;
+  idToken?: string;
+  /** `--dpop` (true), `--no-dpop` (false), or neither (undefined: when the authorization server advertises it). */
+  dpop?: boolean;
 }
 
 const collect = (v: string, prev: string[] = []) => [...prev, v];
@@ -85,7 +98,19 @@ export function addAuthOptions(cmd: Command): Command {
       'OAuth: run CMD with the authorization URL (default: $BROWSER, else the system browser); also allows logging in without a terminal',
     )
     .option('--no-browser', 'OAuth: do not open a browser; print the authorization URL')
-    .option('--client-credentials', 'OAuth: use the client credentials grant (machine to machine; needs --client-id and --client-secret)');
+    .option('--client-credentials', 'OAuth: use the client credentials grant (machine to machine; needs --client-id and --client-secret or --client-key)')
+    .option(
+      '--client-key <file.pem>',
+      'OAuth: authenticate the client with a JWT signed by this private key (private_key_jwt; the file is referenced, never copied)',
+    )
+    .option('--client-key-alg <alg>', 'OAuth: the signing algorithm of --client-key (ES256, RS256, PS256, EdDSA…; default: from the key)')
+    .option('--assertion <file>', 'OAuth: workload identity: exchange the JWT in FILE (JWT bearer grant, RFC 7523) with --client-id')
+    .option('--idp-issuer <url>', 'OAuth: enterprise-managed authorization: the identity provider that issued --id-token')
+    .option('--idp-client-id <id>', "OAuth: mcp-inspect's client id at the identity provider")
+    .option('--idp-client-secret <secret>', 'OAuth: its secret at the identity provider (default: $MCP_IDP_CLIENT_SECRET)')
+    .option('--id-token <file>', 'OAuth: the ID token (a file) exchanged at the identity provider for an ID-JAG')
+    .option('--dpop', 'OAuth: bind tokens with DPoP (RFC 9449) even when the authorization server does not advertise it')
+    .option('--no-dpop', 'OAuth: never use DPoP (see the server without it)');
 }
 
 /** The `--scope` values as one list (split on whitespace, de-duplicated), or undefined when none. */

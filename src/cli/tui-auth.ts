@@ -7,6 +7,7 @@
 import type { AuthProvider } from '../auth/types.js';
 import type { InspectorClient, Target } from '../client/types.js';
 import type { ConnectHooks } from '../tui/Root.js';
+import type { AuthStepView, AuthView } from '../tui/connection/authView.js';
 import { sanitizeLine } from '../util/sanitize.js';
 import { authProviderFor, hasOwnAuthorization } from './auth-provider.js';
 import type { CommonFlags } from './options.js';
@@ -24,6 +25,9 @@ export async function connectWithAuth(
   connectWith: (auth: AuthProvider | undefined) => Promise<InspectorClient>,
 ): Promise<InspectorClient> {
   if (target.kind === 'http' && hasOwnAuthorization(target)) hooks.onAuth?.({ mode: 'header' });
+  // The login's steps, shown on the connect screen while it runs and when it failed.
+  const steps: AuthStepView[] = [];
+  let pending: AuthView['pending'];
   const provider = await authProviderFor(
     target,
     flags,
@@ -34,16 +38,25 @@ export async function connectWithAuth(
       onWarning: hooks.onWarning,
       onAuthorizationUrl: (url, opened) => {
         hooks.onInfo(opened ? `opened a browser to authorize mcp-inspect: ${sanitizeLine(url)}` : `to authorize mcp-inspect, open: ${sanitizeLine(url)}`);
-        hooks.onAuth?.({ mode: 'oauth', pending: { url, opened } });
+        pending = { url, opened };
+        hooks.onAuth?.({ mode: 'oauth', pending, steps: [...steps] });
+      },
+      onStep: (st) => {
+        steps.push({ step: st.step, status: st.status, summary: st.summary, expected: st.expected });
+        hooks.onAuth?.({ mode: 'oauth', pending, steps: [...steps] });
       },
     },
     { interactive: true },
   );
   if (!provider) return connectWith(undefined);
-  const publish = async () => hooks.onAuth?.({ mode: 'oauth', status: await provider.status().catch(() => undefined) });
+  const publish = async () => {
+    const failed = steps.some((x) => x.status === 'failed');
+    hooks.onAuth?.({ mode: 'oauth', status: await provider.status().catch(() => undefined), steps: failed ? [...steps] : undefined });
+  };
   await publish();
   const seen: AuthProvider = {
     authorizationHeader: () => provider.authorizationHeader(),
+    requestHeaders: (r) => provider.requestHeaders(r),
     onAuthorized: () => provider.onAuthorized(),
     onChallenge: async (c) => {
       const why =
@@ -51,6 +64,8 @@ export async function connectWithAuth(
           ? 'asked for more scopes (HTTP 403 insufficient_scope)'
           : `requires authorization (HTTP ${c.status})`;
       hooks.onInfo(`the server ${why}: authorizing…`);
+      steps.length = 0;
+      pending = undefined;
       try {
         return await provider.onChallenge(c);
       } finally {

@@ -240,11 +240,14 @@ export class HttpTransport implements Transport {
       afterChallenge?: () => void;
     } = {},
   ): Promise<Exchange> {
-    const once = (authorization: string | undefined) => this.exchangeOnce(method, headers, o, authorization);
+    // The token goes to its own origin only (exchangeOnce/send); `extra` is the DPoP proof, bound to this URL by its htu.
+    const once = (authorization: string | undefined, extra: Record<string, string> = {}) =>
+      this.exchangeOnce(method, authorization ? mergeHeaders(headers, extra) : headers, o, authorization);
     const auth = this.auth;
     if (!auth) return once(undefined);
     const bracketed: AuthProvider = {
       authorizationHeader: () => auth.authorizationHeader(),
+      requestHeaders: auth.requestHeaders ? (r) => auth.requestHeaders!(r) : undefined,
       onAuthorized: () => auth.onAuthorized(),
       onChallenge: async (c: AuthChallenge) => {
         o.beforeChallenge?.();
@@ -255,10 +258,15 @@ export class HttpTransport implements Transport {
         }
       },
     };
-    const a = await sendAuthorized(bracketed, this.opts.url, async (authorization) => {
-      const x = await once(authorization);
-      return { status: x.res.statusCode, wwwAuthenticate: x.resHeaders['www-authenticate'], value: x };
-    });
+    const a = await sendAuthorized(
+      bracketed,
+      this.opts.url,
+      async (authorization, extra) => {
+        const x = await once(authorization, extra);
+        return { status: x.res.statusCode, wwwAuthenticate: x.resHeaders['www-authenticate'], dpopNonce: x.resHeaders['dpop-nonce'], value: x };
+      },
+      method,
+    );
     return a.value;
   }
 
@@ -720,10 +728,14 @@ export class HttpTransport implements Transport {
       delete headers['Content-Type'];
       try {
         // The stored token goes along; a challenge here is not worth a login (the provider is not asked).
-        const authorization = await this.auth?.authorizationHeader();
+        const auth = this.auth;
+        const own = auth?.requestHeaders ? await auth.requestHeaders({ method: 'DELETE', url: this.opts.url }) : undefined;
+        const authorization = own ? own.Authorization : await auth?.authorizationHeader();
+        const extra: Record<string, string> = {};
+        for (const [k, v] of Object.entries(own ?? {})) if (k !== 'Authorization') extra[k] = v;
         const { res } = await this.exchangeOnce(
           'DELETE',
-          headers,
+          authorization ? mergeHeaders(headers, extra) : headers,
           { headersTimeout: 2_000, bodyTimeout: 2_000, signal: AbortSignal.timeout(2_000) },
           authorization,
         );

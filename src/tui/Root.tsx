@@ -21,7 +21,7 @@ import { describeError } from './model/errors.js';
 import { LOG_BUFFER, WIRE_BUFFER, type LogEntry } from './model/logEntry.js';
 import { formatClock, wrapText } from './lines/text.js';
 import { clipText } from './lines/lines.js';
-import type { AuthView } from './connection/authView.js';
+import { authStepLines, type AuthView } from './connection/authView.js';
 
 export type { ConnectHooks } from './connection/lifecycle.js';
 
@@ -197,6 +197,15 @@ export function Root({
             {auth.pending.opened ? 'A browser was opened to log in; finish there. If nothing opened, visit:' : 'Open this URL in a browser to log in:'}
           </Text>
           <Text wrap="wrap" {...theme.style('accent')}>{`  ${sanitizeLine(auth.pending.url)}`}</Text>
+        </Box>
+      ) : null}
+      {conn.phase !== 'closing' && auth?.steps?.length ? (
+        <Box flexDirection="column" marginTop={1}>
+          {authStepLines(auth.steps).map((l, i) => (
+            <Text key={i} wrap="truncate-end" {...theme.style(l.startsWith('✗') ? 'error' : 'muted')}>
+              {l}
+            </Text>
+          ))}
         </Box>
       ) : null}
       {conn.phase === 'closing' ? <Text {...theme.style('muted')}>Closing…</Text> : null}

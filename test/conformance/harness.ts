@@ -90,13 +90,25 @@ async function run(
   kind: 'client' | 'server',
   scenario: string,
   target: string[],
-  o: { specVersion?: string; timeoutMs?: number; env?: NodeJS.ProcessEnv },
+  o: { specVersion?: string; timeoutMs?: number; env?: NodeJS.ProcessEnv; force?: boolean },
 ): Promise<ScenarioResult> {
   const out = mkdtempSync(join(tmpdir(), 'mcpi-conformance-out-'));
   try {
     const suiteTimeout = o.timeoutMs ?? 30_000;
     const { code, output } = await runSuite(
-      [kind, ...target, '--scenario', scenario, '--spec-version', o.specVersion ?? SPEC_VERSION, '--timeout', String(suiteTimeout), '-o', out],
+      [
+        kind,
+        ...target,
+        '--scenario',
+        scenario,
+        '--spec-version',
+        o.specVersion ?? SPEC_VERSION,
+        '--timeout',
+        String(suiteTimeout),
+        '-o',
+        out,
+        ...(o.force ? ['--force'] : []),
+      ],
       suiteTimeout + 30_000,
       o.env,
     );
@@ -104,7 +116,8 @@ async function run(
     const checks: ConformanceCheck[] = dir ? JSON.parse(readOr(join(dir, 'checks.json')) || '[]') : [];
     return {
       scenario,
-      passed: code === 0,
+      // A scenario the revision does not list is SKIPPED with exit 0: that is no pass.
+      passed: code === 0 && !/^SKIPPED: /m.test(output),
       checks,
       failures: checks.filter((c) => c.status === 'FAILURE' || c.status === 'WARNING'),
       output,
@@ -120,7 +133,8 @@ async function run(
 /**
  * Runs one client scenario: the suite starts its servers and runs `command <server-url>`
  * (split on spaces and run by a shell, with MCP_CONFORMANCE_SCENARIO / _CONTEXT in its
- * environment). `timeoutMs` bounds the client (default 30 s).
+ * environment). `timeoutMs` bounds the client (default 30 s). `force` runs a scenario the
+ * revision does not list (the extension scenarios), which the suite otherwise skips.
  */
 export function runClientScenario(o: {
   scenario: string;
@@ -128,6 +142,7 @@ export function runClientScenario(o: {
   specVersion?: string;
   timeoutMs?: number;
   env?: NodeJS.ProcessEnv;
+  force?: boolean;
 }): Promise<ScenarioResult> {
   return run('client', o.scenario, ['--command', o.command], o);
 }

@@ -1,7 +1,7 @@
 // The official conformance suite's scored authorization scenarios for 2026-07-28, driven
 // through mcp-inspect's own CLI (test/conformance/cli-client.mjs runs bin/mcp-inspect.js
 // `tools` then `call` with a headless --browser command: build first). Each scenario must
-// get the suite's OVERALL: PASSED.
+// get the suite's OVERALL: PASSED. The six extension scenarios run beside them.
 import { describe, expect, test } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import { listAuthClientScenarios, runClientScenario } from '../conformance/harness.js';
@@ -36,6 +36,32 @@ const SCENARIOS = [
   'auth/iss-normalized',
   'auth/metadata-issuer-mismatch',
 ];
+
+/**
+ * The authorization extensions' client scenarios (run and reported by the suite, not scored
+ * for the revision): DPoP (SEP-1932), client credentials with a secret and with
+ * private_key_jwt (SEP-1046), workload identity (SEP-1933), enterprise-managed authorization
+ * (SEP-990). cli-client.mjs turns each scenario's context into the flags a user would pass.
+ */
+const EXTENSION_SCENARIOS = [
+  'auth/dpop',
+  'auth/dpop-nonce',
+  'auth/client-credentials-jwt',
+  'auth/client-credentials-basic',
+  'auth/wif-jwt-bearer',
+  'auth/enterprise-managed-authorization',
+];
+
+describe('conformance: auth/* extension client scenarios', () => {
+  for (const scenario of EXTENSION_SCENARIOS) {
+    // Two CLI runs plus the suite's servers, some with three parties: room on a loaded 2-core machine.
+    test(scenario, { timeout: 60_000 }, async () => {
+      const r = await runClientScenario({ scenario, command: `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI_CLIENT)}`, force: true });
+      const why = r.failures.map((c) => `${c.status} ${c.id}: ${c.description} ${c.errorMessage ?? ''}`).join('\n');
+      expect(r.passed, `${why}\n${r.clientStderr}\n${r.output.slice(-1500)}`).toBe(true);
+    });
+  }
+});
 
 describe('conformance: auth/* client scenarios (2026-07-28)', () => {
   test('the suite scores exactly these 25 auth scenarios', async () => {

@@ -19,6 +19,7 @@ export const auth: CommandSpec<AuthFlags> = {
       .argument('<action>', `${ACTIONS.join(' | ')}`)
       .argument('[url]', 'URL of the server (login, logout; optional for status)')
       .option('--all', 'logout: forget every stored server')
+      .option('--explain', 'login: show each step with its evidence; on failure the step that failed and what the spec expected')
       .option('--config <file>', 'login: read the server (and its "oauth" settings) from an MCP config file')
       .option('--server <name>', 'the server entry to use from --config')
       .option('--json', 'machine-readable JSON on stdout')
@@ -37,6 +38,9 @@ Examples:
   mcp-inspect auth login https://mcp.example.com/mcp
   mcp-inspect auth login https://mcp.example.com/mcp --client-id my-app --scope 'files:read files:write'
   mcp-inspect auth login http://127.0.0.1:3000/mcp --no-browser
+  mcp-inspect auth login https://mcp.example.com/mcp --explain
+  mcp-inspect auth login https://mcp.example.com/mcp --client-credentials --client-id svc --client-key svc.pem
+  mcp-inspect auth login https://mcp.example.com/mcp --client-id workload --assertion /var/run/secrets/token
   mcp-inspect auth status --json
   mcp-inspect auth logout --all
 

@@ -2,12 +2,15 @@
  * `mcp-inspect auth login <url>`, `auth status [<url>]`, `auth logout <url>|--all`: the
  * OAuth tokens mcp-inspect keeps per server (src/auth/store.ts). `login` runs the whole flow
  * now (discovery, client identity, the browser); `status` shows servers, scopes and expiry,
- * never token text; `logout` forgets what is stored (tokens are not revoked at the AS).
+ * never token text (and the DPoP binding); `logout` revokes the tokens where the AS offers
+ * revocation (RFC 7009), then forgets them. `login --explain` shows every step with its
+ * evidence, and on failure the step that failed and what the spec expected there.
  * spec: basic/authorization (2026-07-28)
  */
 import { UsageError } from '../../protocol/errors.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 import type { TokenStatus } from '../../auth/store.js';
+import type { LoginStep } from '../../auth/flow.js';
 import type { Invocation, CommandSpec } from '../command.js';
 import { scopesOf, type CommonFlags } from '../options.js';
 import { isUrl, resolveTarget } from '../target.js';
@@ -16,6 +19,8 @@ import { EXIT } from '../exit.js';
 export interface AuthFlags extends CommonFlags {
   /** `logout --all`. */
   all?: boolean;
+  /** `login --explain`: every step with its evidence. */
+  explain?: boolean;
 }
 
 /** The body of `auth` (its spec, with the help: ./auth.spec.ts). */
@@ -49,11 +54,30 @@ async function runAuth(inv: Invocation, words: string[], flags: AuthFlags): Prom
   if (action === 'logout') {
     if (flags.all && url) throw new UsageError('auth logout: give a URL or --all, not both');
     if (!flags.all && !url) throw new UsageError('auth logout: give the server URL, or --all to forget every server');
+    // RFC 7009: revoke where offered, then forget (a failed revocation is a warning).
+    const entries = flags.all ? await store.loadAllAuth() : [await store.loadAuth(url)].filter((e) => !!e);
+    const [{ revokeStoredTokens }, { createAuthFetch }] = await Promise.all([import('../../auth/revoke.js'), import('../../auth/http.js')]);
+    const fetch = createAuthFetch({ onWire: flags.trace ? (w) => out.trace(w) : undefined, timeoutMs: 10_000 });
+    const revocations = [];
+    for (const e of entries) {
+      const r = await revokeStoredTokens(e, {
+        fetch,
+        clientId: flags.clientId,
+        clientSecret: flags.clientSecret ?? (process.env.MCP_CLIENT_SECRET || undefined),
+      });
+      for (const p of r.problems) out.warn(`${sanitizeLine(e.server)}: ${p}`);
+      revocations.push(r);
+    }
     const n = await store.deleteTokens(flags.all ? 'all' : url);
+    const revokedAt = revocations.filter((r) => r.revoked.length);
     return present(
       {
-        json: { forgotten: n },
-        text: (o) => o.line(n ? `forgot the tokens of ${n} server${n === 1 ? '' : 's'}` : `no token stored${url ? ` for ${sanitizeLine(url)}` : ''}`),
+        json: { forgotten: n, revoked: revocations.map((r) => ({ server: r.server, endpoint: r.endpoint ?? null, revoked: r.revoked })) },
+        text: (o) => {
+          for (const r of revokedAt)
+            o.line(`revoked the ${r.revoked.map((k) => k.replace('_', ' ')).join(' and ')} of ${sanitizeLine(r.server)} at ${sanitizeLine(r.endpoint ?? '')}`);
+          o.line(n ? `forgot the tokens of ${n} server${n === 1 ? '' : 's'}` : `no token stored${url ? ` for ${sanitizeLine(url)}` : ''}`);
+        },
         exitCode: EXIT.ok,
       },
       out,
@@ -68,6 +92,7 @@ async function runAuth(inv: Invocation, words: string[], flags: AuthFlags): Prom
   const ctl = new AbortController();
   const onSignal = () => ctl.abort();
   process.once('SIGINT', onSignal);
+  const steps: LoginStep[] = [];
   try {
     const provider = await authProviderFor(
       { ...target, headers: {} },
@@ -80,14 +105,42 @@ async function runAuth(inv: Invocation, words: string[], flags: AuthFlags): Prom
         onAuthorizationUrl: (u, opened) => {
           for (const l of authorizationUrlLines(sanitizeLine(u), opened)) out.info(l);
         },
+        onStep: flags.explain ? (st) => steps.push(st) : undefined,
       },
       { interactive: true },
     );
-    const s = await provider!.login({ scopes: scopesOf(flags) });
+    let s: TokenStatus;
+    try {
+      s = await provider!.login({ scopes: scopesOf(flags) });
+    } catch (e) {
+      if (!flags.explain) throw e;
+      const [{ errorDocument }, { explainFailure }] = await Promise.all([import('../output.js'), import('../exit.js')]);
+      const failed = steps.find((x) => x.status === 'failed');
+      const doc = errorDocument(e, []);
+      return present(
+        {
+          json: { server: target.url, ok: false, steps, error: { ...doc.error, step: failed?.step ?? null, expected: failed?.expected ?? null } },
+          text: (o) => {
+            o.line(`login to ${sanitizeLine(target.url)}, step by step:`);
+            for (const l of explainLines(steps)) o.line(l);
+            o.line(`login failed at step ${failed ? `${steps.indexOf(failed) + 1} (${failed.step})` : '?'}: ${sanitizeLine((e as Error).message)}`);
+          },
+          exitCode: explainFailure(e).exitCode,
+        },
+        out,
+        inv.findings,
+      );
+    }
     return present(
       {
-        json: { server: statusJson(s) },
-        text: (o) => o.line(`logged in to ${sanitizeLine(s.server)}: ${statusLine(s, Date.now(), false)}`),
+        json: { server: statusJson(s), ...(flags.explain ? { ok: true, steps } : {}) },
+        text: (o) => {
+          if (flags.explain) {
+            o.line(`login to ${sanitizeLine(target.url)}, step by step:`);
+            for (const l of explainLines(steps)) o.line(l);
+          }
+          o.line(`logged in to ${sanitizeLine(s.server)}: ${statusLine(s, Date.now(), false)}`);
+        },
         exitCode: EXIT.ok,
       },
       out,
@@ -110,8 +163,26 @@ function statusJson(s: TokenStatus): Record<string, unknown> {
     expired: s.expired,
     hasAccessToken: s.hasAccessToken,
     hasRefreshToken: s.hasRefreshToken,
+    tokenType: s.tokenType ?? null,
+    dpop: s.dpop ?? null,
+    grant: s.grant ?? null,
     updatedAt: new Date(s.updatedAt).toISOString(),
   };
+}
+
+/** The text of `--explain`: one numbered line per step (✓ done, ✗ failed, - skipped), its evidence indented, and what was expected at a failure. */
+export function explainLines(steps: readonly LoginStep[]): string[] {
+  const lines: string[] = [];
+  steps.forEach((st, i) => {
+    const mark = st.status === 'ok' ? '✓' : st.status === 'failed' ? '✗' : '-';
+    lines.push(`${String(i + 1).padStart(2)}. ${mark} ${st.step}: ${sanitizeLine(st.summary)}`);
+    for (const [k, v] of Object.entries(st.evidence ?? {})) {
+      if (v === null || v === undefined) continue;
+      lines.push(`      ${sanitizeLine(k)}: ${sanitizeLine(typeof v === 'string' ? v : JSON.stringify(v)).slice(0, 400)}`);
+    }
+    if (st.expected) lines.push(`      expected: ${sanitizeLine(st.expected)}`);
+  });
+  return lines;
 }
 
 function statusLine(s: TokenStatus, now: number, withServer = true): string {
@@ -127,6 +198,8 @@ function statusLine(s: TokenStatus, now: number, withServer = true): string {
     `scopes: ${s.scopes.length ? s.scopes.map((x) => sanitizeLine(x)).join(' ') : '(none)'}`,
     s.issuer ? `issuer: ${sanitizeLine(s.issuer)}` : '',
     s.clientSource ? `client: ${s.clientSource}` : '',
+    s.grant && s.grant !== 'authorization_code' ? `grant: ${s.grant}` : '',
+    s.dpop ? `DPoP-bound (${s.dpop.alg}, jkt ${s.dpop.jkt})` : '',
   ].filter(Boolean);
   return `${withServer ? `${sanitizeLine(s.server)}  ` : ''}${parts.join(' · ')}`;
 }

@@ -5,6 +5,7 @@
  */
 import type { TokenStatus } from '../../auth/store.js';
 import { authSummary } from '../../auth/summary.js';
+import { sanitizeLine } from '../../util/sanitize.js';
 
 /** The authorization state of the session's server. */
 export interface AuthView {
@@ -14,6 +15,27 @@ export interface AuthView {
   status?: TokenStatus;
   /** A login in progress: the URL to visit and whether a browser was opened for it. */
   pending?: { url: string; opened: boolean };
+  /** The steps of the login so far (the connect screen's step view; the same steps as `auth login --explain`). */
+  steps?: AuthStepView[];
+}
+
+/** One login step as the TUI shows it. */
+export interface AuthStepView {
+  step: string;
+  status: 'ok' | 'failed' | 'skipped';
+  summary: string;
+  /** On failure: what the spec expected there. */
+  expected?: string;
+}
+
+/** The connect screen's step view: `✓ challenge: …`, `✗ authorization-server-metadata: …` and what was expected. Pure. */
+export function authStepLines(steps: readonly AuthStepView[] | undefined): string[] {
+  const out: string[] = [];
+  for (const s of steps ?? []) {
+    out.push(`${s.status === 'ok' ? '✓' : s.status === 'failed' ? '✗' : '-'} ${s.step}: ${sanitizeLine(s.summary)}`);
+    if (s.expected) out.push(`    expected: ${sanitizeLine(s.expected)}`);
+  }
+  return out;
 }
 
 /** The header's phrase: `🔒 oauth · expires in 4m 05s`, `🔒 authorizing in the browser…`, `no auth`, `🔑 Authorization header`. Pure. */
