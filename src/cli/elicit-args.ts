@@ -250,9 +250,18 @@ function shellQuote(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
+/**
+ * One `--elicit` argument as a single POSIX shell word: the whole `KEY=VALUE` in single
+ * quotes, always, since KEY and VALUE are the server's text (a key `x;touch pwned;y` must not
+ * run a command when the hint is pasted).
+ */
+export function elicitArgument(key: string, value: string): string {
+  return `--elicit ${shellQuote(`${key}=${value}`)}`;
+}
+
 function pendingEntry(r: InputRequest): PendingEntry {
   const key = r.key;
-  const k = /^[A-Za-z0-9_.-]+$/.test(key) ? key : shellQuote(key).slice(1, -1);
+  const or = `(or ${elicitArgument(key, 'decline')}, ${elicitArgument(key, 'cancel')})`;
   switch (r.kind) {
     case 'elicitation-form':
       return {
@@ -261,7 +270,7 @@ function pendingEntry(r: InputRequest): PendingEntry {
         mode: 'form',
         message: r.message,
         requestedSchema: r.requestedSchema,
-        answerWith: `--elicit ${k}=${shellQuote(JSON.stringify(exampleElicitationContent(r.requestedSchema)))} (or ${k}=decline, ${k}=cancel)`,
+        answerWith: `${elicitArgument(key, JSON.stringify(exampleElicitationContent(r.requestedSchema)))} ${or}`,
       };
     case 'elicitation-url':
       return {
@@ -270,10 +279,10 @@ function pendingEntry(r: InputRequest): PendingEntry {
         mode: 'url',
         message: r.message,
         url: r.url,
-        answerWith: `open the URL yourself, then --elicit ${k}=accept (or ${k}=decline, ${k}=cancel)`,
+        answerWith: `open the URL yourself, then ${elicitArgument(key, 'accept')} ${or}`,
       };
     case 'sampling':
-      return { key, method: r.method, params: r.params, answerWith: `--sampling-reply TEXT (or --elicit ${k}='"TEXT"')` };
+      return { key, method: r.method, params: r.params, answerWith: `--sampling-reply TEXT (or ${elicitArgument(key, '"TEXT"')})` };
     case 'roots':
       return { key, method: r.method, answerWith: '--root PATH (repeatable)' };
     case 'unsupported':

@@ -5,7 +5,7 @@
  */
 import { statSync } from 'node:fs';
 import { TransportError, UsageError } from '../protocol/errors.js';
-import { redactUrl } from '../util/redact.js';
+import { redactUrl, redactUrlsIn } from '../util/redact.js';
 import type { Target } from '../client/types.js';
 import type { ConfigContext, ResolveContext } from '../config/types.js';
 
@@ -189,5 +189,5 @@ function checkCwd(cwd: string | undefined): string | undefined {
 
 /** A short label of the target for headers and messages. */
 export function targetLabel(t: Target): string {
-  return t.kind === 'stdio' ? [t.command, ...t.args].join(' ') : redactUrl(t.url) + (t.kind === 'sse' ? ' (HTTP+SSE)' : '');
+  return t.kind === 'stdio' ? redactUrlsIn([t.command, ...t.args].join(' ')) : redactUrl(t.url) + (t.kind === 'sse' ? ' (HTTP+SSE)' : '');
 }

@@ -8,7 +8,7 @@
  */
 import type { InspectorClient } from '../client/types.js';
 import type { Era, JsonObject, Prompt, Resource, ResourceTemplate, ServerCapabilities, Tool } from '../protocol/types.js';
-import { canonicalize, isObject } from '../util/json.js';
+import { canonicalize, isObject, safeJson } from '../util/json.js';
 import { McpError } from '../protocol/errors.js';
 
 /** The version of the snapshot format; bumped when its shape changes incompatibly. */
@@ -120,9 +120,9 @@ export function buildSnapshot(parts: SnapshotParts): Snapshot {
   return canonicalize(snap) as Snapshot;
 }
 
-/** The snapshot as file text: canonical JSON, 2-space indent, one trailing newline. */
+/** The snapshot as file text: canonical JSON, 2-space indent, one trailing newline; invisible and bidi characters escaped as `--json` does (`\u202e`), so the file is safe to `cat` and to diff. */
 export function serializeSnapshot(s: Snapshot): string {
-  return JSON.stringify(canonicalize(s), null, 2) + '\n';
+  return safeJson(canonicalize(s), 2) + '\n';
 }
 
 /**

@@ -38,6 +38,7 @@ import { describeError } from './errors.js';
 import { FormView } from './components/FormView.js';
 import { LinesView } from './components/LinesView.js';
 import { useInputQueue, type InputQueue, type PendingRound } from './input.js';
+import { append } from '../util/array.js';
 
 const PLACEHOLDER: Tool = { name: '', inputSchema: { type: 'object' } };
 const EMPTY_TEXT: TextState = { text: '', cursor: 0 };
@@ -87,7 +88,7 @@ export function samplingLines(req: SamplingRequest, width: number): Line[] {
   if (p.tools?.length) out.push(fact('tools', `${p.tools.length} offered (tool use is not answered: reply with text)`));
   if (typeof p.systemPrompt === 'string') {
     out.push(line('System prompt', 'title'));
-    out.push(...textLines(p.systemPrompt, width, 2));
+    append(out, textLines(p.systemPrompt, width, 2));
   }
   out.push(line(`Messages (${p.messages.length})`, 'title'));
   p.messages.forEach((m, i) => {
@@ -96,7 +97,7 @@ export function samplingLines(req: SamplingRequest, width: number): Line[] {
       { text: sanitizeLine(String(m.role)), style: m.role === 'assistant' ? 'accent' : 'badge' },
     ]);
     const blocks = Array.isArray(m.content) ? m.content : [m.content];
-    blocks.forEach((b, j) => out.push(...contentBlockLines(b, j, width - 2, false).map((l) => [{ text: '  ' }, ...l])));
+    blocks.forEach((b, j) => append(out, contentBlockLines(b, j, width - 2, false).map((l) => [{ text: '  ' }, ...l])));
   });
   return out;
 }

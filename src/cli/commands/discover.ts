@@ -13,6 +13,7 @@ import { targetLabel } from '../target.js';
 import { addCommonOptions } from '../options.js';
 import { TARGET_HELP, runOnTarget, type CommandSpec } from '../command.js';
 import { exitCodesHelp, EXIT } from '../exit.js';
+import { append } from '../../util/array.js';
 
 /** `mcp-inspect discover [target]`. */
 export const discover: CommandSpec = {
@@ -54,7 +55,7 @@ export function capabilityTree(caps: JsonObject, out: Out, indent = '  ', path =
     const name = sanitizeLine(k);
     if (v && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length) {
       lines.push(`${indent}${out.c.bold(name)}${meaning ? out.c.dim(`  ${meaning}`) : ''}`);
-      lines.push(...capabilityTree(v as JsonObject, out, indent + '  ', key));
+      append(lines, capabilityTree(v as JsonObject, out, indent + '  ', key));
     } else {
       const val = v && typeof v === 'object' ? '' : `: ${sanitizeLine(JSON.stringify(v))}`;
       lines.push(`${indent}${path ? name : out.c.bold(name)}${val}${meaning ? out.c.dim(`  ${meaning}`) : ''}`);
@@ -79,7 +80,7 @@ export function renderDescription(d: ServerDescription, out: Out, where: string)
   }
   lines.push('');
   lines.push(out.c.bold('capabilities'));
-  lines.push(...capabilityTree(d.capabilities, out));
+  append(lines, capabilityTree(d.capabilities, out));
   if (d.instructions) {
     lines.push('');
     lines.push(out.c.bold('instructions'));

@@ -9,7 +9,8 @@ import type { CommandSpec } from '../command.js';
 import { EXIT, exitCodesHelp } from '../exit.js';
 import type { CommandResult, Out } from '../output.js';
 import { sanitizeLine } from '../../util/sanitize.js';
-import { redactUrl } from '../../util/redact.js';
+import { redactUrl, redactUrlsIn } from '../../util/redact.js';
+import { maxOf } from '../../util/array.js';
 
 export interface ServersFlags {
   config?: string;
@@ -71,11 +72,12 @@ function serversResult(d: Discovery, ctx: Ctx, config: Config): CommandResult {
   const rows = d.entries.map((e) => {
     const en = e.entry;
     const what = !en ? '' : en.transport === 'stdio' ? [en.command ?? '', ...(en.args ?? [])].join(' ') : (en.url ?? '');
+    // One redaction rule for URLs in both faces (src/util/redact.ts): a `?token=` in a url or an argument never shows.
     return {
       name: e.name,
       transport: en ? (en.transport === 'http' ? 'streamable-http' : en.transport) : null,
       ...(en?.type ? { type: en.type } : {}),
-      ...(en?.transport === 'stdio' ? { command: en.command, args: en.args ?? [] } : en ? { url: en.url } : {}),
+      ...(en?.transport === 'stdio' ? { command: en.command, args: (en.args ?? []).map(redactUrlsIn) } : en ? { url: en.url && redactUrl(en.url) } : {}),
       ...(en?.env ? { envNames: Object.keys(en.env) } : {}),
       ...(en?.headers ? { headerNames: Object.keys(en.headers) } : {}),
       source: { client: e.source.client, file: e.source.file, scope: e.source.scope, ...(e.source.section ? { section: e.source.section } : {}) },
@@ -83,7 +85,7 @@ function serversResult(d: Discovery, ctx: Ctx, config: Config): CommandResult {
       wins: !e.shadowedBy,
       ...(e.shadowedBy ? { shadowedBy: { client: e.shadowedBy.client, file: e.shadowedBy.file, scope: e.shadowedBy.scope } } : {}),
       ...(e.error ? { error: e.error.message } : {}),
-      what: en?.transport === 'stdio' ? what : what && redactUrl(what),
+      what: en?.transport === 'stdio' ? redactUrlsIn(what) : what && redactUrl(what),
       where: where(e),
       shadowedWhere: e.shadowedBy ? config.describeSource(e.shadowedBy, ctx) : '',
     };
@@ -113,7 +115,7 @@ function serversResult(d: Discovery, ctx: Ctx, config: Config): CommandResult {
           out.line(`  ${config.showPath(file, ctx)}${d.searched.some((s) => s.file === file && s.found) ? ' (no servers)' : ''}`);
         return;
       }
-      const w = (k: 'name' | 'what', max: number) => Math.min(max, Math.max(...rows.map((r) => sanitizeLine(r[k]).length), k === 'name' ? 4 : 14));
+      const w = (k: 'name' | 'what', max: number) => Math.min(max, maxOf(rows.map((r) => sanitizeLine(r[k]).length), k === 'name' ? 4 : 14));
       const nameW = w('name', 24);
       const whatW = w('what', 48);
       // Columns align up to a width; longer values are written whole (a path cut short is useless).
