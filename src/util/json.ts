@@ -2,6 +2,7 @@
  * JSON helpers shared by the pure layers: the plain-object test, canonical (key-sorted) form,
  * stable text, deep equality.
  */
+import { MAX_DEPTH, deepMarker } from './depth.js';
 
 /** True for a plain JSON object: not `null`, not an array. Pure. */
 export function isObject(v: unknown): v is Record<string, unknown> {
@@ -14,13 +15,15 @@ export function isObject(v: unknown): v is Record<string, unknown> {
  * in key order become structurally identical. Non-JSON leaves (functions, symbols, bigint)
  * are not expected in protocol data and are passed through as-is. Pure.
  */
-export function canonicalize(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map((v) => (v === undefined ? null : canonicalize(v)));
+export function canonicalize(value: unknown, depth = 0): unknown {
+  // The one depth bound (src/util/depth.ts): received data is cut there already; this walk is recursive.
+  if (depth >= MAX_DEPTH && value !== null && typeof value === 'object') return deepMarker();
+  if (Array.isArray(value)) return value.map((v) => (v === undefined ? null : canonicalize(v, depth + 1)));
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};
     for (const key of Object.keys(value).sort()) {
       const v = (value as Record<string, unknown>)[key];
-      if (v !== undefined) out[key] = canonicalize(v);
+      if (v !== undefined) out[key] = canonicalize(v, depth + 1);
     }
     return out;
   }
