@@ -34,6 +34,7 @@ import {
 import type { JsonObject } from '../protocol/types.js';
 import { exampleElicitationContent, validateElicitationContent } from '../schema/elicitation.js';
 import { sanitizeLine } from '../util/sanitize.js';
+import { openableUrl } from '../util/open-url.js';
 
 /** One scripted answer: accept with content (form), accept without (url), decline or cancel. */
 export type ElicitAnswer = { action: 'accept'; content?: Record<string, unknown> } | { action: 'decline' } | { action: 'cancel' };
@@ -272,15 +273,20 @@ function pendingEntry(r: InputRequest): PendingEntry {
         requestedSchema: r.requestedSchema,
         answerWith: `${elicitArgument(key, JSON.stringify(exampleElicitationContent(r.requestedSchema)))} ${or}`,
       };
-    case 'elicitation-url':
+    case 'elicitation-url': {
+      // Only https: (or http: on loopback) is worth opening: anything else is named, never suggested.
+      const v = openableUrl(r.url);
       return {
         key,
         method: r.method,
         mode: 'url',
         message: r.message,
         url: r.url,
-        answerWith: `open the URL yourself, then ${elicitArgument(key, 'accept')} ${or}`,
+        answerWith: v.ok
+          ? `open the URL yourself, then ${elicitArgument(key, 'accept')} ${or}`
+          : `do not open it (${v.reason}): ${elicitArgument(key, 'decline')} (or ${elicitArgument(key, 'cancel')})`,
       };
+    }
     case 'sampling':
       return { key, method: r.method, params: r.params, answerWith: `--sampling-reply TEXT (or ${elicitArgument(key, '"TEXT"')})` };
     case 'roots':
