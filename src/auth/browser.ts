@@ -8,6 +8,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { AuthError } from './errors.js';
 import { openableUrl, shellSafeUrl } from '../util/open-url.js';
 
+/** Programs that run their arguments as a script: a `%s` given to them is shell-escaped. */
+const SHELLS = /^(sh|bash|dash|zsh|ksh|mksh|ash|fish|busybox|env|cmd|cmd\.exe|powershell|powershell\.exe|pwsh|pwsh\.exe)$/i;
+
 /** How to open the authorization URL. */
 export type BrowserChoice = { kind: 'command'; command: string } | { kind: 'system' } | { kind: 'none' };
 
@@ -109,10 +112,13 @@ export async function openBrowser(
   }
   const words = splitCommand(choice.command);
   const hasPlaceholder = words.some((w) => w.includes('%s'));
-  // A plain command gets the URL as one argument of its own (no shell anywhere). A template
-  // may be a shell script (`sh -c 'firefox %s'`): the URL is substituted with every
+  // A plain command gets the URL as one argument of its own, never through a shell (no %s, or
+  // `firefox %s`: %s alone as a word of a program that is not a shell). A template that may be
+  // a shell script (`sh -c 'firefox %s'`, %s inside a longer word) gets the URL with every
   // shell-special character percent-encoded, so the authorization server's text never runs.
-  const args = hasPlaceholder ? words.slice(1).map((w) => w.replaceAll('%s', shellSafeUrl(url))) : [...words.slice(1), url];
+  const viaShell = SHELLS.test(words[0].split(/[\\/]/).pop() ?? '') || words.slice(1).some((w) => w.includes('%s') && w !== '%s');
+  const put = viaShell ? shellSafeUrl(url) : url;
+  const args = hasPlaceholder ? words.slice(1).map((w) => w.replaceAll('%s', put)) : [...words.slice(1), url];
   let child: ChildProcess;
   try {
     child = spawn(words[0], args, { stdio: ['ignore', 'ignore', 'pipe'], env: o.env ?? process.env });

@@ -32,10 +32,11 @@ export function openableUrl(url: string): OpenableVerdict {
 
 /**
  * `url` with every character a POSIX shell (or cmd.exe) treats specially percent-encoded
- * (`$ \` ( ) ; & | < > ' " \ ! * ? [ ] { } ~ # ^` space, and controls), for substituting into
+ * (`$ \` ( ) ; & | < > ' " \ ! * [ ] { } ~ # ^` space, and controls), for substituting into
  * a browser template that may be a shell script (`sh -c 'firefox %s'`): `$(…)` in an
- * authorization endpoint's path then reaches the shell as `%24%28…%29`, inert. Characters
- * that are already `%XX` stay as they are.
+ * authorization endpoint's path then reaches the shell as `%24%28…%29`, inert. `?` is kept
+ * (the query's start; as a glob it can only match existing file names, never run anything);
+ * `%XX` escapes already there stay as they are.
  */
 export function shellSafeUrl(url: string): string {
   return url.replace(/[^A-Za-z0-9\-._:/?=%+,@]/g, (c) =>
