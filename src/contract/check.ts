@@ -133,7 +133,7 @@ export async function runChecks(client: InspectorClient, opts: CheckOptions = {}
       if (!isObject(r.result)) return page === 0 ? undefined : items;
       envelope(method, r.result, true);
       const entries = r.result[key];
-      if (Array.isArray(entries)) append(items, (entries as unknown[]));
+      if (Array.isArray(entries)) append(items, entries as unknown[]);
       const next = r.result.nextCursor;
       if (next === undefined || next === null || next === '') break;
       if (typeof next !== 'string') {

@@ -67,7 +67,8 @@ export function normalize(value: unknown): unknown {
     }
     if (isObject(v)) {
       const out: Record<string, unknown> = {};
-      for (const k of Object.keys(v)) out[k] = k === 'properties' && isObject(v[k]) ? mapValues(v[k], (x) => walk(x, undefined, depth + 2)) : walk(v[k], k, depth + 1);
+      for (const k of Object.keys(v))
+        out[k] = k === 'properties' && isObject(v[k]) ? mapValues(v[k], (x) => walk(x, undefined, depth + 2)) : walk(v[k], k, depth + 1);
       return out;
     }
     return v;

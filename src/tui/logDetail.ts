@@ -65,7 +65,7 @@ export function logDetailLines(entries: readonly LogEntry[], index: number, widt
     if (e.logger) out.push(kv('logger', sanitizeLine(e.logger)));
     out.push([]);
     const json = parseJsonText(e.text);
-    append(out, (json !== undefined ? jsonLines(json, width, 2) : textLines(e.text, width, 2)));
+    append(out, json !== undefined ? jsonLines(json, width, 2) : textLines(e.text, width, 2));
     return out;
   }
   if (e.kind !== 'stderr') {

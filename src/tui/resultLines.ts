@@ -87,7 +87,7 @@ export function contentBlockLines(block: unknown, index: number, width: number, 
       out.push(head(`${sanitizeLine(str(r.uri) ?? '(no uri)')}${str(r.mimeType) ? `  ${sanitizeLine(str(r.mimeType)!)}` : ''}`));
       if (typeof r.text === 'string') {
         const json = parseJsonText(r.text);
-        append(out, (json !== undefined ? jsonLines(json, width, 4) : textLines(r.text, width, 4)));
+        append(out, json !== undefined ? jsonLines(json, width, 4) : textLines(r.text, width, 4));
       } else if (typeof r.blob === 'string') out.push(line(`    blob ${formatBytes(base64Size(r.blob))}`, 'muted'));
       break;
     }

@@ -43,12 +43,12 @@ export function toolInfoLines(tool: Tool, width: number, field?: InfoField): Lin
     out.push([]);
     out.push(line(`Field ${sanitizeLine(field.label)}`, 'title'));
     append(out, textLines(field.facts, width, 2, 'muted'));
-    append(out, (field.description ? textLines(field.description, width, 2) : [line('  (no description)', 'muted')]));
+    append(out, field.description ? textLines(field.description, width, 2) : [line('  (no description)', 'muted')]);
   }
   out.push([]);
   out.push(line('Description', 'title'));
   const desc = typeof tool.description === 'string' ? tool.description.trim() : '';
-  append(out, (desc ? textLines(desc, width, 2) : [line('  (none)', 'muted')]));
+  append(out, desc ? textLines(desc, width, 2) : [line('  (none)', 'muted')]);
   const schema: unknown = tool.inputSchema;
   const props = isObj(schema) && isObj(schema.properties) ? schema.properties : {};
   const required = new Set(isObj(schema) && Array.isArray(schema.required) ? schema.required.filter((r) => typeof r === 'string') : []);
@@ -85,6 +85,6 @@ export function toolInfoLines(tool: Tool, width: number, field?: InfoField): Lin
   append(out, jsonLines(tool.inputSchema, width, 2));
   out.push([]);
   out.push(line('outputSchema', 'title'));
-  append(out, (tool.outputSchema !== undefined ? jsonLines(tool.outputSchema, width, 2) : [line('  (none declared)', 'muted')]));
+  append(out, tool.outputSchema !== undefined ? jsonLines(tool.outputSchema, width, 2) : [line('  (none declared)', 'muted')]);
   return out;
 }

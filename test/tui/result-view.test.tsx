@@ -25,7 +25,7 @@ describe('hostile sizes (issue 17 §11)', () => {
   };
   it('a 100k-level structuredContent and JSON text block: lines down to the bound, then "(nested deeper than 128 levels)"', () => {
     const deepText = '{"a":'.repeat(100_000) + '1' + '}'.repeat(100_000);
-    const out = text(done({ kind: 'complete', result: { content: [{ type: 'text', text: deepText }], structuredContent: deep(100_000) as JsonObject } }));
+    const out = text(done({ kind: 'complete', result: { content: [{ type: 'text', text: deepText }], structuredContent: deep(100_000) } }));
     expect(out).toContain('(nested deeper than 128 levels)');
     expect(out.match(/nested deeper than 128 levels/g)).toHaveLength(2);
   });
@@ -53,7 +53,7 @@ describe('hostile sizes (issue 17 §11)', () => {
       kind: 'complete',
       result: {
         content: [{ type: 'text', text: JSON.stringify(Array.from({ length: 200_000 }, (_, i) => i)) }],
-        structuredContent: deep(100_000) as JsonObject,
+        structuredContent: deep(100_000),
       },
     });
     const lines = resultLines(c, tool('weather'), 80);

@@ -48,7 +48,12 @@ export function promptMessageLines(result: GetPromptResult, width: number): Line
       { text: sanitizeLine(String(m.role)), style: m.role === 'assistant' ? 'accent' : 'badge' },
     ]);
     const blocks = Array.isArray(m.content) ? (m.content as unknown[]) : [m.content];
-    blocks.forEach((b, j) => append(out, contentBlockLines(b, j, width - 2, false).map((l) => [{ text: '  ' }, ...l])));
+    blocks.forEach((b, j) =>
+      append(
+        out,
+        contentBlockLines(b, j, width - 2, false).map((l) => [{ text: '  ' }, ...l]),
+      ),
+    );
   });
   return out;
 }

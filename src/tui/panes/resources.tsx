@@ -58,7 +58,7 @@ export function readLines(result: ReadResourceResult, width: number): Line[] {
     ]);
     if (typeof c.text === 'string') {
       const json = parseJsonText(c.text);
-      append(out, (json !== undefined ? jsonLines(json, width, 4) : textLines(c.text, width, 4)));
+      append(out, json !== undefined ? jsonLines(json, width, 4) : textLines(c.text, width, 4));
     } else if (typeof c.blob === 'string') out.push(line(`    blob ${formatBytes(base64Size(c.blob))} — s saves the decoded bytes`, 'muted'));
     else out.push(line('    neither text nor blob', 'warn'));
   });
