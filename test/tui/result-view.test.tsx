@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup } from 'ink-testing-library';
 import { McpError, TransportError } from '../../src/protocol/errors.js';
-import type { JsonObject } from '../../src/protocol/types.js';
 import type { CallOutcome, ListenSessionEvent } from '../../src/client/types.js';
 import type { CallState } from '../../src/tui/hooks/useCall.js';
 import { rawResultJson, resultLines } from '../../src/tui/resultLines.js';
