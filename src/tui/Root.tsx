@@ -1,50 +1,29 @@
-import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import { Box, Text, useApp } from 'ink';
-import type { InputHandler, InspectorClient, WireEvent } from '../client/types.js';
+import type { InspectorClient, WireEvent } from '../client/types.js';
 import type { Root as McpRoot } from '../protocol/mrtr.js';
-import { InputQueue } from './input.js';
+import { InputQueue } from './forms/input.js';
 import type { ListenFilter } from '../protocol/types.js';
-import { EXIT, KIND_EXIT, exitCodeFor } from '../cli/exit.js';
-import type { Finding } from '../check/types.js';
+import { EXIT, KIND_EXIT, exitCodeFor } from '../protocol/exit-codes.js';
 import { sanitizeLine } from '../util/sanitize.js';
 import { App } from './App.js';
-import { useTheme } from './theme.js';
-import { useServices } from './services.js';
+import { useTheme } from './context/theme.js';
+import { useServices } from './context/services.js';
 import { FLUSH_MS, ringReducer, useBatchedReducer, type Ring } from './hooks/useBatched.js';
-import { useTerminalSize, type TermSize } from './hooks/useTerminalSize.js';
+import { useScreenSize, type TermSize } from './hooks/useTerminalSize.js';
 import { useKeys, type KeyEvent } from './hooks/useKeys.js';
-import { restartConnection, resyncAfterRestart } from './restart.js';
-import type { RestartResync } from './hooks/useListenSession.js';
+import { useConnectionLifecycle, useDoublePress, type ConnectHooks } from './connection/lifecycle.js';
+import { UIActionsContext, UIStateContext, type UIActions } from './context/ui.js';
 import { hintLine, matchKey, type KeyContext } from './keys.js';
 import { Header } from './components/Header.js';
 import { Spinner } from './components/Spinner.js';
-import { describeError } from './errors.js';
-import { LOG_BUFFER, WIRE_BUFFER, type LogEntry } from './logEntry.js';
-import { formatClock, wrapText } from './text.js';
-import { clipText } from './lines.js';
-import type { AuthView } from './authView.js';
+import { describeError } from './model/errors.js';
+import { LOG_BUFFER, WIRE_BUFFER, type LogEntry } from './model/logEntry.js';
+import { formatClock, wrapText } from './lines/text.js';
+import { clipText } from './lines/lines.js';
+import type { AuthView } from './connection/authView.js';
 
-/**
- * The hooks the client reports through while it connects and afterwards; each adds to the
- * Log pane (wire events: to the Wire pane).
- */
-export interface ConnectHooks {
-  onWire: (e: WireEvent) => void;
-  /** A line the server wrote on stderr (stdio). */
-  onStderr: (line: string) => void;
-  /** A free-text warning (until every warning is a finding). */
-  onWarning: (msg: string) => void;
-  /** Something the client noticed about the server (ClientOptions.onFinding): shown with its severity and rule id; warnings and errors also flash on the status line. */
-  onFinding: (finding: Finding) => void;
-  /** A neutral note from the client (ClientOptions.onInfo). */
-  onInfo: (msg: string) => void;
-  /** Aborted when the user quits while the connection is still being made: give up at once. */
-  signal?: AbortSignal;
-  /** The authorization state changed (OAuth: a login started, a token was stored, a step-up): shown in the header and on the connect screen. */
-  onAuth?: (auth: AuthView) => void;
-  /** Answers input rounds (ClientOptions.input): the TUI's queue, served by the input overlay. */
-  input?: InputHandler;
-}
+export type { ConnectHooks } from './connection/lifecycle.js';
 
 export interface RootProps {
   connect: (hooks: ConnectHooks) => Promise<InspectorClient>;
@@ -69,18 +48,6 @@ export interface RootProps {
   /** The roots a `roots/list` request is answered with at first (from --root / the config); the user edits them in the input overlay. */
   roots?: readonly McpRoot[];
 }
-
-type Conn =
-  | { phase: 'connecting' }
-  | {
-      phase: 'connected';
-      client: InspectorClient;
-      lifecycle?: { state: 'reconnecting' | 'disconnected'; detail?: string };
-      /** The connection was made anew: what the client's re-sync step found against the lists before. */
-      resynced?: RestartResync;
-    }
-  | { phase: 'failed'; error: unknown }
-  | { phase: 'closing'; client?: InspectorClient; error?: unknown };
 
 const EMPTY_RING = { items: [], total: 0 };
 const CONNECT_CONTEXTS: readonly KeyContext[] = ['connect', 'always'];
@@ -107,7 +74,7 @@ export function Root({
   const app = useApp();
   const theme = useTheme();
   const services = useServices();
-  const term = useTerminalSize(size);
+  const { width, height, columns } = useScreenSize(size);
   // Nothing shows the wire ring until the App's first full frame (or until the user leaves the
   // tool list for another pane): until then its updates are held, so they cost no renders
   // while the first list's pages come in.
@@ -115,23 +82,11 @@ export function Root({
   const showWire = useCallback(() => setWireShown(true), []);
   const [wire, pushWire] = useBatchedReducer<Ring<WireEvent>, WireEvent>(ringReducer(WIRE_BUFFER), EMPTY_RING, FLUSH_MS, !wireShown);
   const [log, pushLog] = useBatchedReducer<Ring<LogEntry>, LogEntry>(ringReducer(LOG_BUFFER), EMPTY_RING);
-  const [conn, setConn] = useState<Conn>({ phase: 'connecting' });
   const [auth, setAuth] = useState<AuthView | undefined>(undefined);
-  const [attempt, setAttempt] = useState(0);
-  const [startedAt, setStartedAt] = useState(services.now);
-  const lastCtrlC = useRef(0);
   const [ctrlCHint, setCtrlCHint] = useState(false);
-  const quitting = useRef(false);
   /** Keys typed while connecting: handed to the App, which replays them after its first full frame. */
   const typedEarly = useRef<KeyEvent[]>([]);
   const [inputQueue] = useState(() => new InputQueue(roots, services.now));
-
-  // The connection is made once per attempt: a parent re-rendering with a new `connect`
-  // function must not reconnect, so the effect reads the latest functions from a ref.
-  const latest = useRef({ connect, closeClient });
-  useLayoutEffect(() => {
-    latest.current = { connect, closeClient };
-  });
 
   const hooks = useCallback(
     (): ConnectHooks => ({
@@ -145,91 +100,27 @@ export function Root({
     }),
     [pushWire, pushLog, services, inputQueue],
   );
+  const note = useCallback((text: string, warn?: boolean) => pushLog({ time: services.now(), kind: warn ? 'warning' : 'info', text }), [pushLog, services]);
+  // Connecting, reconnect (R), restart after a file change, disconnect (X): src/tui/connection/lifecycle.ts.
+  const { conn, startedAt, retry, reconnect, disconnect, stop } = useConnectionLifecycle({ connect, closeClient, hooks, note, restartOn });
 
-  useEffect(() => {
-    let stale = false;
-    setConn({ phase: 'connecting' });
-    setStartedAt(services.now());
-    const { connect: connectNow } = latest.current;
-    connectNow(hooks()).then(
-      (client) => {
-        if (stale || quitting.current) {
-          void (latest.current.closeClient ?? ((c: InspectorClient) => c.close()))(client).catch(() => {});
-          return;
-        }
-        setConn({ phase: 'connected', client });
-      },
-      (error: unknown) => {
-        if (!stale) setConn({ phase: 'failed', error });
-      },
-    );
-    return () => {
-      stale = true;
-    };
-  }, [attempt, services, hooks]);
-
-  const connRef = useRef(conn);
-  connRef.current = conn;
-  const closeOne = useCallback((c: InspectorClient) => (latest.current.closeClient ?? ((x: InspectorClient) => x.close()))(c), []);
-
-  /**
-   * Reconnect (R), restart after a file change: the App stays on screen (its panes, the diff
-   * history) with the header saying `reconnecting`; the new client's first list is diffed
-   * against the one before. A failure leaves the screen `disconnected` with the reason.
-   */
-  const reconnect = useCallback(
-    (why?: string) => {
-      const c = connRef.current;
-      if (c.phase !== 'connected' || c.lifecycle?.state === 'reconnecting' || quitting.current) return;
-      const old = c.lifecycle?.state === 'disconnected' ? undefined : c.client;
-      if (why) pushLog({ time: services.now(), kind: 'info', text: `restarting: ${why}` });
-      setConn({ phase: 'connected', client: c.client, lifecycle: { state: 'reconnecting', detail: why } });
-      // The lists the old client fetched, kept before it closes: the new one is re-synced against them.
-      const before = c.client.snapshot?.();
-      restartConnection(old, { close: closeOne, connect: () => latest.current.connect(hooks()) }).then(
-        async (client) => {
-          if (quitting.current) return void closeOne(client).catch(() => {});
-          const resynced = await resyncAfterRestart(client, before, (line, warn) =>
-            pushLog({ time: services.now(), kind: warn ? 'warning' : 'info', text: line }),
-          );
-          if (quitting.current) return void closeOne(client).catch(() => {});
-          setConn({ phase: 'connected', client, resynced });
-        },
-        (error: unknown) => {
-          if (!quitting.current) setConn({ phase: 'connected', client: c.client, lifecycle: { state: 'disconnected', detail: describeError(error) } });
-        },
-      );
-    },
-    [closeOne, hooks, pushLog, services],
-  );
-
-  /** Disconnect (X): closes the client (a spawned server stops), keeps the screen; R connects again. */
-  const disconnect = useCallback(() => {
-    const c = connRef.current;
-    if (c.phase !== 'connected' || c.lifecycle) return;
-    setConn({ phase: 'connected', client: c.client, lifecycle: { state: 'disconnected', detail: 'by the user' } });
-    void closeOne(c.client).catch(() => {});
-  }, [closeOne]);
-
-  useEffect(() => restartOn?.((why) => reconnect(why)), [restartOn, reconnect]);
   const quit = useCallback(() => {
-    if (quitting.current) return;
-    quitting.current = true;
+    const c = stop();
+    if (!c) return;
     onQuitting?.();
-    const c = connRef.current;
     const client = c.phase === 'connected' ? c.client : undefined;
     const error = c.phase === 'failed' ? c.error : undefined;
-    setConn({ phase: 'closing', client, error });
     void (async () => {
       if (client) {
         const close = (closeClient ?? ((x: InspectorClient) => x.close()))(client).catch(() => {});
         await Promise.race([close, new Promise((r) => setTimeout(r, closeTimeoutMs))]);
       }
-      // The CLI's codes (src/cli/exit.ts); quitting while connecting cancels the connect, as Ctrl-C does in the CLI.
+      // The CLI's codes (src/protocol/exit-codes.ts); quitting while connecting cancels the connect, as Ctrl-C does in the CLI.
       onExit?.(error !== undefined ? exitCodeFor(error) : c.phase === 'connecting' ? KIND_EXIT.cancelled : EXIT.ok);
       app.exit();
     })();
-  }, [app, closeClient, closeTimeoutMs, onExit, onQuitting]);
+  }, [app, closeClient, closeTimeoutMs, onExit, onQuitting, stop]);
+  const ctrlC = useDoublePress(quit, () => setCtrlCHint(true));
 
   // Keys while not connected (the App handles its own).
   const keyContexts = conn.phase === 'failed' ? FAILED_CONTEXTS : CONNECT_CONTEXTS;
@@ -237,49 +128,44 @@ export function Root({
     (input, key) => {
       if ([...input].length > 1 && !key.ctrl) return 'split';
       const m = matchKey(input, key, keyContexts);
-      if (m?.command === 'quit.force') {
-        const t = services.now();
-        if (t - lastCtrlC.current < 2000) quit();
-        else {
-          lastCtrlC.current = t;
-          setCtrlCHint(true);
-        }
-        return;
-      }
+      if (m?.command === 'quit.force') return void ctrlC();
       if (m?.command === 'quit') quit();
-      else if (m?.command === 'connect.retry' || m?.command === 'connection.reconnect') setAttempt((a) => a + 1);
+      else if (m?.command === 'connect.retry' || m?.command === 'connection.reconnect') retry();
       else if (conn.phase === 'connecting' && m === undefined) typedEarly.current.push({ input, key });
     },
     conn.phase === 'connecting' || conn.phase === 'failed',
   );
 
+  // What the App is handed: the UI contexts (src/tui/context/ui.tsx).
+  const actions = useMemo<UIActions>(() => ({ quit, reconnect, disconnect, wireWanted: showWire }), [quit, reconnect, disconnect, showWire]);
   if (conn.phase === 'connected' || (conn.phase === 'closing' && conn.client)) {
     const client = conn.phase === 'connected' ? conn.client : conn.client!;
+    const connected = conn.phase === 'connected' ? conn : undefined;
     return (
-      <App
-        client={client}
-        targetLabel={targetLabel}
-        pollMs={pollMs}
-        listenFilter={listenFilter}
-        wire={wire}
-        log={log}
-        onQuit={quit}
-        inputQueue={inputQueue}
-        closing={conn.phase === 'closing'}
-        size={size}
-        auth={auth}
-        pendingKeys={typedEarly.current}
-        onWireWanted={showWire}
-        onReconnect={reconnect}
-        onDisconnect={disconnect}
-        lifecycle={conn.phase === 'connected' ? conn.lifecycle : undefined}
-        resynced={conn.phase === 'connected' ? conn.resynced : undefined}
-      />
+      <UIActionsContext.Provider value={actions}>
+        <UIStateContext.Provider
+          value={{
+            client,
+            targetLabel,
+            pollMs,
+            listenFilter,
+            wire,
+            log,
+            inputQueue,
+            closing: conn.phase === 'closing',
+            size,
+            auth,
+            pendingKeys: typedEarly.current,
+            lifecycle: connected?.lifecycle,
+            resynced: connected?.resynced,
+          }}
+        >
+          <App />
+        </UIStateContext.Provider>
+      </UIActionsContext.Provider>
     );
   }
 
-  const width = Math.max(40, term.columns);
-  const height = Math.max(12, term.rows - 1);
   const failure = conn.phase === 'failed' ? conn.error : conn.phase === 'closing' ? conn.error : undefined;
   const layout = connectScreenLayout({
     width,
@@ -338,7 +224,7 @@ export function Root({
             <Text key={i} wrap="truncate-end">
               <Text {...theme.style('muted')}>{`${formatClock(e.time)} `}</Text>
               <Text {...theme.style(e.kind === 'warning' || e.finding?.severity === 'warning' ? 'warn' : e.finding?.severity === 'error' ? 'error' : 'plain')}>
-                {sanitizeLine(clipText(e.text, term.columns))}
+                {sanitizeLine(clipText(e.text, columns))}
               </Text>
             </Text>
           ))}

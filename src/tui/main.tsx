@@ -6,14 +6,14 @@ import { render, useStdout } from 'ink';
 import { useEffect } from 'react';
 import type { InspectorClient } from '../client/types.js';
 import { Root, type ConnectHooks } from './Root.js';
-import { ThemeContext, makeTheme } from './theme.js';
-import { ServicesContext, defaultServices } from './services.js';
+import { ThemeContext, makeTheme } from './context/theme.js';
+import { ServicesContext, defaultServices } from './context/services.js';
 import type { RunTuiOptions } from './run.js';
-import { EXIT, SIGNAL_EXIT, type EndingSignal } from '../cli/exit.js';
+import { EXIT, SIGNAL_EXIT, type EndingSignal } from '../protocol/exit-codes.js';
 import { KITTY_DELETE_ALL } from './images/escapes.js';
 import { overlayPictures, type InlinePicture, type OverlayState } from './images/inline.js';
 
-import { CLEAR_HOME, ENTER_ALT, LEAVE_ALT } from './firstFrame.js';
+import { CLEAR_HOME, ENTER_ALT, LEAVE_ALT } from './connection/firstFrame.js';
 
 /** Any of the reserved-picture markers of src/tui/images/inline.ts. */
 const MARKERS = /[\uE000-\uE003]/;
@@ -31,7 +31,7 @@ const withTimeout = <T,>(p: Promise<T>, ms: number): Promise<T | undefined> =>
  *
  * `firstFrameShown`: runTui has entered the alternate screen and drawn the connecting screen.
  *
- * @returns the exit code (see runTui; the map is src/cli/exit.ts, shared with the CLI).
+ * @returns the exit code (see runTui; the map is src/protocol/exit-codes.ts, shared with the CLI).
  */
 export async function startTui(opts: RunTuiOptions, { firstFrameShown = false }: { firstFrameShown?: boolean } = {}): Promise<number> {
   const stdout = opts.stdout ?? process.stdout;

@@ -5,9 +5,9 @@
 import type { InspectorClient } from '../client/types.js';
 import type { ListenFilter } from '../protocol/types.js';
 import type { ConnectHooks, RootProps } from './Root.js';
-import type { TuiServices } from './services.js';
+import type { TuiServices } from './context/services.js';
 import type { TermSize } from './hooks/useTerminalSize.js';
-import { LEAVE_ALT, firstFrame } from './firstFrame.js';
+import { LEAVE_ALT, firstFrame } from './connection/firstFrame.js';
 
 export type { ConnectHooks } from './Root.js';
 
@@ -49,13 +49,13 @@ export interface RunTuiOptions {
  * when the user quits while the connection is still being made.
  *
  * On a TTY the connecting screen is drawn at once, before Ink and React load (see
- * src/tui/firstFrame.ts), and the connection is started while they load (connectEarly).
+ * src/tui/connection/firstFrame.ts), and the connection is started while they load (connectEarly).
  *
  * Unless NODE_ENV is set, it is set to `production` before React loads (React's development
  * build renders about twice as slowly). On a TTY, CI / CONTINUOUS_INTEGRATION are hidden
  * while Ink loads (Ink would otherwise draw only on exit).
  *
- * @returns the exit code, from the map the CLI uses (src/cli/exit.ts): 0 after a normal quit;
+ * @returns the exit code, from the map the CLI uses (src/protocol/exit-codes.ts): 0 after a normal quit;
  * the code of the connection error when the user quits after a failed connection (2 JSON-RPC,
  * 3 transport); 130 when the user quits while still connecting (the connect is cancelled, as
  * Ctrl-C cancels it in the CLI); 64 without a TTY; 70 when the UI crashed; 129/130/143 after
@@ -96,7 +96,7 @@ export async function runTui(opts: RunTuiOptions): Promise<number> {
 }
 
 /**
- * Draws the connecting screen (src/tui/firstFrame.ts) on `stdout` in the alternate screen,
+ * Draws the connecting screen (src/tui/connection/firstFrame.ts) on `stdout` in the alternate screen,
  * before Ink loads. Until `handOver()` (startTui takes over the screen and its restoring),
  * a SIGINT/SIGTERM/SIGHUP or the process exiting restores the user's screen first; `leave()`
  * restores it at once (Ink failed to load).

@@ -4,7 +4,7 @@ import { App } from '../../src/tui/App.js';
 import type { CallOptions, CallOutcome, ListenSessionEvent, WireEvent } from '../../src/client/types.js';
 import type { JsonObject, Tool } from '../../src/protocol/types.js';
 import { McpError, TransportError } from '../../src/protocol/errors.js';
-import type { LogEntry } from '../../src/tui/logEntry.js';
+import type { LogEntry } from '../../src/tui/model/logEntry.js';
 import { diffTools } from '../../src/diff/diff.js';
 import { Feed, KEY, fakeClient, fakeServices, press, renderWith, tool, toolsEvent, waitFor, withProviders } from './helpers.js';
 

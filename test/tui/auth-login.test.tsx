@@ -13,10 +13,10 @@ import { connect } from '../../src/client/client.js';
 import { connectWithAuth } from '../../src/cli/tui-auth.js';
 import type { CommonFlags } from '../../src/cli/options.js';
 import type { Target, ListenSessionEvent } from '../../src/client/types.js';
-import { authLabel } from '../../src/tui/authView.js';
+import { authLabel } from '../../src/tui/connection/authView.js';
 import { fixturePath } from '../helpers/servers.js';
 import { HEADLESS_BROWSER, tempConfigHome } from '../helpers/oauth.js';
-import type { AuthView } from '../../src/tui/authView.js';
+import type { AuthView } from '../../src/tui/connection/authView.js';
 import type { ConnectHooks } from '../../src/tui/Root.js';
 import { Feed, fakeServices, renderWith, tool, toolsEvent, waitFor } from './helpers.js';
 

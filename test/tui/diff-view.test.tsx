@@ -3,8 +3,8 @@ import { cleanup } from 'ink-testing-library';
 import { App } from '../../src/tui/App.js';
 import type { ListenSessionEvent } from '../../src/client/types.js';
 import { diffTools } from '../../src/diff/diff.js';
-import { diffEntryLines, withContext } from '../../src/tui/diffViewLines.js';
-import { lineText } from '../../src/tui/lines.js';
+import { diffEntryLines, withContext } from '../../src/tui/lines/diffViewLines.js';
+import { lineText } from '../../src/tui/lines/lines.js';
 import { Feed, KEY, fakeClient, fakeServices, press, renderWith, tool, toolsEvent, waitFor } from './helpers.js';
 
 afterEach(() => cleanup());

@@ -10,7 +10,7 @@ import { toolsPane } from '../../src/tui/panes/tools.js';
 import { formWindow } from '../../src/tui/components/FormView.js';
 import { matchKey } from '../../src/tui/keys.js';
 import { plainKey } from '../../src/tui/hooks/useKeys.js';
-import type { TuiServices } from '../../src/tui/services.js';
+import type { TuiServices } from '../../src/tui/context/services.js';
 import type { Tool } from '../../src/protocol/types.js';
 import { KEY, fakeClient, press, renderPane, tool, toolsEvent, waitFor } from './helpers.js';
 

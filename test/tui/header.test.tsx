@@ -2,8 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup } from 'ink-testing-library';
 import { Header } from '../../src/tui/components/Header.js';
 import type { ListenSessionEvent } from '../../src/client/types.js';
-import { makeTheme } from '../../src/tui/theme.js';
-import { initialListenSessionState, applyListenSessionEvents } from '../../src/tui/listenSessionState.js';
+import { makeTheme } from '../../src/tui/context/theme.js';
+import { initialListenSessionState, applyListenSessionEvents } from '../../src/tui/model/listenSessionState.js';
 import { description, Feed, fakeServices, renderWith } from './helpers.js';
 
 afterEach(() => cleanup());

@@ -14,13 +14,13 @@ import type {
   WireEvent,
 } from '../../src/client/types.js';
 import type { JsonObject, ListenFilter, Tool } from '../../src/protocol/types.js';
-import { ThemeContext, makeTheme } from '../../src/tui/theme.js';
-import { ServicesContext, type TuiServices } from '../../src/tui/services.js';
+import { ThemeContext, makeTheme } from '../../src/tui/context/theme.js';
+import { ServicesContext, type TuiServices } from '../../src/tui/context/services.js';
 import { diffTools } from '../../src/diff/diff.js';
 import { validateValue } from '../../src/schema/validate.js';
 import type { PaneDef, PaneInstance } from '../../src/tui/panes/index.js';
 import type { Ring } from '../../src/tui/hooks/useBatched.js';
-import type { LogEntry } from '../../src/tui/logEntry.js';
+import type { LogEntry } from '../../src/tui/model/logEntry.js';
 import { useListenSession } from '../../src/tui/hooks/useListenSession.js';
 import { useKeys } from '../../src/tui/hooks/useKeys.js';
 import { hintLine } from '../../src/tui/keys.js';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup } from 'ink-testing-library';
 import { App } from '../../src/tui/App.js';
-import { InputQueue } from '../../src/tui/input.js';
+import { InputQueue } from '../../src/tui/forms/input.js';
 import type { InputRound, ListenSessionEvent } from '../../src/client/types.js';
 import { parseInputRequest, type InputResponses } from '../../src/protocol/mrtr.js';
 import type { JsonObject } from '../../src/protocol/types.js';

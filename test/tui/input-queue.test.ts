@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { InputQueue } from '../../src/tui/input.js';
+import { InputQueue } from '../../src/tui/forms/input.js';
 import { connectEarly, type ConnectHooks } from '../../src/tui/run.js';
 import type { InputRound, InspectorClient } from '../../src/client/types.js';
-import { applyListenSessionEvents, initialListenSessionState } from '../../src/tui/listenSessionState.js';
-import { diffEntryLines } from '../../src/tui/diffViewLines.js';
-import { lineText } from '../../src/tui/lines.js';
+import { applyListenSessionEvents, initialListenSessionState } from '../../src/tui/model/listenSessionState.js';
+import { diffEntryLines } from '../../src/tui/lines/diffViewLines.js';
+import { lineText } from '../../src/tui/lines/lines.js';
 import { diffTools } from '../../src/diff/diff.js';
 
 // A roots request inside a call (the overlay serves it); one outside any call is answered at once.

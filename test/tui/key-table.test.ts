@@ -15,9 +15,9 @@ import {
   type KeyContext,
 } from '../../src/tui/keys.js';
 import { helpLines } from '../../src/tui/components/HelpOverlay.js';
-import { lineText } from '../../src/tui/lines.js';
+import { lineText } from '../../src/tui/lines/lines.js';
 import { plainKey } from '../../src/tui/hooks/useKeys.js';
-import { formContexts } from '../../src/tui/formState.js';
+import { formContexts } from '../../src/tui/forms/formState.js';
 import { toolListContexts } from '../../src/tui/hooks/useToolList.js';
 import { PANES } from '../../src/tui/panes/index.js';
 

@@ -3,7 +3,7 @@ import { cleanup } from 'ink-testing-library';
 import { App } from '../../src/tui/App.js';
 import type { ListenSessionEvent } from '../../src/client/types.js';
 import { plainKey, splitChunk } from '../../src/tui/hooks/useKeys.js';
-import { editText } from '../../src/tui/textEdit.js';
+import { editText } from '../../src/tui/forms/textEdit.js';
 import { Feed, fakeClient, fakeServices, renderWith, tool, toolsEvent, waitFor } from './helpers.js';
 
 afterEach(() => cleanup());

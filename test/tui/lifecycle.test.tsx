@@ -1,17 +1,17 @@
 /**
  * The connection lifecycle's pure parts and a frame test: what counts as evidence that the
- * server is there (src/tui/reachability.ts), the header going `● unreachable` and back on
+ * server is there (src/tui/connection/reachability.ts), the header going `● unreachable` and back on
  * the requests' outcomes, the connect screen's layout at 80×24 (src/tui/Root.tsx), and the
  * restart's re-sync diffs (src/client/resync.ts restartDiffEvents, applyRestartResync).
  * The real-terminal versions are in e2e-lifecycle.test.ts.
  */
 import { describe, expect, it } from 'vitest';
 import { Root, connectScreenLayout } from '../../src/tui/Root.js';
-import { evidenceOf, shortReason, trackReachability } from '../../src/tui/reachability.js';
+import { evidenceOf, shortReason, trackReachability } from '../../src/tui/connection/reachability.js';
 import { McpError, TransportError } from '../../src/protocol/errors.js';
 import { restartDiffEvents, resyncSummary } from '../../src/client/resync.js';
 import { diffByKey, diffCapabilities } from '../../src/client/resync.js';
-import { applyRestartResync, initialListenSessionState, applyListenSessionEvents } from '../../src/tui/listenSessionState.js';
+import { applyRestartResync, initialListenSessionState, applyListenSessionEvents } from '../../src/tui/model/listenSessionState.js';
 import { diffTools } from '../../src/diff/diff.js';
 import type { ListSnapshot, ListenSessionEvent, ResyncResult } from '../../src/client/types.js';
 import type { Prompt } from '../../src/protocol/types.js';

@@ -6,7 +6,7 @@ import { Root, type ConnectHooks } from '../../src/tui/Root.js';
 import type { CallOptions, CallOutcome, InspectorClient, ListenSessionEvent, WireEvent } from '../../src/client/types.js';
 import type { JsonObject, Tool } from '../../src/protocol/types.js';
 import { TransportError } from '../../src/protocol/errors.js';
-import type { LogEntry } from '../../src/tui/logEntry.js';
+import type { LogEntry } from '../../src/tui/model/logEntry.js';
 import { diffTools } from '../../src/diff/diff.js';
 import { Feed, KEY, fakeClient, fakeServices, press, renderWith, tool, toolsEvent, waitFor, withProviders, type FakeClient } from './helpers.js';
 

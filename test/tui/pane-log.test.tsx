@@ -2,8 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup } from 'ink-testing-library';
 import { logPane } from '../../src/tui/panes/log.js';
 import { logLine } from '../../src/tui/components/LogPane.js';
-import { lineText } from '../../src/tui/lines.js';
-import type { LogEntry } from '../../src/tui/logEntry.js';
+import { lineText } from '../../src/tui/lines/lines.js';
+import type { LogEntry } from '../../src/tui/model/logEntry.js';
 import type { Finding } from '../../src/check/types.js';
 import { press, renderPane, waitFor } from './helpers.js';
 

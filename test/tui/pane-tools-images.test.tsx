@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { toolsPane } from '../../src/tui/panes/tools.js';
-import { saveNewFile, type TuiServices } from '../../src/tui/services.js';
+import { saveNewFile, type TuiServices } from '../../src/tui/context/services.js';
 import type { CallOutcome } from '../../src/client/types.js';
 import { KEY, fakeClient, press, renderPane, tool, toolsEvent, waitFor } from './helpers.js';
 import { twoBands } from './images/png-encode.js';

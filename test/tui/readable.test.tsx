@@ -5,10 +5,10 @@ import { logPane } from '../../src/tui/panes/log.js';
 import { toolsPane } from '../../src/tui/panes/tools.js';
 import { serverPane } from '../../src/tui/panes/server.js';
 import { McpError } from '../../src/protocol/errors.js';
-import type { LogEntry } from '../../src/tui/logEntry.js';
-import { stderrBurst } from '../../src/tui/logDetail.js';
-import { DEFAULT_FOLDS, applyFolds, foldableJsonLines, unfoldFor } from '../../src/tui/jsonFold.js';
-import { lineText } from '../../src/tui/lines.js';
+import type { LogEntry } from '../../src/tui/model/logEntry.js';
+import { stderrBurst } from '../../src/tui/lines/logDetail.js';
+import { DEFAULT_FOLDS, applyFolds, foldableJsonLines, unfoldFor } from '../../src/tui/lines/jsonFold.js';
+import { lineText } from '../../src/tui/lines/lines.js';
 import { KEY, fakeClient, press, renderPane, tool, toolsEvent, waitFor } from './helpers.js';
 
 afterEach(() => cleanup());

@@ -3,8 +3,8 @@ import { cleanup } from 'ink-testing-library';
 import { McpError, TransportError } from '../../src/protocol/errors.js';
 import type { CallOutcome, ListenSessionEvent } from '../../src/client/types.js';
 import type { CallState } from '../../src/tui/hooks/useCall.js';
-import { rawResultJson, resultLines } from '../../src/tui/resultLines.js';
-import { lineText } from '../../src/tui/lines.js';
+import { rawResultJson, resultLines } from '../../src/tui/lines/resultLines.js';
+import { lineText } from '../../src/tui/lines/lines.js';
 import { ResultView } from '../../src/tui/components/ResultView.js';
 import { Feed, fakeServices, renderWith, tool, waitFor } from './helpers.js';
 

@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, render } from 'ink-testing-library';
 import { plainKey, splitChunk, isMultiLinePaste } from '../../src/tui/hooks/useKeys.js';
-import { clipLine, clipText } from '../../src/tui/lines.js';
-import { editText } from '../../src/tui/textEdit.js';
+import { clipLine, clipText } from '../../src/tui/lines/lines.js';
+import { editText } from '../../src/tui/forms/textEdit.js';
 import { LinesView } from '../../src/tui/components/LinesView.js';
-import { applyListenSessionEvents, initialListenSessionState } from '../../src/tui/listenSessionState.js';
+import { applyListenSessionEvents, initialListenSessionState } from '../../src/tui/model/listenSessionState.js';
 import { diffTools } from '../../src/diff/diff.js';
 import type { Tool } from '../../src/protocol/types.js';
 

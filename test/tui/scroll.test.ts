@@ -1,6 +1,6 @@
 /* Following views (Listen, Log): which moves follow the newest lines. Pure arithmetic. */
 import { describe, expect, it } from 'vitest';
-import { followBy, followOffset } from '../../src/tui/scroll.js';
+import { followBy, followOffset } from '../../src/tui/lines/scroll.js';
 
 const edge = (arg: number) => ({ command: 'move.edge' as const, arg });
 const line = (arg: number) => ({ command: 'move.line' as const, arg });

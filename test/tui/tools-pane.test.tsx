@@ -4,7 +4,7 @@ import { App } from '../../src/tui/App.js';
 import type { ListenSessionEvent } from '../../src/client/types.js';
 import type { Tool } from '../../src/protocol/types.js';
 import { diffTools } from '../../src/diff/diff.js';
-import { badges, filterIndices, searchText } from '../../src/tui/tools.js';
+import { badges, filterIndices, searchText } from '../../src/tui/model/tools.js';
 import { displayName } from '../../src/protocol/tool.js';
 import { Feed, KEY, fakeClient, fakeServices, press, renderWith, tool, toolsEvent, waitFor } from './helpers.js';
 

@@ -11,7 +11,7 @@ import { buildPendingDocument, elicitArgument, pendingSummary, resolveRound, col
 import { parseInputRequired } from '../../src/protocol/mrtr.js';
 import { openableUrl, shellSafeUrl } from '../../src/util/open-url.js';
 import { openBrowser } from '../../src/auth/browser.js';
-import { platformOpener } from '../../src/tui/services.js';
+import { platformOpener } from '../../src/tui/context/services.js';
 import { boundDepth, deepMarker, parseBounded, withinDepth, MAX_DEPTH } from '../../src/util/depth.js';
 import { canonicalize, stableStringify } from '../../src/util/json.js';
 import { sanitizeDeep } from '../../src/util/sanitize.js';

@@ -1,7 +1,7 @@
-// The connecting screen drawn before Ink loads (src/tui/firstFrame.ts): the lines of Root's
+// The connecting screen drawn before Ink loads (src/tui/connection/firstFrame.ts): the lines of Root's
 // connecting screen, cut to the width as Ink's truncate-end cuts them, colored only with color.
 import { describe, expect, it } from 'vitest';
-import { ENTER_ALT, firstFrame } from '../../src/tui/firstFrame.js';
+import { ENTER_ALT, firstFrame } from '../../src/tui/connection/firstFrame.js';
 
 const lines = (s: string) => s.slice(ENTER_ALT.length).split('\r\n');
 

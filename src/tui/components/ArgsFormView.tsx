@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
 import { sanitizeLine } from '../../util/sanitize.js';
-import { useTheme } from '../theme.js';
+import { useTheme } from '../context/theme.js';
 import type { UseArgsForm } from '../hooks/useArgsForm.js';
 import { fieldFacts } from './ToolDetail.js';
 import { FormView } from './FormView.js';

@@ -1,7 +1,7 @@
 import { Box, Text } from 'ink';
-import { useTheme } from '../theme.js';
-import type { DiffEntry } from '../listenSessionState.js';
-import type { Line } from '../lines.js';
+import { useTheme } from '../context/theme.js';
+import type { DiffEntry } from '../model/listenSessionState.js';
+import type { Line } from '../lines/lines.js';
 import { LinesView, scrollInfo } from './LinesView.js';
 
 export interface DiffViewProps {

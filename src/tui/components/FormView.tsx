@@ -2,9 +2,9 @@ import type { JSX } from 'react';
 import { Box, Text } from 'ink';
 import type { FormRow } from '../../schema/form.js';
 import { sanitizeLine } from '../../util/sanitize.js';
-import { useTheme } from '../theme.js';
-import { fit, textWidth, truncate } from '../text.js';
-import { textLines, viewText } from '../textEdit.js';
+import { useTheme } from '../context/theme.js';
+import { fit, textWidth, truncate } from '../lines/text.js';
+import { textLines, viewText } from '../forms/textEdit.js';
 
 export interface FormViewProps {
   rows: readonly FormRow[];

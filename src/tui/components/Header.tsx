@@ -1,11 +1,11 @@
 import { Box, Text } from 'ink';
 import type { ServerDescription } from '../../client/types.js';
 import { sanitizeLine } from '../../util/sanitize.js';
-import { useTheme, type StyleKey } from '../theme.js';
-import type { ListenSessionState } from '../listenSessionState.js';
+import { useTheme, type StyleKey } from '../context/theme.js';
+import type { ListenSessionState } from '../model/listenSessionState.js';
 import { filterLabel } from '../../diff/filter.js';
-import { formatAge } from '../text.js';
-import { authLabel, type AuthView } from '../authView.js';
+import { formatAge } from '../lines/text.js';
+import { authLabel, type AuthView } from '../connection/authView.js';
 
 export type ConnectionState = 'connecting' | 'connected' | 'reconnecting' | 'disconnected' | 'unreachable' | 'closing' | 'failed';
 

@@ -1,9 +1,9 @@
 import { Box, Text } from 'ink';
-import { useTheme } from '../theme.js';
+import { useTheme } from '../context/theme.js';
 import { HELP_CONTEXTS, helpSections, hintLine } from '../keys.js';
-import type { Line } from '../lines.js';
+import type { Line } from '../lines/lines.js';
 import { LinesView } from './LinesView.js';
-import { wrapText } from '../text.js';
+import { wrapText } from '../lines/text.js';
 
 /** The help screen as lines (every key of the key table, by section), descriptions wrapped to `width`. */
 export function helpLines(width = 100): Line[] {

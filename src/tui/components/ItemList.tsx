@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
-import { useTheme, type StyleKey } from '../theme.js';
-import { scrollToShow } from '../scroll.js';
+import { useTheme, type StyleKey } from '../context/theme.js';
+import { scrollToShow } from '../lines/scroll.js';
 
 /** One row of an {@link ItemList}: a name and muted details, already sanitized. */
 export interface ItemRow {

@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
-import { clipLine, type Line } from '../lines.js';
-import { useTheme } from '../theme.js';
+import { clipLine, type Line } from '../lines/lines.js';
+import { useTheme } from '../context/theme.js';
 
 export interface LinesViewProps {
   lines: readonly Line[];

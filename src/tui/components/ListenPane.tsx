@@ -1,9 +1,9 @@
 import { Box, Text } from 'ink';
 import type { ListenFilter } from '../../protocol/types.js';
-import { useTheme } from '../theme.js';
-import type { ListenSessionState } from '../listenSessionState.js';
+import { useTheme } from '../context/theme.js';
+import type { ListenSessionState } from '../model/listenSessionState.js';
 import { filterLabel } from '../../diff/filter.js';
-import type { Line } from '../lines.js';
+import type { Line } from '../lines/lines.js';
 import { LinesView, scrollInfo } from './LinesView.js';
 import { formatDuration } from '../../util/format.js';
 import { sanitizeLine } from '../../util/sanitize.js';

@@ -1,10 +1,10 @@
 import { Box, Text } from 'ink';
 import { sanitizeLine } from '../../util/sanitize.js';
-import { useTheme, type StyleKey } from '../theme.js';
-import type { Line, Seg } from '../lines.js';
+import { useTheme, type StyleKey } from '../context/theme.js';
+import type { Line, Seg } from '../lines/lines.js';
 import type { Severity } from '../../check/types.js';
-import type { LogEntry } from '../logEntry.js';
-import { formatClock } from '../text.js';
+import type { LogEntry } from '../model/logEntry.js';
+import { formatClock } from '../lines/text.js';
 import { LinesView, scrollInfo } from './LinesView.js';
 
 const SEVERITY: Record<Severity, { mark: string; style: StyleKey }> = {

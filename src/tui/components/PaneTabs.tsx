@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import { useTheme } from '../theme.js';
+import { useTheme } from '../context/theme.js';
 
 export interface PaneTabsProps {
   /** The panes in the bar, in order. */

@@ -1,9 +1,9 @@
 import { Box, Text } from 'ink';
 import { sanitizeLine } from '../../util/sanitize.js';
 import type { CallState } from '../hooks/useCall.js';
-import type { Line } from '../lines.js';
-import { compactJson, hangLines, lineText } from '../lines.js';
-import { useTheme } from '../theme.js';
+import type { Line } from '../lines/lines.js';
+import { compactJson, hangLines, lineText } from '../lines/lines.js';
+import { useTheme } from '../context/theme.js';
 import { LinesView, scrollInfo } from './LinesView.js';
 import { Spinner } from './Spinner.js';
 

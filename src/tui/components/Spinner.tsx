@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Text } from 'ink';
-import { useTheme } from '../theme.js';
-import { useServices } from '../services.js';
+import { useTheme } from '../context/theme.js';
+import { useServices } from '../context/services.js';
 import { formatDuration } from '../../util/format.js';
 
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];

@@ -1,5 +1,5 @@
 import { Text } from 'ink';
-import { useTheme, type StyleKey } from '../theme.js';
+import { useTheme, type StyleKey } from '../context/theme.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 
 export interface StatusBarProps {

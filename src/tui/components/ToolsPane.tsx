@@ -3,11 +3,11 @@ import { Box, Text } from 'ink';
 import type { DroppedTool } from '../../client/types.js';
 import type { Tool } from '../../protocol/types.js';
 import { sanitizeLine } from '../../util/sanitize.js';
-import { useTheme } from '../theme.js';
-import { badges, shortDescription } from '../tools.js';
+import { useTheme } from '../context/theme.js';
+import { badges, shortDescription } from '../model/tools.js';
 import { displayName } from '../../protocol/tool.js';
-import { fit, textWidth, truncate } from '../text.js';
-import { viewText, type TextState } from '../textEdit.js';
+import { fit, textWidth, truncate } from '../lines/text.js';
+import { viewText, type TextState } from '../forms/textEdit.js';
 
 export interface ToolsPaneProps {
   tools: readonly Tool[] | undefined;

@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
-import { useTheme } from '../theme.js';
-import type { Line } from '../lines.js';
+import { useTheme } from '../context/theme.js';
+import type { Line } from '../lines/lines.js';
 import { LinesView, scrollInfo } from './LinesView.js';
 
 export interface WirePaneProps {

@@ -2,7 +2,7 @@ import { useMemo } from 'react';
 import type { Key } from 'ink';
 import type { CompletionRef, InspectorClient } from '../../client/types.js';
 import type { JsonObject, Tool } from '../../protocol/types.js';
-import { formContexts } from '../formState.js';
+import { formContexts } from '../forms/formState.js';
 import { matchKey, type KeyContext } from '../keys.js';
 import { useForm, type UseForm } from './useForm.js';
 import { useCompletion, type Suggestions } from './useCompletion.js';

@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useRef } from 'react';
 import type { CallOutcome, InspectorClient, LogEvent, ProgressEvent } from '../../client/types.js';
 import type { JsonObject } from '../../protocol/types.js';
-import { useServices } from '../services.js';
-import { isCancellation } from '../errors.js';
+import { useServices } from '../context/services.js';
+import { isCancellation } from '../model/errors.js';
 import { useBatchedReducer } from './useBatched.js';
 
 /** The state of the one call the TUI runs at a time. */

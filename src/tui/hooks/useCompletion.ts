@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type { CompletionRef, InspectorClient } from '../../client/types.js';
-import { realSchedule, useServices } from '../services.js';
+import { realSchedule, useServices } from '../context/services.js';
 
 /** How long typing must pause before `completion/complete` is asked (ms). */
 export const COMPLETION_DEBOUNCE_MS = 250;

@@ -1,10 +1,10 @@
 import { useCallback } from 'react';
 import { useStdin, useStdout } from 'ink';
-import { useServices } from '../services.js';
-import { RESUME_SCREEN, SUSPEND_SCREEN, runEditorSync, type EditorOutcome, type EditorRequest } from '../editor.js';
+import { useServices } from '../context/services.js';
+import { RESUME_SCREEN, SUSPEND_SCREEN, runEditorSync, type EditorOutcome, type EditorRequest } from '../forms/editor.js';
 
 /**
- * A function that edits `text` in the user's editor (src/tui/editor.ts) with the TUI
+ * A function that edits `text` in the user's editor (src/tui/forms/editor.ts) with the TUI
  * suspended: on a terminal it leaves the alternate screen and raw mode, runs the editor (the
  * services' `editExternally`, else the real one), then restores raw mode and the alternate
  * screen and has Ink draw its whole last frame again (Ink's `write` clears its output and

@@ -68,7 +68,7 @@ export function splitChunk(input: string, key: Key): KeyEvent[] {
   // not keys, so it can never submit a form halfway and run the rest as commands. (Typing is
   // never that fast; `send-keys x Enter` ends in Enter.) Its line breaks arrive as `\n` (the
   // terminal sends CR): a multi-line field keeps them, a one-line field makes them spaces
-  // (src/tui/textEdit.ts); line breaks at the end are dropped.
+  // (src/tui/forms/textEdit.ts); line breaks at the end are dropped.
   if (isMultiLinePaste(input)) return [{ input: input.replace(/\r\n?/g, '\n').replace(/\n+$/, ''), key: plainKey() }];
   // eslint-disable-next-line no-control-regex
   if ([...input].length <= 1 || !/[\u0000-\u001f\u007f]/.test(input)) return [{ input, key }];

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { InspectorClient, ListenSessionEvent } from '../../client/types.js';
 import type { ListenFilter } from '../../protocol/types.js';
-import { useServices } from '../services.js';
+import { useServices } from '../context/services.js';
 import {
   applyRefresh,
   applyListenSessionEvents,
@@ -10,11 +10,11 @@ import {
   resyncAfterReconnect,
   applyRestartResync,
   type ListenSessionState,
-} from '../listenSessionState.js';
+} from '../model/listenSessionState.js';
 import type { DroppedTool, ListSnapshot, ResyncResult } from '../../client/types.js';
 import type { Tool } from '../../protocol/types.js';
 import { formatDuration } from '../../util/format.js';
-import { describeError } from '../errors.js';
+import { describeError } from '../model/errors.js';
 import { useBatchedReducer } from './useBatched.js';
 
 type Item =

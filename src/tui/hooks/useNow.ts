@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useServices } from '../services.js';
+import { useServices } from '../context/services.js';
 
 /**
  * The current time (ms since epoch), re-read every `intervalMs` while `active`. Used for

@@ -7,8 +7,8 @@
  */
 import { useMemo, useState } from 'react';
 import type { Key } from 'ink';
-import { lineText, type Line } from '../lines.js';
-import { editText, type TextState } from '../textEdit.js';
+import { lineText, type Line } from '../lines/lines.js';
+import { editText, type TextState } from '../forms/textEdit.js';
 import { matchKey, type KeyContext } from '../keys.js';
 
 export interface UseSearch {

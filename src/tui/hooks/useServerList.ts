@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { PagedList } from '../../client/types.js';
-import type { ListenSessionState } from '../listenSessionState.js';
-import { useServices } from '../services.js';
-import { describeError } from '../errors.js';
+import type { ListenSessionState } from '../model/listenSessionState.js';
+import { useServices } from '../context/services.js';
+import { describeError } from '../model/errors.js';
 
 /** A list fetched from the server (every page), with what the cache hints said about it. */
 export interface ServerListState<T> {

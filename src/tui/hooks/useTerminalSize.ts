@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useStdout } from 'ink';
+import { screenSize } from '../lines/screen.js';
 
 /** Terminal size in columns × rows. */
 export interface TermSize {
@@ -33,4 +34,14 @@ export function useTerminalSize(fixed?: Partial<TermSize>): TermSize {
   }, [stdout, columns, rows]);
   if (columns !== undefined || rows !== undefined) return readSize(stdout, columns, rows);
   return size;
+}
+
+/**
+ * The frame's size for the terminal (src/tui/lines/screen.ts: the minimum, one row less than
+ * the terminal), following resizes, and the terminal's own columns. `fixed` as for
+ * {@link useTerminalSize}.
+ */
+export function useScreenSize(fixed?: Partial<TermSize>): { width: number; height: number; columns: number } {
+  const term = useTerminalSize(fixed);
+  return { ...screenSize(term), columns: term.columns };
 }

@@ -1,10 +1,10 @@
 import { useMemo, useRef, useState } from 'react';
 import type { Key } from 'ink';
 import type { Tool } from '../../protocol/types.js';
-import { rankFields, rankTools, type RankFields } from '../tools.js';
-import { fuzzyScore } from '../fuzzy.js';
-import { editText, type TextState } from '../textEdit.js';
-import { moveBy, scrollToShow } from '../scroll.js';
+import { rankFields, rankTools, type RankFields } from '../model/tools.js';
+import { fuzzyScore } from '../model/fuzzy.js';
+import { editText, type TextState } from '../forms/textEdit.js';
+import { moveBy, scrollToShow } from '../lines/scroll.js';
 import { matchKey, type KeyContext } from '../keys.js';
 
 export interface UseToolList {
@@ -32,7 +32,7 @@ export function toolListContexts(filtering: boolean): KeyContext[] {
  * Filter and selection of the tool list. The selection is kept by tool name, so it survives
  * list updates (a changed tool stays selected; a removed one hands the selection to the tool
  * now at its position). Filtering costs one pass over lower-cased fields built once per list (on its first query);
- * matches are ranked (src/tui/tools.ts rankTools).
+ * matches are ranked (src/tui/model/tools.ts rankTools).
  */
 export function useToolList(tools: readonly Tool[] | undefined): UseToolList {
   const list = tools ?? EMPTY;

@@ -12,7 +12,7 @@
  * spec: https://sw.kovidgoyal.net/kitty/graphics-protocol/ · https://iterm2.com/documentation-images.html
  */
 import { deflateSync } from 'node:zlib';
-import type { Line } from '../lines.js';
+import type { Line } from '../lines/lines.js';
 import type { RgbaImage } from './png.js';
 import { KITTY_CHUNK, iterm2Escape, sixelEscape, SIXEL_CELL } from './escapes.js';
 import { resample } from './blocks.js';

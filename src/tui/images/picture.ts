@@ -6,7 +6,7 @@
  * spec: server/tools#tool-result (ImageContent, AudioContent, EmbeddedResource), basic#annotations
  */
 import { sanitizeLine } from '../../util/sanitize.js';
-import type { Line } from '../lines.js';
+import type { Line } from '../lines/lines.js';
 import { fitCells, renderBlocks } from './blocks.js';
 import type { DecodeOutcome } from './decode.js';
 import type { ColorDepth } from './protocol.js';

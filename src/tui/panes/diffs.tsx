@@ -6,8 +6,8 @@
  */
 import { useCallback, useMemo, useState } from 'react';
 import { matchKey, type KeyContext } from '../keys.js';
-import { clampOffset, scrollBy } from '../scroll.js';
-import { diffEntryLines } from '../diffViewLines.js';
+import { clampOffset, scrollBy } from '../lines/scroll.js';
+import { diffEntryLines } from '../lines/diffViewLines.js';
 import { DiffView } from '../components/DiffView.js';
 import type { PaneContext, PaneDef, PaneInstance } from './types.js';
 

@@ -6,8 +6,8 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { ListenFilter } from '../../protocol/types.js';
 import { matchKey, type KeyContext } from '../keys.js';
-import { followBy, followOffset, type Follow } from '../scroll.js';
-import { eventLine } from '../listenLines.js';
+import { followBy, followOffset, type Follow } from '../lines/scroll.js';
+import { eventLine } from '../lines/listenLines.js';
 import { ListenPane } from '../components/ListenPane.js';
 import type { PaneContext, PaneDef, PaneInstance } from './types.js';
 

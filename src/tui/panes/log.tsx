@@ -1,15 +1,15 @@
 /**
  * The Log pane: the server's stderr, the client's warnings and findings, following the newest
  * (the selection `›` is the newest line until the user moves it); `/` searches it; Enter
- * opens the selected line whole (see src/tui/logDetail.ts).
+ * opens the selected line whole (see src/tui/lines/logDetail.ts).
  */
 import { useMemo, useRef, useState } from 'react';
 import { matchKey, type KeyContext } from '../keys.js';
-import { clampOffset, moveBy, scrollBy, scrollToShow } from '../scroll.js';
+import { clampOffset, moveBy, scrollBy, scrollToShow } from '../lines/scroll.js';
 import { useSearch } from '../hooks/useSearch.js';
 import { LogPane, logLine } from '../components/LogPane.js';
-import { logMessageEntry, mergeLog } from '../logEntry.js';
-import { logDetailLines } from '../logDetail.js';
+import { logMessageEntry, mergeLog } from '../model/logEntry.js';
+import { logDetailLines } from '../lines/logDetail.js';
 import type { PaneContext, PaneDef, PaneInstance } from './types.js';
 
 const CONTEXTS: readonly KeyContext[] = ['log', 'list'];

@@ -1,8 +1,8 @@
 /** The Server pane: the discover (or legacy initialize) answer as a tree, scrollable. */
 import { useMemo, useState } from 'react';
 import { matchKey, type KeyContext } from '../keys.js';
-import { clampOffset, scrollBy } from '../scroll.js';
-import { serverLines } from '../serverLines.js';
+import { clampOffset, scrollBy } from '../lines/scroll.js';
+import { serverLines } from '../lines/serverLines.js';
 import { ServerPane } from '../components/ServerPane.js';
 import type { PaneContext, PaneDef, PaneInstance } from './types.js';
 

@@ -11,8 +11,8 @@ import type { InspectorClient, WireEvent } from '../../client/types.js';
 import type { Ring } from '../hooks/useBatched.js';
 import type { UseListenSession } from '../hooks/useListenSession.js';
 import type { Command, KeyContext } from '../keys.js';
-import type { LogEntry } from '../logEntry.js';
-import type { StyleKey } from '../theme.js';
+import type { LogEntry } from '../model/logEntry.js';
+import type { StyleKey } from '../context/theme.js';
 
 /** What every pane gets from the App on each render. */
 export interface PaneContext {

@@ -4,8 +4,8 @@
  */
 import { useMemo, useRef, useState } from 'react';
 import { matchKey, type KeyContext } from '../keys.js';
-import { clampOffset, moveBy, scrollBy, scrollToShow } from '../scroll.js';
-import { wireDetailLines, wireRow } from '../wireLines.js';
+import { clampOffset, moveBy, scrollBy, scrollToShow } from '../lines/scroll.js';
+import { wireDetailLines, wireRow } from '../lines/wireLines.js';
 import { WirePane } from '../components/WirePane.js';
 import type { PaneContext, PaneDef, PaneInstance } from './types.js';
 

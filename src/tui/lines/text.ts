@@ -1,0 +1,94 @@
+/**
+ * Pure text helpers for the TUI: wrapping, truncation, and human formats for time, ages,
+ * durations and sizes. Widths are in terminal columns, counted as code points (wide CJK
+ * characters may overflow by a column; every line is also truncated by Ink as a safety net).
+ */
+
+/** Code-point length. */
+export function textWidth(s: string): number {
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
+}
+
+/** Cuts `s` to `width` columns, ending with `…` when cut. */
+export function truncate(s: string, width: number): string {
+  if (width <= 0) return '';
+  const cps = [...s];
+  if (cps.length <= width) return s;
+  if (width === 1) return '…';
+  return cps.slice(0, width - 1).join('') + '…';
+}
+
+/** Pads (or truncates) `s` to exactly `width` columns. */
+export function fit(s: string, width: number): string {
+  const t = truncate(s, width);
+  return t + ' '.repeat(Math.max(0, width - textWidth(t)));
+}
+
+/**
+ * Wraps `text` to `width` columns: on spaces where possible, hard-breaking longer words.
+ * Newlines in `text` start new lines; tabs become two spaces. Always returns at least one line.
+ */
+export function wrapText(text: string, width: number): string[] {
+  const w = Math.max(1, width);
+  const out: string[] = [];
+  for (const para of text.replace(/\t/g, '  ').split('\n')) {
+    let cps = [...para];
+    if (cps.length === 0) {
+      out.push('');
+      continue;
+    }
+    while (cps.length > w) {
+      let cut = -1;
+      for (let i = w; i > 0; i--) {
+        if (cps[i] === ' ') {
+          cut = i;
+          break;
+        }
+      }
+      if (cut <= 0) {
+        out.push(cps.slice(0, w).join(''));
+        cps = cps.slice(w);
+      } else {
+        out.push(cps.slice(0, cut).join('').trimEnd());
+        cps = cps.slice(cut + 1);
+      }
+    }
+    out.push(cps.join(''));
+  }
+  return out;
+}
+
+import { pad2 } from '../../util/format.js';
+
+/** `HH:MM:SS` in local time for a ms-since-epoch timestamp; with `ms` adds `.mmm`. */
+export function formatClock(time: number, ms = false): string {
+  const d = new Date(time);
+  const base = `${pad2(d.getHours())}:${pad2(d.getMinutes())}:${pad2(d.getSeconds())}`;
+  return ms ? `${base}.${String(d.getMilliseconds()).padStart(3, '0')}` : base;
+}
+
+/** An age like `3s ago`, `5m ago`; `now` under a second. */
+export function formatAge(ms: number): string {
+  if (ms < 1000) return 'now';
+  if (ms < 60_000) return `${Math.floor(ms / 1000)}s ago`;
+  if (ms < 3_600_000) return `${Math.floor(ms / 60_000)}m ago`;
+  return `${Math.floor(ms / 3_600_000)}h ago`;
+}
+
+/** Bytes with thousands separators: `12,345 B`; over 10 KiB also `(12.1 KiB)`. */
+export function formatBytes(n: number): string {
+  const base = `${n.toLocaleString('en-US')} B`;
+  if (n < 10 * 1024) return base;
+  if (n < 10 * 1024 * 1024) return `${base} (${(n / 1024).toFixed(1)} KiB)`;
+  return `${base} (${(n / 1024 / 1024).toFixed(1)} MiB)`;
+}
+
+/** Decoded size in bytes of a base64 string (ignores whitespace; no decoding). */
+export function base64Size(b64: string): number {
+  const s = b64.replace(/\s+/g, '');
+  if (s.length === 0) return 0;
+  const padding = s.endsWith('==') ? 2 : s.endsWith('=') ? 1 : 0;
+  return Math.max(0, Math.floor((s.length * 3) / 4) - padding);
+}
