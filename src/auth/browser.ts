@@ -6,6 +6,10 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { AuthError } from './errors.js';
+import { openableUrl, shellSafeUrl } from '../util/open-url.js';
+
+/** Programs that run their arguments as a script: a `%s` given to them is shell-escaped. */
+const SHELLS = /^(sh|bash|dash|zsh|ksh|mksh|ash|fish|busybox|env|cmd|cmd\.exe|powershell|powershell\.exe|pwsh|pwsh\.exe)$/i;
 
 /** How to open the authorization URL. */
 export type BrowserChoice = { kind: 'command'; command: string } | { kind: 'system' } | { kind: 'none' };
@@ -79,8 +83,10 @@ export interface OpenResult {
 }
 
 /**
- * Opens `url` as `choice` says. The URL must be http(s) (it comes from server metadata:
- * never hand a `file:` or custom scheme to a launcher). Resolves once the browser was
+ * Opens `url` as `choice` says. The URL must be `https:` (or `http:` on loopback; see
+ * openableUrl in src/util/open-url.ts): it comes from server metadata, and a `file:` or
+ * custom scheme never reaches a launcher. In a `%s` template it is shell-escaped
+ * (shellSafeUrl); a plain command gets it as its last argument, without a shell. Resolves once the browser was
  * started; rejects with AuthError('MCPI_AUTH_BROWSER') when the command cannot start.
  * The system browser failing to start is not an error: `opened` is false and the caller
  * prints the URL.
@@ -90,8 +96,8 @@ export async function openBrowser(
   choice: BrowserChoice,
   o: { env?: NodeJS.ProcessEnv; onStderr?: (line: string) => void } = {},
 ): Promise<OpenResult> {
-  const scheme = new URL(url).protocol;
-  if (scheme !== 'https:' && scheme !== 'http:') throw new AuthError('MCPI_AUTH_BROWSER', `refusing to open an authorization URL with scheme ${scheme}`);
+  const verdict = openableUrl(url);
+  if (!verdict.ok) throw new AuthError('MCPI_AUTH_BROWSER', `refusing to open the authorization URL: ${verdict.reason}`);
   const none: OpenResult = { opened: false, exited: Promise.resolve(undefined), stop: () => undefined };
   if (choice.kind === 'none') return none;
   if (choice.kind === 'system') {
@@ -106,7 +112,13 @@ export async function openBrowser(
   }
   const words = splitCommand(choice.command);
   const hasPlaceholder = words.some((w) => w.includes('%s'));
-  const args = hasPlaceholder ? words.slice(1).map((w) => w.replaceAll('%s', url)) : [...words.slice(1), url];
+  // A plain command gets the URL as one argument of its own, never through a shell (no %s, or
+  // `firefox %s`: %s alone as a word of a program that is not a shell). A template that may be
+  // a shell script (`sh -c 'firefox %s'`, %s inside a longer word) gets the URL with every
+  // shell-special character percent-encoded, so the authorization server's text never runs.
+  const viaShell = SHELLS.test(words[0].split(/[\\/]/).pop() ?? '') || words.slice(1).some((w) => w.includes('%s') && w !== '%s');
+  const put = viaShell ? shellSafeUrl(url) : url;
+  const args = hasPlaceholder ? words.slice(1).map((w) => w.replaceAll('%s', put)) : [...words.slice(1), url];
   let child: ChildProcess;
   try {
     child = spawn(words[0], args, { stdio: ['ignore', 'ignore', 'pipe'], env: o.env ?? process.env });

@@ -11,6 +11,7 @@ import { AuthError } from './errors.js';
 import type { AuthFetch } from './http.js';
 import { maskUrl } from './mask.js';
 import { authorizationServerMetadataUrls, protectedResourceMetadataUrls, resourceMatches } from './urls.js';
+import { parseBounded } from '../util/depth.js';
 
 /** A validated Protected Resource Metadata document. */
 export interface ProtectedResource {
@@ -57,7 +58,7 @@ async function getJson(fetch: AuthFetch, url: string): Promise<Fetched> {
     const text = await res.text();
     if (Buffer.byteLength(text) > MAX_METADATA_BYTES) return { status: res.status, url: current, error: `larger than ${MAX_METADATA_BYTES} bytes` };
     try {
-      return { status: 200, url: current, json: JSON.parse(text) };
+      return { status: 200, url: current, json: parseBounded(text) };
     } catch {
       return { status: 200, url: current, error: 'not JSON' };
     }

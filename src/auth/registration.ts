@@ -13,6 +13,7 @@ import { AuthError } from './errors.js';
 import type { AuthFetch } from './http.js';
 import type { AuthorizationServerInfo } from './discovery.js';
 import type { StoredClient, TokenEndpointAuthMethod } from './store.js';
+import { parseBounded } from '../util/depth.js';
 
 /** Client settings the user gives (flags or the config entry's `oauth` object). */
 export interface ClientSettings {
@@ -253,7 +254,7 @@ async function readRegistration(res: Response): Promise<Record<string, unknown>>
   const text = await res.text();
   let body: unknown;
   try {
-    body = JSON.parse(text);
+    body = parseBounded(text);
   } catch {
     body = undefined;
   }

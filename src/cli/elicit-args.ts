@@ -32,6 +32,7 @@ import {
 import type { JsonObject } from '../protocol/types.js';
 import { exampleElicitationContent, validateElicitationContent } from '../schema/elicitation.js';
 import type { Answers } from './elicit-answers.js';
+import { openableUrl } from '../util/open-url.js';
 
 export * from './elicit-answers.js';
 
@@ -164,9 +165,18 @@ function shellQuote(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
+/**
+ * One `--elicit` argument as a single POSIX shell word: the whole `KEY=VALUE` in single
+ * quotes, always, since KEY and VALUE are the server's text (a key `x;touch pwned;y` must not
+ * run a command when the hint is pasted).
+ */
+export function elicitArgument(key: string, value: string): string {
+  return `--elicit ${shellQuote(`${key}=${value}`)}`;
+}
+
 function pendingEntry(r: InputRequest): PendingEntry {
   const key = r.key;
-  const k = /^[A-Za-z0-9_.-]+$/.test(key) ? key : shellQuote(key).slice(1, -1);
+  const or = `(or ${elicitArgument(key, 'decline')}, ${elicitArgument(key, 'cancel')})`;
   switch (r.kind) {
     case 'elicitation-form':
       return {
@@ -175,19 +185,24 @@ function pendingEntry(r: InputRequest): PendingEntry {
         mode: 'form',
         message: r.message,
         requestedSchema: r.requestedSchema,
-        answerWith: `--elicit ${k}=${shellQuote(JSON.stringify(exampleElicitationContent(r.requestedSchema)))} (or ${k}=decline, ${k}=cancel)`,
+        answerWith: `${elicitArgument(key, JSON.stringify(exampleElicitationContent(r.requestedSchema)))} ${or}`,
       };
-    case 'elicitation-url':
+    case 'elicitation-url': {
+      // Only https: (or http: on loopback) is worth opening: anything else is named, never suggested.
+      const v = openableUrl(r.url);
       return {
         key,
         method: r.method,
         mode: 'url',
         message: r.message,
         url: r.url,
-        answerWith: `open the URL yourself, then --elicit ${k}=accept (or ${k}=decline, ${k}=cancel)`,
+        answerWith: v.ok
+          ? `open the URL yourself, then ${elicitArgument(key, 'accept')} ${or}`
+          : `do not open it (${v.reason}): ${elicitArgument(key, 'decline')} (or ${elicitArgument(key, 'cancel')})`,
       };
+    }
     case 'sampling':
-      return { key, method: r.method, params: r.params, answerWith: `--sampling-reply TEXT (or --elicit ${k}='"TEXT"')` };
+      return { key, method: r.method, params: r.params, answerWith: `--sampling-reply TEXT (or ${elicitArgument(key, '"TEXT"')})` };
     case 'roots':
       return { key, method: r.method, answerWith: '--root PATH (repeatable)' };
     case 'unsupported':

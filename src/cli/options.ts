@@ -60,6 +60,7 @@ export function addCommonOptions(cmd: Command): Command {
     .option('--server <name>', 'a server from the discovered MCP configs (see mcp-inspect servers), or from --config')
     .option('--config <file>', 'read servers from this config file instead of discovering them (default: $MCP_INSPECT_CONFIG)')
     .option('--config-input <ID=VALUE>', 'the value of ${input:ID} in a config entry (repeatable)', collect)
+    .option('--trust-project', 'use project config entries that run a command or send secrets without asking (default: $MCP_INSPECT_TRUST_PROJECT=1)')
     .addOption(new Option('--transport <transport>', 'skip transport detection for a URL').choices([...TRANSPORTS]))
     .option(
       '--timeout <ms>',

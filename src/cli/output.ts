@@ -14,6 +14,7 @@ import type { Finding } from '../check/types.js';
 import { McpError, NotOfferedError, TransportError, InspectError, InputRequiredError } from '../protocol/errors.js';
 import type { PendingDocument } from './elicit-args.js';
 import { redactHeaders } from '../util/redact.js';
+import { safeJson } from '../util/json.js';
 import { explainFailure, type EndingSignal } from './exit.js';
 import type { FindingLog } from './findings.js';
 
@@ -146,28 +147,8 @@ export function formatTrace(w: WireEvent, p: Palette): string {
   return p.dim(`${t} ${arrow} ${w.bytes}B ${body}`);
 }
 
-/**
- * Invisible characters JSON.stringify leaves raw: DEL and the C1 controls (U+007F–U+009F: a
- * terminal honouring C1 in UTF-8 would execute U+009B as CSI), the soft hyphen, the Arabic
- * letter mark, the Mongolian vowel separator, zero-width and bidirectional controls
- * (U+200B–U+200F, U+202A–U+202E, U+2066–U+2069), the line/paragraph separators, the invisible
- * operators (U+2060–U+2064), the deprecated format controls (U+206A–U+206F), the BOM / zero-width
- * no-break space, the interlinear annotation controls (U+FFF9–U+FFFB) and the tag characters
- * (U+E0000–U+E007F, which hide text).
- */
-const INVISIBLE = /[\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]|\udb40[\udc00-\udc7f]/g;
-
-/**
- * JSON.stringify that also escapes every invisible formatting character (see INVISIBLE) as
- * `\uXXXX`, so that `--json` output shows what a server hid (a U+202E reversing the text
- * after it) instead of letting the terminal act on it. The JSON value is unchanged.
- */
-export function safeJson(v: unknown, indent?: number): string {
-  // A tag character is a surrogate pair: each half is escaped (`\udb40\udc41`), as JSON writes non-BMP characters.
-  return JSON.stringify(v, null, indent).replace(INVISIBLE, (c) =>
-    [...Array(c.length).keys()].map((i) => `\\u${c.charCodeAt(i).toString(16).padStart(4, '0')}`).join(''),
-  );
-}
+// safeJson lives with the other JSON helpers (src/util/json.ts): `snapshot` writes its files with it too.
+export { safeJson };
 
 /** Writes a JSON document on stdout. */
 export function printJson(v: unknown): void {

@@ -5,7 +5,8 @@
  */
 import { statSync } from 'node:fs';
 import { TransportError, UsageError } from '../protocol/errors.js';
-import { redactUrl } from '../util/redact.js';
+import { redactUrl, redactUrlsIn } from '../util/redact.js';
+import { sanitizeLine } from '../util/sanitize.js';
 import type { Target } from '../client/types.js';
 import type { ConfigContext, ResolveContext } from '../config/types.js';
 
@@ -18,6 +19,8 @@ export interface TargetFlags {
   server?: string;
   /** `--config-input ID=VALUE` values for `${input:ID}`. */
   configInput?: string[];
+  /** `--trust-project`: use project config entries that spawn a command or send secrets without approval (src/config/approval.ts). */
+  trustProject?: boolean;
   transport?: (typeof TRANSPORTS)[number];
 }
 
@@ -147,10 +150,11 @@ async function fromConfig(flags: TargetFlags, opts: ResolveTargetOptions): Promi
   const ctx = processConfigContext({ ...opts.configContext, ...(flags.config !== undefined ? { configFile: flags.config } : {}) });
   const discovery = discoverServers(ctx);
   const found = findServer(flags.server, ctx, discovery);
-  const warn = shadowWarning(found, ctx);
-  if (warn) opts.onWarning?.(warn);
   const prompt =
     opts.prompt === null ? undefined : (opts.prompt ?? (canPrompt(process.stdin, process.stderr) ? ttyPrompt(process.stdin, process.stderr) : undefined));
+  await checkApproval(found, ctx, !!discovery.explicit, flags, prompt);
+  const warn = shadowWarning(found, ctx);
+  if (warn) opts.onWarning?.(warn);
   const resolved = await resolveEntry(found.server, { ...ctx, inputs: parseConfigInputs(flags.configInput), prompt }).catch((e: unknown) => {
     // Ctrl-C / Ctrl-D at the prompt ends the run as an interruption does (exit 130).
     if (e instanceof InputCancelledError) throw new TransportError('MCPI_CANCELLED', e.message, { cause: e });
@@ -174,6 +178,57 @@ async function fromConfig(flags: TargetFlags, opts: ResolveTargetOptions): Promi
   return { ...http, ...(resolved.entry.type ? { transportFixed: true } : {}), ...extra };
 }
 
+/**
+ * A project entry that spawns a command or sends configured secrets is used only when approved
+ * (src/config/approval.ts): remembered in the state folder (src/state), asked once on a
+ * terminal (yes is remembered), or trusted for this run with `--trust-project` /
+ * `MCP_INSPECT_TRUST_PROJECT=1`. Otherwise ConfigError MCPI_CONFIG_UNAPPROVED (exit 64) naming
+ * the flag and the entries it would shadow.
+ */
+async function checkApproval(
+  found: import('../config/index.js').FoundServer,
+  ctx: import('../config/index.js').ConfigContext,
+  explicit: boolean,
+  flags: TargetFlags,
+  prompt: ((q: import('../config/index.js').ConfigInput) => Promise<string>) | undefined,
+): Promise<void> {
+  const { approvalNeed, approvalHash, parseApprovals, addApproval, trustProjectFromEnv, APPROVALS_FILE, describeSource, ConfigError, InputCancelledError } =
+    await import('../config/index.js');
+  const server = found.server;
+  const need = approvalNeed(server, explicit);
+  if (!need || flags.trustProject || trustProjectFromEnv(ctx.env)) return;
+  const { readStateFile, writeStateFile } = await import('../state/index.js');
+  const stateOpts = { env: ctx.env, platform: ctx.platform, home: ctx.home };
+  let text: string | undefined;
+  try {
+    text = readStateFile(APPROVALS_FILE, stateOpts);
+  } catch {
+    text = undefined;
+  }
+  if (parseApprovals(text).has(approvalHash(server))) return;
+  const what = `server "${sanitizeLine(server.name)}" from ${describeSource(server.source, ctx)} ${sanitizeLine(need)}`;
+  const shadows = found.shadows.length ? `; it shadows ${found.shadows.map((s) => describeSource(s.source, ctx)).join(', ')}` : '';
+  if (prompt) {
+    const answer = await prompt({ id: 'y/N', type: 'promptString', description: `${what}${shadows}. Use it (remembered)?` }).catch((e: unknown) => {
+      if (e instanceof InputCancelledError) throw new TransportError('MCPI_CANCELLED', 'cancelled while asking to approve a project server', { cause: e });
+      throw e;
+    });
+    if (/^y(es)?$/i.test(answer.trim())) {
+      try {
+        writeStateFile(APPROVALS_FILE, addApproval(text, server), stateOpts);
+      } catch {
+        // Not remembered (a read-only state folder): approved for this run all the same.
+      }
+      return;
+    }
+  }
+  throw new ConfigError(
+    'MCPI_CONFIG_UNAPPROVED',
+    `${what} and is not approved${shadows}. A project's config may not run commands or send your secrets unasked: approve it on a terminal, or pass --trust-project (MCP_INSPECT_TRUST_PROJECT=1) to use it`,
+    { file: server.source.file, server: server.name },
+  );
+}
+
 /** A working directory must exist before spawning (else the spawn error reads "command not found"). */
 function checkCwd(cwd: string | undefined): string | undefined {
   if (cwd === undefined) return undefined;
@@ -189,5 +244,5 @@ function checkCwd(cwd: string | undefined): string | undefined {
 
 /** A short label of the target for headers and messages. */
 export function targetLabel(t: Target): string {
-  return t.kind === 'stdio' ? [t.command, ...t.args].join(' ') : redactUrl(t.url) + (t.kind === 'sse' ? ' (HTTP+SSE)' : '');
+  return t.kind === 'stdio' ? redactUrlsIn([t.command, ...t.args].join(' ')) : redactUrl(t.url) + (t.kind === 'sse' ? ' (HTTP+SSE)' : '');
 }

@@ -29,3 +29,4 @@ export { substitute, inputIdsIn, type VariableScope } from './variables.js';
 export { parseDotenv } from './dotenv.js';
 export { readConfigFile, processConfigContext } from './files.js';
 export { ttyPrompt, canPrompt, InputCancelledError } from './prompt.js';
+export { approvalNeed, approvalHash, parseApprovals, addApproval, trustProjectFromEnv, APPROVALS_FILE } from './approval.js';

@@ -109,7 +109,8 @@ export type ConfigErrorCode =
   | 'MCPI_CONFIG_SHAPE' // the file or an entry has the wrong shape (unknown type, args not an array…)
   | 'MCPI_CONFIG_VARIABLE' // an undefined or unsupported ${…} variable
   | 'MCPI_CONFIG_INPUT' // ${input:ID} without a value, and nobody to ask
-  | 'MCPI_CONFIG_UNKNOWN_SERVER'; // no server of that name (or none named and more than one)
+  | 'MCPI_CONFIG_UNKNOWN_SERVER' // no server of that name (or none named and more than one)
+  | 'MCPI_CONFIG_UNAPPROVED'; // a project entry that spawns a command or sends secrets, not approved (see approval.ts)
 
 /**
  * A problem with the user's configuration. A {@link UsageError}: the CLI exits 64.

@@ -26,6 +26,7 @@ import { outputSchemaFindings, outputSchemaVerdict } from '../check/output-schem
 import { refusedOf } from '../client/client.js';
 import type { RuleId } from '../check/rules.js';
 import type { Finding } from '../check/types.js';
+import { append } from '../util/array.js';
 
 /** Options of {@link runChecks}. */
 export interface CheckOptions {
@@ -84,7 +85,7 @@ export async function runChecks(client: InspectorClient, opts: CheckOptions = {}
   const rules = new Set<RuleId>();
   const findings: Finding[] = [];
   const ran = (...ids: RuleId[]) => ids.forEach((id) => rules.add(id));
-  const add = (fs: Finding[]) => findings.push(...fs);
+  const add = (fs: Finding[]) => append(findings, fs);
 
   /** A well-formed request for `method` in the server's era (modern: `_meta` and headers), with overrides. */
   const request = (method: string, params: JsonObject = {}, o: { version?: string; headers?: Record<string, string> } = {}) => {
@@ -135,7 +136,7 @@ export async function runChecks(client: InspectorClient, opts: CheckOptions = {}
       if (!isObject(r.result)) return page === 0 ? undefined : items;
       envelope(method, r.result, true);
       const entries = r.result[key];
-      if (Array.isArray(entries)) items.push(...(entries as unknown[]));
+      if (Array.isArray(entries)) append(items, entries as unknown[]);
       const next = r.result.nextCursor;
       if (next === undefined || next === null || next === '') break;
       if (typeof next !== 'string') {

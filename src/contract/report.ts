@@ -10,6 +10,7 @@ import { sanitizeLine } from '../util/sanitize.js';
 import { atLeast, type Finding, type Severity } from '../check/types.js';
 import { CHANGE_CLASSES, type Change, type ChangeClass, type Classification } from './classify.js';
 import type { Snapshot } from './snapshot.js';
+import { append } from '../util/array.js';
 
 const CLASS_LABEL: Record<ChangeClass, string> = { breaking: 'breaking', review: 'needs review', compatible: 'compatible', informational: 'informational' };
 
@@ -47,9 +48,9 @@ export function renderDiffText(a: Snapshot, b: Snapshot, c: Classification, opts
   const out: string[] = [];
   const tools = renderToolDiff(diffTools(a.tools, b.tools), { color: opts.color });
   if (tools) out.push(tools);
-  out.push(...listDiffLines('prompt', a.order.prompts, b.order.prompts, p));
-  out.push(...listDiffLines('resource', a.order.resources, b.order.resources, p));
-  out.push(...listDiffLines('resource template', a.order.resourceTemplates, b.order.resourceTemplates, p));
+  append(out, listDiffLines('prompt', a.order.prompts, b.order.prompts, p));
+  append(out, listDiffLines('resource', a.order.resources, b.order.resources, p));
+  append(out, listDiffLines('resource template', a.order.resourceTemplates, b.order.resourceTemplates, p));
   if (out.length) out.push('');
   const sorted = [...c.changes].sort((x, y) => CHANGE_CLASSES.indexOf(x.class) - CHANGE_CLASSES.indexOf(y.class));
   for (const ch of sorted) out.push(changeLine(ch, p));

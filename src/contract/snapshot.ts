@@ -8,8 +8,9 @@
  */
 import type { InspectorClient } from '../client/types.js';
 import type { Era, JsonObject, Prompt, Resource, ResourceTemplate, ServerCapabilities, Tool } from '../protocol/types.js';
-import { canonicalize, isObject } from '../util/json.js';
+import { canonicalize, isObject, safeJson } from '../util/json.js';
 import { McpError } from '../protocol/errors.js';
+import { MAX_DEPTH, deepMarker } from '../util/depth.js';
 
 /** The version of the snapshot format; bumped when its shape changes incompatibly. */
 export const SNAPSHOT_FORMAT = 1;
@@ -56,15 +57,18 @@ const SET_LIKE_KEYS = new Set(['required', 'type']);
  * set-like arrays (`required`, a `type` list) sorted. `enum` keeps its order. Pure.
  */
 export function normalize(value: unknown): unknown {
-  const walk = (v: unknown, key?: string): unknown => {
+  // The one depth bound (src/util/depth.ts): received data is cut there already; this walk is recursive.
+  const walk = (v: unknown, key?: string, depth = 0): unknown => {
+    if (depth >= MAX_DEPTH && typeof v === 'object' && v !== null) return deepMarker();
     if (Array.isArray(v)) {
-      const items = v.map((x) => walk(x));
+      const items = v.map((x) => walk(x, undefined, depth + 1));
       if (key && SET_LIKE_KEYS.has(key) && items.every((x) => typeof x === 'string')) return [...items].sort();
       return items;
     }
     if (isObject(v)) {
       const out: Record<string, unknown> = {};
-      for (const k of Object.keys(v)) out[k] = k === 'properties' && isObject(v[k]) ? mapValues(v[k], (x) => walk(x)) : walk(v[k], k);
+      for (const k of Object.keys(v))
+        out[k] = k === 'properties' && isObject(v[k]) ? mapValues(v[k], (x) => walk(x, undefined, depth + 2)) : walk(v[k], k, depth + 1);
       return out;
     }
     return v;
@@ -120,9 +124,9 @@ export function buildSnapshot(parts: SnapshotParts): Snapshot {
   return canonicalize(snap) as Snapshot;
 }
 
-/** The snapshot as file text: canonical JSON, 2-space indent, one trailing newline. */
+/** The snapshot as file text: canonical JSON, 2-space indent, one trailing newline; invisible and bidi characters escaped as `--json` does (`\u202e`), so the file is safe to `cat` and to diff. */
 export function serializeSnapshot(s: Snapshot): string {
-  return JSON.stringify(canonicalize(s), null, 2) + '\n';
+  return safeJson(canonicalize(s), 2) + '\n';
 }
 
 /**

@@ -11,6 +11,7 @@ import { sanitize, sanitizeLine } from '../util/sanitize.js';
 import type { Tool } from '../protocol/types.js';
 import type { DiffLine, FieldChange, ListDiff, ListKind, ListedItem, ToolDiff } from './types.js';
 import { listedKey } from './diff.js';
+import { append } from '../util/array.js';
 
 /** Options of {@link renderToolDiff}. */
 export interface RenderDiffOptions {
@@ -151,7 +152,7 @@ export function renderToolDiff(diff: ToolDiff | ListDiff<ListedItem>, opts: Rend
   for (const t of diff.removed) out.push(p.red(`- ${sanitizeLine(listedKey(t, opts.noun))}`));
   for (const c of diff.changed) {
     out.push(p.yellow(`~ ${sanitizeLine(c.name)}`));
-    for (const f of c.fields) out.push(...renderField(f, p, context));
+    for (const f of c.fields) append(out, renderField(f, p, context));
   }
   if (diff.reordered) out.push(p.dim(`  (${(opts.noun ?? 'tools').replace(/s$/, '')} order changed)`));
   return out.join('\n');

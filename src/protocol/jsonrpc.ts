@@ -6,6 +6,7 @@
 import { ERROR_CODE } from './constants.js';
 import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse, RequestId } from './types.js';
 import { isObject } from '../util/json.js';
+import { parseBounded } from '../util/depth.js';
 
 /** What one received value is. `invalid` keeps the value (when it parsed) for the wire trace and findings. */
 export type ParsedMessage =
@@ -35,11 +36,15 @@ export function asMessage(value: unknown): ParsedMessage {
   return { kind: 'invalid', reason: 'not-a-message', value };
 }
 
-/** Parses one framed message (a stdout line, an SSE event's data, an HTTP body): `invalid` / `not-json` when it is not JSON. Never throws. */
+/**
+ * Parses one framed message (a stdout line, an SSE event's data, an HTTP body): `invalid` /
+ * `not-json` when it is not JSON. Values nested deeper than MAX_DEPTH (src/util/depth.ts) are
+ * cut here, once, so that no later walk over the message can overflow the stack. Never throws.
+ */
 export function parseMessage(text: string): ParsedMessage {
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = parseBounded(text);
   } catch {
     return { kind: 'invalid', reason: 'not-json' };
   }

@@ -9,6 +9,7 @@ import { UsageError } from '../protocol/errors.js';
 import { isObject } from '../util/json.js';
 import { resolveLocalRef } from './refs.js';
 import { closest } from '../util/distance.js';
+import { append } from '../util/array.js';
 
 type JsonType = 'string' | 'integer' | 'number' | 'boolean' | 'null' | 'array' | 'object';
 type Schema = Record<string, unknown>;
@@ -114,7 +115,7 @@ function membersOf(root: Schema, schema: unknown, depth = 0): unknown[] | undefi
     for (const b of branches) {
       const m = membersOf(root, b, depth + 1);
       if (!m) return undefined;
-      out.push(...m);
+      append(out, m);
     }
     return out;
   }
@@ -478,7 +479,7 @@ function put(doc: Schema, out: Tree, key: string, path: Step[], text: string, fr
     } else if (Array.isArray(existing)) {
       const arr = built.has(existing) ? existing : [...(existing as unknown[])];
       built.add(arr);
-      arr.push(...add);
+      append(arr, add);
       node.set(leaf.name, arr);
     } else throw repeated(key);
     return;

@@ -19,6 +19,7 @@
  */
 import { jsonEqual } from '../util/json.js';
 import { resolveLocalRef, type SchemaObject } from './refs.js';
+import { append } from '../util/array.js';
 
 export type { SchemaObject };
 export { resolveLocalRef };
@@ -169,7 +170,7 @@ function resolveSchema(schema: unknown, ctx: Ctx, seen: string[]): Resolved {
     for (const part of allOf as unknown[]) {
       const r = resolveSchema(part, ctx, seen);
       if (!r.ok) return { ok: false, reason: `allOf: ${r.reason}`, schema: s };
-      refs.push(...r.refs);
+      append(refs, r.refs);
       acc = mergeSchemas(acc, r.schema);
       if (!acc) return { ok: false, reason: 'allOf with conflicting members', schema: s };
     }

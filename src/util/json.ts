@@ -2,6 +2,7 @@
  * JSON helpers shared by the pure layers: the plain-object test, canonical (key-sorted) form,
  * stable text, deep equality.
  */
+import { MAX_DEPTH, deepMarker } from './depth.js';
 
 /** True for a plain JSON object: not `null`, not an array. Pure. */
 export function isObject(v: unknown): v is Record<string, unknown> {
@@ -14,13 +15,15 @@ export function isObject(v: unknown): v is Record<string, unknown> {
  * in key order become structurally identical. Non-JSON leaves (functions, symbols, bigint)
  * are not expected in protocol data and are passed through as-is. Pure.
  */
-export function canonicalize(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map((v) => (v === undefined ? null : canonicalize(v)));
+export function canonicalize(value: unknown, depth = 0): unknown {
+  // The one depth bound (src/util/depth.ts): received data is cut there already; this walk is recursive.
+  if (depth >= MAX_DEPTH && value !== null && typeof value === 'object') return deepMarker();
+  if (Array.isArray(value)) return value.map((v) => (v === undefined ? null : canonicalize(v, depth + 1)));
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};
     for (const key of Object.keys(value).sort()) {
       const v = (value as Record<string, unknown>)[key];
-      if (v !== undefined) out[key] = canonicalize(v);
+      if (v !== undefined) out[key] = canonicalize(v, depth + 1);
     }
     return out;
   }
@@ -71,4 +74,27 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   }
   for (const k in y) if (Object.hasOwn(y, k) && y[k] !== undefined) keys--;
   return keys === 0;
+}
+
+/**
+ * Invisible characters JSON.stringify leaves raw: DEL and the C1 controls (U+007F–U+009F: a
+ * terminal honouring C1 in UTF-8 would execute U+009B as CSI), the soft hyphen, the Arabic
+ * letter mark, the Mongolian vowel separator, zero-width and bidirectional controls
+ * (U+200B–U+200F, U+202A–U+202E, U+2066–U+2069), the line/paragraph separators, the invisible
+ * operators (U+2060–U+2064), the deprecated format controls (U+206A–U+206F), the BOM / zero-width
+ * no-break space, the interlinear annotation controls (U+FFF9–U+FFFB) and the tag characters
+ * (U+E0000–U+E007F, which hide text).
+ */
+const INVISIBLE = /[\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]|\udb40[\udc00-\udc7f]/g;
+
+/**
+ * JSON.stringify that also escapes every invisible formatting character (see INVISIBLE) as
+ * `\uXXXX`, so that `--json` output shows what a server hid (a U+202E reversing the text
+ * after it) instead of letting the terminal act on it. The JSON value is unchanged.
+ */
+export function safeJson(v: unknown, indent?: number): string {
+  // A tag character is a surrogate pair: each half is escaped (`\udb40\udc41`), as JSON writes non-BMP characters.
+  return JSON.stringify(v, null, indent).replace(INVISIBLE, (c) =>
+    [...Array(c.length).keys()].map((i) => `\\u${c.charCodeAt(i).toString(16).padStart(4, '0')}`).join(''),
+  );
 }

@@ -34,8 +34,22 @@ export function looksSecret(name: string, value: string): boolean {
 }
 
 /**
- * Returns `url` with its password and secret-looking query values replaced by `[redacted]`
- * (userinfo `user:pass@`, `?api_key=…`, `?token=…`, …). Not a URL: returned unchanged.
+ * Query (and fragment) parameter names whose values are secret in a URL, besides the header
+ * words of SECRET_NAME: a bare `key` (`?key=…`, Google-style API keys), `*_key`/`key-*`, OAuth's
+ * `code`, `assertion`, `jwt`, `pass`/`pwd`. The one rule for URLs in every output (`--trace`,
+ * `servers` text and `--json`, errors, the TUI).
+ */
+const SECRET_QUERY = /^(key|code|pass|pwd|jwt|assertion)$|(^|[-_.])key($|[-_.])/i;
+
+/** True when a URL query parameter `name=value` is secret (its name, or a value that looks like a credential). */
+export function secretQueryParam(name: string, value: string): boolean {
+  return SECRET_NAME.test(name) || SECRET_QUERY.test(name) || SECRET_VALUE.test(value);
+}
+
+/**
+ * Returns `url` with its password and secret query values replaced by `[redacted]`
+ * (userinfo `user:pass@`, `?key=…`, `?api_key=…`, `?token=…`, `?code=…`, …; the same in a
+ * `#a=b&c=d` fragment). Not a URL: returned unchanged. Pure.
  */
 export function redactUrl(url: string): string {
   let u: URL;
@@ -50,8 +64,22 @@ export function redactUrl(url: string): string {
     changed = true;
   }
   for (const [k, v] of [...u.searchParams]) {
-    if (SECRET_NAME.test(k) || SECRET_VALUE.test(v)) {
+    if (secretQueryParam(k, v)) {
       u.searchParams.set(k, 'redacted');
+      changed = true;
+    }
+  }
+  if (u.hash.includes('=')) {
+    const frag = new URLSearchParams(u.hash.slice(1));
+    let fragChanged = false;
+    for (const [k, v] of [...frag]) {
+      if (secretQueryParam(k, v)) {
+        frag.set(k, 'redacted');
+        fragChanged = true;
+      }
+    }
+    if (fragChanged) {
+      u.hash = frag.toString();
       changed = true;
     }
   }
@@ -61,4 +89,9 @@ export function redactUrl(url: string): string {
         .replace(/redacted/g, '[redacted]')
         .replace(/%5Bredacted%5D/gi, '[redacted]')
     : url;
+}
+
+/** `text` with every `http(s)://…` URL in it passed through {@link redactUrl} (a stdio command's arguments, a message). Pure. */
+export function redactUrlsIn(text: string): string {
+  return text.replace(/\bhttps?:\/\/[^\s'"<>]+/gi, (m) => redactUrl(m));
 }

@@ -7,6 +7,7 @@
  * never move the cursor, recolor, retitle or clear the user's terminal, nor make a name read
  * backwards. Pure; never throws.
  */
+import { MAX_DEPTH, deepMarker } from './depth.js';
 
 const ESCAPES =
   /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|\u001b[PX^_][^\u001b]*(?:\u001b\\)?|\u001b[@-Z\\-_]|\u009b[0-?]*[ -/]*[@-~]|\u009d[^\u0007\u009c]*(?:\u0007|\u009c)?/g;
@@ -32,12 +33,14 @@ export function sanitizeLine(s: string): string {
 }
 
 /** Deeply sanitizes every string (keys and values) in a JSON-like value, for display. */
-export function sanitizeDeep<T>(v: T): T {
+export function sanitizeDeep<T>(v: T, depth = 0): T {
   if (typeof v === 'string') return sanitize(v) as T;
-  if (Array.isArray(v)) return (v as unknown[]).map((x) => sanitizeDeep(x)) as T;
+  // The one depth bound (src/util/depth.ts): received data is cut there already; this walk is recursive.
+  if (depth >= MAX_DEPTH && v && typeof v === 'object') return deepMarker() as T;
+  if (Array.isArray(v)) return (v as unknown[]).map((x) => sanitizeDeep(x, depth + 1)) as T;
   if (v && typeof v === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v as Record<string, unknown>)) out[sanitize(k)] = sanitizeDeep(x);
+    for (const [k, x] of Object.entries(v as Record<string, unknown>)) out[sanitize(k)] = sanitizeDeep(x, depth + 1);
     return out as T;
   }
   return v;

@@ -69,7 +69,7 @@ describe.each<Kind>(['stdio', 'http'])('input rounds against the SDK v2 fixture 
     expect(doc.requestState).toBeUndefined();
     const text = await modern(kind, 'call', ['confirm_action', 'action=ship']);
     ok(text, 5);
-    expect(text.stderr).toContain(`confirm (elicitation/create, form): Really ship? — answer with --elicit confirm='{"confirm":true}'`);
+    expect(text.stderr).toContain(`confirm (elicitation/create, form): Really ship? — answer with --elicit 'confirm={"confirm":true}'`);
 
     const file = join(tmp, `pending-${kind}.json`);
     writeFileSync(file, pending.stdout);

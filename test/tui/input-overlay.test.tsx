@@ -122,6 +122,37 @@ describe('the input-round overlay', () => {
     expect(await a).toEqual({ login: { action: 'accept' } });
   });
 
+  it('url elicitation of a file:, javascript: or plain remote http: URL: shown with the reason, never opened (o does nothing but say why)', async () => {
+    const h = setup();
+    await waitFor(h.r, (f) => f.includes('confirm_delete'));
+    for (const [url, why] of [
+      ['file:///etc/passwd', 'scheme file: is never opened'],
+      ['javascript:alert(1)', 'scheme javascript: is never opened'],
+      ['http://example.com/x', 'plain http: to example.com (not loopback)'],
+    ] as const) {
+      const a = h.queue.answer(round({ open: { method: 'elicitation/create', params: { mode: 'url', message: 'Open this page', url } } }));
+      const f = await waitFor(h.r, (f) => f.includes(url) && f.includes('Never opened'));
+      expect(f).toContain(why);
+      expect(f).not.toContain('o opens it');
+      await press(h.r, 'o');
+      await waitFor(h.r, (f) => f.includes('Not opened:'));
+      await press(h.r, 'y');
+      expect(h.r.lastFrame()).not.toContain('Open this URL in your browser?');
+      await press(h.r, KEY.ctrl('x'));
+      expect(await a).toEqual({ open: { action: 'decline' } });
+    }
+    expect(h.opened).toEqual([]);
+    // http: on loopback is allowed (a local authorization page).
+    const b = h.queue.answer(round({ open: { method: 'elicitation/create', params: { mode: 'url', message: 'Local', url: 'http://127.0.0.1:9/cb' } } }));
+    await waitFor(h.r, (f) => f.includes('http://127.0.0.1:9/cb'));
+    await press(h.r, 'o');
+    await waitFor(h.r, (f) => f.includes('Open this URL in your browser?'));
+    await press(h.r, 'y');
+    await waitFor(h.r, () => h.opened.length === 1);
+    await press(h.r, KEY.enter);
+    expect(await b).toEqual({ open: { action: 'accept' } });
+  });
+
   it('sampling: messages, system prompt, preferences and limits; the user types the reply', async () => {
     const h = setup();
     await waitFor(h.r, (f) => f.includes('confirm_delete'));

@@ -16,6 +16,54 @@ const failed = (error: unknown, cancelled = false): Extract<CallState, { phase: 
 const text = (c: Extract<CallState, { phase: 'done' } | { phase: 'failed' }>, t = tool('weather'), width = 80) =>
   resultLines(c, t, width).map(lineText).join('\n');
 
+describe('hostile sizes (issue 17 §11)', () => {
+  const deep = (n: number): unknown => {
+    let v: unknown = 1;
+    for (let i = 0; i < n; i++) v = { a: v };
+    return v;
+  };
+  it('a 100k-level structuredContent and JSON text block: lines down to the bound, then "(nested deeper than 128 levels)"', () => {
+    const deepText = '{"a":'.repeat(100_000) + '1' + '}'.repeat(100_000);
+    const out = text(done({ kind: 'complete', result: { content: [{ type: 'text', text: deepText }], structuredContent: deep(100_000) } }));
+    expect(out).toContain('(nested deeper than 128 levels)');
+    expect(out.match(/nested deeper than 128 levels/g)).toHaveLength(2);
+  });
+  it('a 1.4 MB wide result (200,000 array items, one line each) makes its lines: no array spread into a call', () => {
+    const items = Array.from({ length: 200_000 }, (_, i) => 1_000_000 + i);
+    const wide = JSON.stringify(items);
+    expect(wide.length).toBeGreaterThan(1_400_000);
+    const lines = resultLines(
+      done({
+        kind: 'complete',
+        result: {
+          content: [
+            { type: 'text', text: wide },
+            { type: 'text', text: '1\n'.repeat(200_000) },
+          ],
+        },
+      }),
+      tool('weather'),
+      80,
+    );
+    expect(lines.length).toBeGreaterThan(400_000);
+  });
+  it('the result view draws a frame of both (at the bound, and at the end of the wide block)', async () => {
+    const c = done({
+      kind: 'complete',
+      result: {
+        content: [{ type: 'text', text: JSON.stringify(Array.from({ length: 200_000 }, (_, i) => i)) }],
+        structuredContent: deep(100_000),
+      },
+    });
+    const lines = resultLines(c, tool('weather'), 80);
+    const at = lines.findIndex((l) => lineText(l).includes('nested deeper than 128 levels'));
+    expect(at).toBeGreaterThan(200_000);
+    const r = renderWith(<ResultView call={c} lines={lines} offset={at - 3} width={80} height={10} />, fakeServices(new Feed<ListenSessionEvent>()));
+    const f = await waitFor(r, (f) => f.includes('nested deeper than 128 levels'));
+    expect(f).toMatch(/lines \d+–\d+ of \d+/);
+  });
+});
+
 describe('resultLines', () => {
   it('renders every content block kind', () => {
     const out = text(

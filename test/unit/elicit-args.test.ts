@@ -124,13 +124,13 @@ describe('the pending-input document and --resume', () => {
     expect(doc.inputRequests).toBe(ROUND.rawInputRequests);
     expect(doc.inputResponses).toEqual({ workspace: { roots: [] } });
     expect(doc.pending.map((p) => [p.key, p.mode, p.answerWith])).toEqual([
-      ['confirm', 'form', `--elicit confirm='{"confirm":true}' (or confirm=decline, confirm=cancel)`],
-      ['authorize', 'url', 'open the URL yourself, then --elicit authorize=accept (or authorize=decline, authorize=cancel)'],
-      ['answer', undefined, `--sampling-reply TEXT (or --elicit answer='"TEXT"')`],
+      ['confirm', 'form', `--elicit 'confirm={"confirm":true}' (or --elicit 'confirm=decline', --elicit 'confirm=cancel')`],
+      ['authorize', 'url', `open the URL yourself, then --elicit 'authorize=accept' (or --elicit 'authorize=decline', --elicit 'authorize=cancel')`],
+      ['answer', undefined, `--sampling-reply TEXT (or --elicit 'answer="TEXT"')`],
     ]);
     expect(doc.pending[0]).toMatchObject({ message: 'Really deploy?', requestedSchema: confirmSchema });
     expect(pendingSummary(doc)[0]).toBe(
-      `confirm (elicitation/create, form): Really deploy? — answer with --elicit confirm='{"confirm":true}' (or confirm=decline, confirm=cancel)`,
+      `confirm (elicitation/create, form): Really deploy? — answer with --elicit 'confirm={"confirm":true}' (or --elicit 'confirm=decline', --elicit 'confirm=cancel')`,
     );
   });
 

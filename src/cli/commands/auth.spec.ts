@@ -22,6 +22,7 @@ export const auth: CommandSpec<AuthFlags> = {
       .option('--explain', 'login: show each step with its evidence; on failure the step that failed and what the spec expected')
       .option('--config <file>', 'login: read the server (and its "oauth" settings) from an MCP config file')
       .option('--server <name>', 'the server entry to use from --config')
+      .option('--trust-project', 'use a project config entry that sends secrets without asking (default: $MCP_INSPECT_TRUST_PROJECT=1)')
       .option('--json', 'machine-readable JSON on stdout')
       .option('--trace', 'write the OAuth exchange to stderr (secrets masked)')
       .option('--quiet', 'fewer messages on stderr')

@@ -19,6 +19,7 @@ import { runOnTarget, takeUrl, targetFirst, type CommandSpec } from '../command.
 import { closest } from '../../util/distance.js';
 import { exitCodeOf } from '../exit.js';
 import type { ResumeRound } from '../../client/types.js';
+import { parseBounded } from '../../util/depth.js';
 
 export interface CallFlags {
   args?: string;
@@ -288,7 +289,7 @@ export async function callTool(
       const sameAsStructured = (b: ContentBlock) => {
         if (!b || typeof b !== 'object' || b.type !== 'text' || result.structuredContent === undefined) return false;
         try {
-          return JSON.stringify(JSON.parse(String((b as { text?: unknown }).text))) === JSON.stringify(result.structuredContent);
+          return JSON.stringify(parseBounded(String((b as { text?: unknown }).text))) === JSON.stringify(result.structuredContent);
         } catch {
           return false;
         }

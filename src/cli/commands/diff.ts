@@ -13,6 +13,7 @@ import { isUrl } from '../target.js';
 import { OUTCOME_EXIT, EXIT } from '../exit.js';
 import type { Snapshot } from '../../contract/snapshot.js';
 import type { FailOn } from '../../contract/classify.js';
+import { parseBounded } from '../../util/depth.js';
 
 export interface DiffFlags extends CommonFlags {
   failOn?: FailOn;
@@ -48,7 +49,7 @@ function readSnapshotFile(path: string, parse: (v: unknown) => Snapshot): Snapsh
     throw new UsageError(`cannot read ${sanitizeLine(path)}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
   }
   try {
-    return parse(JSON.parse(text));
+    return parse(parseBounded(text));
   } catch (e) {
     throw new UsageError(`${sanitizeLine(path)} is not a snapshot: ${(e as Error).message}`);
   }

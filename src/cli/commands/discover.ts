@@ -12,6 +12,7 @@ import type { Session } from '../session.js';
 import { targetLabel } from '../target.js';
 import { runOnTarget, type CommandSpec } from '../command.js';
 import { EXIT } from '../exit.js';
+import { append } from '../../util/array.js';
 
 /** The body of `discover` (its spec, with the help: ./discover.spec.ts). */
 export const discoverBody: CommandSpec['run'] = (inv, words, flags) => runOnTarget('discover', inv, words, flags, (s) => describeServer(s));
@@ -42,7 +43,7 @@ export function capabilityTree(caps: JsonObject, out: Out, indent = '  ', path =
     const name = sanitizeLine(k);
     if (v && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length) {
       lines.push(`${indent}${out.c.bold(name)}${meaning ? out.c.dim(`  ${meaning}`) : ''}`);
-      lines.push(...capabilityTree(v as JsonObject, out, indent + '  ', key));
+      append(lines, capabilityTree(v as JsonObject, out, indent + '  ', key));
     } else {
       const val = v && typeof v === 'object' ? '' : `: ${sanitizeLine(JSON.stringify(v))}`;
       lines.push(`${indent}${path ? name : out.c.bold(name)}${val}${meaning ? out.c.dim(`  ${meaning}`) : ''}`);
@@ -67,7 +68,7 @@ export function renderDescription(d: ServerDescription, out: Out, where: string)
   }
   lines.push('');
   lines.push(out.c.bold('capabilities'));
-  lines.push(...capabilityTree(d.capabilities, out));
+  append(lines, capabilityTree(d.capabilities, out));
   if (d.instructions) {
     lines.push('');
     lines.push(out.c.bold('instructions'));

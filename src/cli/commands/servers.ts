@@ -8,7 +8,8 @@ import type { CommandSpec } from '../command.js';
 import { EXIT } from '../exit.js';
 import type { CommandResult, Out } from '../output.js';
 import { sanitizeLine } from '../../util/sanitize.js';
-import { redactUrl } from '../../util/redact.js';
+import { redactUrl, redactUrlsIn } from '../../util/redact.js';
+import { maxOf } from '../../util/array.js';
 
 export interface ServersFlags {
   config?: string;
@@ -23,6 +24,7 @@ export const serversBody: CommandSpec<ServersFlags>['run'] = async (inv, _words,
   const [{ makeOut, present }, config] = await Promise.all([import('../output.js'), import('../../config/index.js')]);
   const ctx = config.processConfigContext(flags.config !== undefined ? { configFile: flags.config } : {});
   const d = config.discoverServers(ctx);
+  const approvals = await approvalsOf(config, ctx);
   if (flags.names) {
     const { writeOut } = await import('../stdout.js');
     const names = [...new Set(d.entries.filter((e) => !e.shadowedBy && !e.error).map((e) => e.name))];
@@ -31,24 +33,43 @@ export const serversBody: CommandSpec<ServersFlags>['run'] = async (inv, _words,
   }
   const out = makeOut({ json: flags.json, color: flags.color });
   for (const e of d.errors) if (e.server === undefined) out.warn(e.message);
-  return present(serversResult(d, ctx, config), out, inv.findings);
+  return present(serversResult(d, ctx, config, approvals), out, inv.findings);
 };
 
 type Config = typeof import('../../config/index.js');
 type Discovery = import('../../config/index.js').Discovery;
 type Ctx = import('../../config/index.js').ConfigContext;
 
+/** The approved project entries (their hashes) of the state folder; none when it cannot be read. */
+async function approvalsOf(config: Config, ctx: Ctx): Promise<Set<string>> {
+  const { readStateFile } = await import('../../state/index.js');
+  try {
+    return config.parseApprovals(readStateFile(config.APPROVALS_FILE, { env: ctx.env, platform: ctx.platform, home: ctx.home }));
+  } catch {
+    return new Set();
+  }
+}
+
 /** The listing as a CommandResult: JSON `{servers, searched, errors, explicit}` or a table. */
-function serversResult(d: Discovery, ctx: Ctx, config: Config): CommandResult {
+function serversResult(d: Discovery, ctx: Ctx, config: Config, approvals: ReadonlySet<string>): CommandResult {
   const where = (e: Discovery['entries'][number]) => config.describeSource(e.source, ctx);
+  // Project entries that run a command or send secrets are used only once approved (src/config/approval.ts).
+  const trusted = config.trustProjectFromEnv(ctx.env);
+  const approval = (e: Discovery['entries'][number]) => {
+    const need = config.approvalNeed(e, !!d.explicit);
+    if (!need) return undefined;
+    return { approved: trusted || approvals.has(config.approvalHash(e)), need };
+  };
   const rows = d.entries.map((e) => {
     const en = e.entry;
     const what = !en ? '' : en.transport === 'stdio' ? [en.command ?? '', ...(en.args ?? [])].join(' ') : (en.url ?? '');
+    // One redaction rule for URLs in both faces (src/util/redact.ts): a `?token=` in a url or an argument never shows.
+    const ap = approval(e);
     return {
       name: e.name,
       transport: en ? (en.transport === 'http' ? 'streamable-http' : en.transport) : null,
       ...(en?.type ? { type: en.type } : {}),
-      ...(en?.transport === 'stdio' ? { command: en.command, args: en.args ?? [] } : en ? { url: en.url } : {}),
+      ...(en?.transport === 'stdio' ? { command: en.command, args: (en.args ?? []).map(redactUrlsIn) } : en ? { url: en.url && redactUrl(en.url) } : {}),
       ...(en?.env ? { envNames: Object.keys(en.env) } : {}),
       ...(en?.headers ? { headerNames: Object.keys(en.headers) } : {}),
       source: { client: e.source.client, file: e.source.file, scope: e.source.scope, ...(e.source.section ? { section: e.source.section } : {}) },
@@ -56,7 +77,8 @@ function serversResult(d: Discovery, ctx: Ctx, config: Config): CommandResult {
       wins: !e.shadowedBy,
       ...(e.shadowedBy ? { shadowedBy: { client: e.shadowedBy.client, file: e.shadowedBy.file, scope: e.shadowedBy.scope } } : {}),
       ...(e.error ? { error: e.error.message } : {}),
-      what: en?.transport === 'stdio' ? what : what && redactUrl(what),
+      ...(ap ? { approval: ap.approved ? ('approved' as const) : ('unapproved' as const), approvalNeeded: ap.need } : {}),
+      what: en?.transport === 'stdio' ? redactUrlsIn(what) : what && redactUrl(what),
       where: where(e),
       shadowedWhere: e.shadowedBy ? config.describeSource(e.shadowedBy, ctx) : '',
     };
@@ -86,7 +108,14 @@ function serversResult(d: Discovery, ctx: Ctx, config: Config): CommandResult {
           out.line(`  ${config.showPath(file, ctx)}${d.searched.some((s) => s.file === file && s.found) ? ' (no servers)' : ''}`);
         return;
       }
-      const w = (k: 'name' | 'what', max: number) => Math.min(max, Math.max(...rows.map((r) => sanitizeLine(r[k]).length), k === 'name' ? 4 : 14));
+      const w = (k: 'name' | 'what', max: number) =>
+        Math.min(
+          max,
+          maxOf(
+            rows.map((r) => sanitizeLine(r[k]).length),
+            k === 'name' ? 4 : 14,
+          ),
+        );
       const nameW = w('name', 24);
       const whatW = w('what', 48);
       // Columns align up to a width; longer values are written whole (a path cut short is useless).
@@ -97,6 +126,7 @@ function serversResult(d: Discovery, ctx: Ctx, config: Config): CommandResult {
           r.disabled ? out.c.yellow('[disabled]') : '',
           r.shadowedWhere ? out.c.dim(`[shadowed by ${r.shadowedWhere}]`) : '',
           r.error ? out.c.red(`[invalid: ${sanitizeLine(r.error)}]`) : '',
+          r.approval === 'unapproved' ? out.c.yellow('[unapproved: needs --trust-project or a yes on a terminal]') : '',
         ]
           .filter(Boolean)
           .join(' ');

@@ -14,6 +14,7 @@ import { listenSession } from '../../client/listen-session.js';
 import { diffTools } from '../../diff/diff.js';
 import { validateValue } from '../../schema/validate.js';
 import type { InlinePicture } from '../images/inline.js';
+import { openableUrl } from '../../util/open-url.js';
 
 export interface TuiServices {
   /** `listenSession` of src/client/listen-session.ts: first list, listen events, diffs, reconnects. */
@@ -91,11 +92,27 @@ export async function saveNewFile(cwd: string, name: string, data: Uint8Array | 
   throw new Error('too many files with the same name');
 }
 
-/** Opens a URL with the platform's opener (`open`, `xdg-open`, `start`), detached; rejects when it cannot be started. */
+/**
+ * The platform's opener for `url`, without any shell: `open` (macOS), `rundll32
+ * url.dll,FileProtocolHandler` (Windows: never `cmd /c start`, which would parse `&`, `^`,
+ * `%…%` in the URL), `xdg-open` elsewhere. Pure.
+ */
+export function platformOpener(url: string, platform: NodeJS.Platform = process.platform): [string, string[]] {
+  if (platform === 'darwin') return ['open', [url]];
+  if (platform === 'win32') return ['rundll32', ['url.dll,FileProtocolHandler', url]];
+  return ['xdg-open', [url]];
+}
+
+/**
+ * Opens a URL with the platform's opener ({@link platformOpener}), detached; rejects when it
+ * cannot be started, and without starting anything when the URL is not `https:` (or `http:`
+ * on loopback: see openableUrl in src/util/open-url.ts).
+ */
 export async function openWithPlatform(url: string): Promise<void> {
+  const verdict = openableUrl(url);
+  if (!verdict.ok) throw new Error(verdict.reason);
   const { spawn } = await import('node:child_process');
-  const [cmd, args] =
-    process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '""', url]] : ['xdg-open', [url]];
+  const [cmd, args] = platformOpener(url);
   await new Promise<void>((res, rej) => {
     const child = spawn(cmd, args, { stdio: 'ignore', detached: true });
     child.once('error', rej);

@@ -38,6 +38,8 @@ import { describeError } from '../model/errors.js';
 import { FormView } from '../components/FormView.js';
 import { LinesView } from '../components/LinesView.js';
 import { useInputQueue, type InputQueue, type PendingRound } from './input.js';
+import { append } from '../../util/array.js';
+import { openableUrl } from '../../util/open-url.js';
 
 const PLACEHOLDER: Tool = { name: '', inputSchema: { type: 'object' } };
 const EMPTY_TEXT: TextState = { text: '', cursor: 0 };
@@ -87,7 +89,7 @@ export function samplingLines(req: SamplingRequest, width: number): Line[] {
   if (p.tools?.length) out.push(fact('tools', `${p.tools.length} offered (tool use is not answered: reply with text)`));
   if (typeof p.systemPrompt === 'string') {
     out.push(line('System prompt', 'title'));
-    out.push(...textLines(p.systemPrompt, width, 2));
+    append(out, textLines(p.systemPrompt, width, 2));
   }
   out.push(line(`Messages (${p.messages.length})`, 'title'));
   p.messages.forEach((m, i) => {
@@ -96,7 +98,12 @@ export function samplingLines(req: SamplingRequest, width: number): Line[] {
       { text: sanitizeLine(String(m.role)), style: m.role === 'assistant' ? 'accent' : 'badge' },
     ]);
     const blocks = Array.isArray(m.content) ? m.content : [m.content];
-    blocks.forEach((b, j) => out.push(...contentBlockLines(b, j, width - 2, false).map((l) => [{ text: '  ' }, ...l])));
+    blocks.forEach((b, j) =>
+      append(
+        out,
+        contentBlockLines(b, j, width - 2, false).map((l) => [{ text: '  ' }, ...l]),
+      ),
+    );
   });
   return out;
 }
@@ -241,7 +248,11 @@ export function useInputOverlay({
           return;
         }
         const m = matchKey(input, key, ['input-url']);
-        if (m?.command === 'input.openUrl') return setConfirm({ key: reqKey, what: 'open' });
+        if (m?.command === 'input.openUrl') {
+          const verdict = openableUrl(req.url);
+          if (!verdict.ok) return flash(`Not opened: ${verdict.reason}`, 'warn');
+          return setConfirm({ key: reqKey, what: 'open' });
+        }
         if (m?.command === 'input.accept') return next(elicitAccept());
         if (m?.command === 'input.decline') return next(elicitRefuse('decline'));
         if (m?.command === 'input.cancel') return next(elicitRefuse('cancel'));
@@ -361,7 +372,8 @@ export function useInputOverlay({
           </Box>
         );
       }
-      case 'elicitation-url':
+      case 'elicitation-url': {
+        const urlVerdict = openableUrl(req.url);
         return (
           <Box flexDirection="column" width={width} height={height}>
             {header}
@@ -372,7 +384,12 @@ export function useInputOverlay({
             </Text>
             {req.elicitationId ? <Text {...theme.style('muted')}>{`elicitationId ${sanitizeLine(req.elicitationId)}`}</Text> : null}
             <Text> </Text>
-            {confirming === 'open' ? (
+            {urlVerdict.ok ? null : (
+              <Text wrap="wrap" {...theme.style('error')}>
+                {`Never opened: ${urlVerdict.reason}. Enter: I have completed it · Ctrl-X decline · Esc cancel`}
+              </Text>
+            )}
+            {!urlVerdict.ok ? null : confirming === 'open' ? (
               <Text {...theme.style('warn')}>{`Open this URL in your browser? y yes · n no`}</Text>
             ) : (
               <Text wrap="wrap" {...theme.style('muted')}>
@@ -382,6 +399,7 @@ export function useInputOverlay({
             )}
           </Box>
         );
+      }
       case 'sampling': {
         const viewH = Math.max(1, bodyH - 3);
         return (

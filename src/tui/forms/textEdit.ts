@@ -68,8 +68,7 @@ export function editText(s: TextState, input: string, key: Key, opts: EditOption
   if (isPrintable(input, key)) {
     const ins = [...(opts.multiline ? sanitize(input) : sanitizeLine(input))];
     if (ins.length === 0) return s;
-    cps.splice(c, 0, ...ins);
-    return { text: cps.join(''), cursor: c + ins.length };
+    return { text: [...cps.slice(0, c), ...ins, ...cps.slice(c)].join(''), cursor: c + ins.length };
   }
   return undefined;
 }

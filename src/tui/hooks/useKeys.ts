@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useInput, type Key } from 'ink';
+import { append } from '../../util/array.js';
 
 /** What a key handler may return: `'split'` asks for a multi-character input to be re-sent one character at a time. */
 export type KeyResult = void | 'split';
@@ -128,7 +129,7 @@ export function useKeys(handler: KeyHandler, active = true): UseKeys {
     s.waiting = true;
     const r = ref.current(ev.input, ev.key);
     const chars = [...ev.input];
-    if (r === 'split' && chars.length > 1) s.queue.unshift(...chars.map((c) => ({ input: c, key: plainKey(c) })));
+    if (r === 'split' && chars.length > 1) s.queue = [...chars.map((c) => ({ input: c, key: plainKey(c) })), ...s.queue];
     setCommitted(++s.handled);
   }, []);
 
@@ -150,7 +151,7 @@ export function useKeys(handler: KeyHandler, active = true): UseKeys {
 
   const onInput = useCallback(
     (input: string, key: Key) => {
-      st.current.queue.push(...splitChunk(input, key));
+      append(st.current.queue, splitChunk(input, key));
       next();
     },
     [next],
@@ -160,7 +161,7 @@ export function useKeys(handler: KeyHandler, active = true): UseKeys {
 
   const inject = useCallback(
     (events: readonly KeyEvent[]) => {
-      st.current.queue.push(...events);
+      append(st.current.queue, events);
       next();
     },
     [next],

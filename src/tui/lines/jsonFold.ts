@@ -11,6 +11,7 @@ import { sanitizeLine } from '../../util/sanitize.js';
 import type { StyleKey } from '../context/theme.js';
 import { wrapText } from './text.js';
 import type { Line } from './lines.js';
+import { MAX_DEPTH, deepMarker } from '../../util/depth.js';
 
 /** Objects and arrays with more entries than this start folded (except the value itself). */
 export const FOLD_MIN_ENTRIES = 10;
@@ -90,6 +91,11 @@ export function foldableJsonLines(value: unknown, width: number, indent: number,
           ? (v as unknown[]).map((x, i) => [i, x === undefined || typeof x === 'function' ? null : x])
           : Object.entries(v as Record<string, unknown>).filter(([, x]) => x !== undefined && typeof x !== 'function')
         : [];
+    // Past the one depth bound (src/util/depth.ts) a container is one line: the walk is recursive.
+    if (typeof v === 'object' && v !== null && depth >= MAX_DEPTH && entries.length) {
+      emit(`${ind}${head}${JSON.stringify(deepMarker())}${comma}`, inside);
+      return;
+    }
     if (typeof v !== 'object' || v === null || entries.length === 0) {
       const text = typeof v === 'object' && v !== null ? (isArr ? '[]' : '{}') : (JSON.stringify(v) ?? 'null');
       emit(`${ind}${head}${text}${comma}`, inside);

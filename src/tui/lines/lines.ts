@@ -9,6 +9,7 @@
 import type { StyleKey } from '../context/theme.js';
 import { sanitize, sanitizeLine } from '../../util/sanitize.js';
 import { textWidth, wrapText } from './text.js';
+import { withinDepth } from '../../util/depth.js';
 
 /** A run of text in one style. */
 export interface Seg {
@@ -60,7 +61,7 @@ export function hangLines(head: Line, text: string, width: number, style?: Style
 export function jsonLines(value: unknown, width: number, indent = 0, style?: StyleKey): Line[] {
   let text: string;
   try {
-    text = JSON.stringify(value, null, 2) ?? 'undefined';
+    text = JSON.stringify(withinDepth(value), null, 2) ?? 'undefined';
   } catch {
     text = String(value);
   }
@@ -77,7 +78,7 @@ export function jsonLines(value: unknown, width: number, indent = 0, style?: Sty
 /** One-line compact JSON, sanitized (for list rows). */
 export function compactJson(value: unknown): string {
   try {
-    return sanitizeLine(JSON.stringify(value) ?? 'undefined');
+    return sanitizeLine(JSON.stringify(withinDepth(value)) ?? 'undefined');
   } catch {
     return '[unserializable]';
   }

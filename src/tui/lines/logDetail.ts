@@ -10,6 +10,7 @@ import { formatClock } from './text.js';
 import { jsonLines, line, textLines, type Line } from './lines.js';
 import { parseJsonText } from './resultLines.js';
 import type { LogEntry } from '../model/logEntry.js';
+import { append } from '../../util/array.js';
 
 /** Stderr lines at most this many ms apart belong to one burst (one write of the server: a stack trace). */
 export const BURST_GAP_MS = 250;
@@ -49,7 +50,7 @@ export function logDetailLines(entries: readonly LogEntry[], index: number, widt
     if (f.spec) out.push(kv('spec', sanitizeLine(f.spec)));
     if (f.key) out.push(kv('key', sanitizeLine(f.key)));
     out.push([]);
-    out.push(...textLines(f.message, width, 2));
+    append(out, textLines(f.message, width, 2));
     if (f.data !== undefined || f.evidence !== undefined) {
       out.push([]);
       out.push(
@@ -64,13 +65,13 @@ export function logDetailLines(entries: readonly LogEntry[], index: number, widt
     if (e.logger) out.push(kv('logger', sanitizeLine(e.logger)));
     out.push([]);
     const json = parseJsonText(e.text);
-    out.push(...(json !== undefined ? jsonLines(json, width, 2) : textLines(e.text, width, 2)));
+    append(out, json !== undefined ? jsonLines(json, width, 2) : textLines(e.text, width, 2));
     return out;
   }
   if (e.kind !== 'stderr') {
     out.push(kv('kind', e.kind === 'warning' ? 'client warning' : 'info', e.kind === 'warning' ? 'warn' : 'muted'));
     out.push([]);
-    out.push(...textLines(e.text, width, 2));
+    append(out, textLines(e.text, width, 2));
     return out;
   }
   const [a, b] = stderrBurst(entries, index);

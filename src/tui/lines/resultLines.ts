@@ -17,6 +17,8 @@ import { formatDuration } from '../../util/format.js';
 import { errorCodeName } from '../model/errors.js';
 import { annotationsText } from '../images/picture.js';
 import { foldableJsonLines } from './jsonFold.js';
+import { append } from '../../util/array.js';
+import { parseBounded } from '../../util/depth.js';
 
 type Finished = Extract<CallState, { phase: 'done' } | { phase: 'failed' }>;
 
@@ -28,7 +30,7 @@ export function parseJsonText(text: string): unknown {
   const t = text.trim();
   if (!(t.startsWith('{') && t.endsWith('}')) && !(t.startsWith('[') && t.endsWith(']'))) return undefined;
   try {
-    return JSON.parse(t);
+    return parseBounded(t);
   } catch {
     return undefined;
   }
@@ -59,10 +61,10 @@ export function contentBlockLines(block: unknown, index: number, width: number, 
       const json = parseJsonText(text);
       if (json !== undefined) {
         out.push(head('(JSON)', 'muted'));
-        out.push(...foldableJsonLines(json, width, 4, isError ? 'error' : undefined, `content/${index}`));
+        append(out, foldableJsonLines(json, width, 4, isError ? 'error' : undefined, `content/${index}`));
       } else {
         out.push(head(''));
-        out.push(...textLines(text, width, 4, isError ? 'error' : undefined));
+        append(out, textLines(text, width, 4, isError ? 'error' : undefined));
       }
       break;
     }
@@ -70,14 +72,14 @@ export function contentBlockLines(block: unknown, index: number, width: number, 
     case 'audio': {
       const data = str(block.data) ?? '';
       out.push(head(`${sanitizeLine(str(block.mimeType) ?? '(no mimeType)')}  ${formatBytes(base64Size(data))}`));
-      if (picture) out.push(...picture);
+      if (picture) append(out, picture);
       break;
     }
     case 'resource_link': {
       out.push(head(sanitizeLine(str(block.uri) ?? '(no uri)')));
       const meta = [str(block.name), str(block.title), str(block.mimeType)].filter(Boolean).map((s) => sanitizeLine(s!));
       if (meta.length) out.push(line(`    ${meta.join(' · ')}`, 'muted'));
-      if (str(block.description)) out.push(...textLines(str(block.description)!, width, 4, 'muted'));
+      if (str(block.description)) append(out, textLines(str(block.description)!, width, 4, 'muted'));
       break;
     }
     case 'resource': {
@@ -85,13 +87,13 @@ export function contentBlockLines(block: unknown, index: number, width: number, 
       out.push(head(`${sanitizeLine(str(r.uri) ?? '(no uri)')}${str(r.mimeType) ? `  ${sanitizeLine(str(r.mimeType)!)}` : ''}`));
       if (typeof r.text === 'string') {
         const json = parseJsonText(r.text);
-        out.push(...(json !== undefined ? jsonLines(json, width, 4) : textLines(r.text, width, 4)));
+        append(out, json !== undefined ? jsonLines(json, width, 4) : textLines(r.text, width, 4));
       } else if (typeof r.blob === 'string') out.push(line(`    blob ${formatBytes(base64Size(r.blob))}`, 'muted'));
       break;
     }
     default:
       out.push(head('(content type not defined by the spec)', 'warn'));
-      out.push(...jsonLines(block, width, 4));
+      append(out, jsonLines(block, width, 4));
   }
   // Annotations that do not fit on the header get a line of their own under it.
   if (ann && lineText(out[0]).length > width) {
@@ -121,7 +123,7 @@ export function structuredBadge(tool: Tool | undefined, result: CallToolResult, 
       const out: Line[] = [
         [{ text: '  ✗ FAIL', style: 'error' }, { text: `  does not match outputSchema (${v.errors.length} problem${v.errors.length === 1 ? '' : 's'})` }],
       ];
-      for (const e of v.errors.slice(0, 20)) out.push(...textLines(`- ${e.message}`, width, 4, 'error'));
+      for (const e of v.errors.slice(0, 20)) append(out, textLines(`- ${e.message}`, width, 4, 'error'));
       return out;
     }
   }
@@ -167,10 +169,10 @@ export function resultLayout(call: Finished, tool: Tool | undefined, width: numb
         { text: `${e.code}${cn ? ` (${cn})` : ''}`, style: 'error' },
       ]);
       if (e.httpStatus !== undefined) out.push([{ text: '  HTTP     ', style: 'muted' }, { text: String(e.httpStatus) }]);
-      out.push(...hangLines([{ text: '  message  ', style: 'muted' }], e.message, width, 'error'));
+      append(out, hangLines([{ text: '  message  ', style: 'muted' }], e.message, width, 'error'));
       if (e.data !== undefined) {
         out.push(line('  data', 'muted'));
-        out.push(...jsonLines(e.data, width, 4));
+        append(out, jsonLines(e.data, width, 4));
       }
     } else if (e instanceof TransportError) {
       out.push([
@@ -182,16 +184,16 @@ export function resultLayout(call: Finished, tool: Tool | undefined, width: numb
         { text: e.code, style: 'error' },
       ]);
       if (e.status !== undefined) out.push([{ text: '  HTTP     ', style: 'muted' }, { text: String(e.status) }]);
-      out.push(...textLines(`message  ${e.message}`, width, 2, 'error'));
-      if (e.detail) out.push(...textLines(`detail   ${e.detail}`, width, 2));
+      append(out, textLines(`message  ${e.message}`, width, 2, 'error'));
+      if (e.detail) append(out, textLines(`detail   ${e.detail}`, width, 2));
     } else {
       out.push([
         { text: `✗ ${name}`, style: 'error' },
         { text: `  failed after ${took}`, style: 'error' },
       ]);
-      out.push(...textLines(e instanceof Error ? e.message : String(e), width, 2, 'error'));
+      append(out, textLines(e instanceof Error ? e.message : String(e), width, 2, 'error'));
     }
-    out.push(...hangLines([{ text: '  arguments ', style: 'muted' }], compactJson(call.args), width, 'muted'));
+    append(out, hangLines([{ text: '  arguments ', style: 'muted' }], compactJson(call.args), width, 'muted'));
     return layout();
   }
 
@@ -209,15 +211,15 @@ export function resultLayout(call: Finished, tool: Tool | undefined, width: numb
         2,
       ),
     );
-    out.push(...hangLines([{ text: '  arguments ', style: 'muted' }], compactJson(call.args), width, 'muted'));
+    append(out, hangLines([{ text: '  arguments ', style: 'muted' }], compactJson(call.args), width, 'muted'));
     const reqs = isObj(r.inputRequests) ? r.inputRequests : {};
     out.push(line(`Input requests (${Object.keys(reqs).length})`, 'title'));
     for (const [k, req] of Object.entries(reqs)) {
       const method = isObj(req) ? (str(req.method) ?? '(no method)') : '(malformed)';
       out.push([{ text: `  ${sanitizeLine(k)}`, style: 'accent' }, { text: `  ${sanitizeLine(method)}` }]);
       const params = isObj(req) && isObj(req.params) ? req.params : undefined;
-      if (params && typeof params.message === 'string') out.push(...textLines(params.message, width, 4));
-      if (params) out.push(...jsonLines(params, width, 4, 'muted'));
+      if (params && typeof params.message === 'string') append(out, textLines(params.message, width, 4));
+      if (params) append(out, jsonLines(params, width, 4, 'muted'));
     }
     out.push(line(typeof r.requestState === 'string' ? `  requestState: present (${r.requestState.length} chars, opaque)` : '  requestState: none', 'muted'));
     return layout();
@@ -242,32 +244,32 @@ export function resultLayout(call: Finished, tool: Tool | undefined, width: numb
           ]
         : [{ text: `✓ ${name}`, style: 'ok' }, { text: `  complete after ${took}` }],
   );
-  out.push(...hangLines([{ text: '  arguments ', style: 'muted' }], compactJson(call.args), width, 'muted'));
+  append(out, hangLines([{ text: '  arguments ', style: 'muted' }], compactJson(call.args), width, 'muted'));
   if (call.progressCount > 0) out.push(line(`  ${call.progressCount} progress notification(s)`, 'muted'));
   out.push([]);
   out.push(line(`Content (${content.length} block${content.length === 1 ? '' : 's'})`, 'title'));
   if (!Array.isArray(res.content)) out.push(line('  ✗ the result has no content array', 'error'));
   content.forEach((b, i) => {
     blockStarts.push(out.length);
-    out.push(...contentBlockLines(b, i, width, isError, pictures?.get(i)));
+    append(out, contentBlockLines(b, i, width, isError, pictures?.get(i)));
   });
   blocksEnd = out.length;
   if ('structuredContent' in res || tool?.outputSchema) {
     out.push([]);
     out.push(line('structuredContent', 'title'));
-    out.push(...structuredBadge(tool, outcome.result, width));
-    if ('structuredContent' in res) out.push(...foldableJsonLines(res.structuredContent, width, 4, undefined, 'structuredContent'));
+    append(out, structuredBadge(tool, outcome.result, width));
+    if ('structuredContent' in res) append(out, foldableJsonLines(res.structuredContent, width, 4, undefined, 'structuredContent'));
   }
   if (call.logs.length) {
     out.push([]);
     out.push(line(`Log messages (${call.logs.length})`, 'title'));
     for (const l of call.logs)
-      out.push(...textLines(`[${l.level}]${l.logger ? ` ${l.logger}:` : ''} ${typeof l.data === 'string' ? l.data : compactJson(l.data)}`, width, 2, 'muted'));
+      append(out, textLines(`[${l.level}]${l.logger ? ` ${l.logger}:` : ''} ${typeof l.data === 'string' ? l.data : compactJson(l.data)}`, width, 2, 'muted'));
   }
   if (isObj(res._meta)) {
     out.push([]);
     out.push(line('_meta', 'title'));
-    out.push(...jsonLines(res._meta, width, 4, 'muted'));
+    append(out, jsonLines(res._meta, width, 4, 'muted'));
   }
   return layout();
 }

@@ -9,6 +9,7 @@ import { sanitizeLine } from '../../util/sanitize.js';
 import { hangLines, jsonLines, line, textLines, type Line } from './lines.js';
 import { formatAge } from './text.js';
 import { formatDuration } from '../../util/format.js';
+import { append } from '../../util/array.js';
 
 const CAPABILITY_MEANING: Record<string, string> = {
   tools: 'offers tools (tools/list, tools/call)',
@@ -48,13 +49,13 @@ export function serverLines(d: ServerDescription, now: number, width: number): L
   const info = d.serverInfo;
   const name = info ? sanitizeLine(`${info.title ? `${info.title} (${info.name})` : info.name} ${info.version ?? ''}`.trim()) : '(no serverInfo)';
   out.push(line('Server', 'title'));
-  out.push(...kv('  name', name));
-  if (info?.description && typeof info.description === 'string') out.push(...kv('  description', sanitizeLine(info.description)));
-  if (info?.websiteUrl && typeof info.websiteUrl === 'string') out.push(...kv('  website', sanitizeLine(info.websiteUrl)));
-  out.push(...kv('  era', d.era === 'modern' ? 'modern (stateless, server/discover)' : 'legacy (initialize handshake)'));
-  out.push(...kv('  protocol version', sanitizeLine(d.protocolVersion)));
-  out.push(...kv('  supported versions', d.supportedVersions.length ? d.supportedVersions.map((v) => sanitizeLine(String(v))).join(', ') : '(none listed)'));
-  out.push(...kv('  transport', d.transport));
+  append(out, kv('  name', name));
+  if (info?.description && typeof info.description === 'string') append(out, kv('  description', sanitizeLine(info.description)));
+  if (info?.websiteUrl && typeof info.websiteUrl === 'string') append(out, kv('  website', sanitizeLine(info.websiteUrl)));
+  append(out, kv('  era', d.era === 'modern' ? 'modern (stateless, server/discover)' : 'legacy (initialize handshake)'));
+  append(out, kv('  protocol version', sanitizeLine(d.protocolVersion)));
+  append(out, kv('  supported versions', d.supportedVersions.length ? d.supportedVersions.map((v) => sanitizeLine(String(v))).join(', ') : '(none listed)'));
+  append(out, kv('  transport', d.transport));
   out.push([]);
 
   out.push(line('Capabilities', 'title'));
@@ -87,7 +88,7 @@ export function serverLines(d: ServerDescription, now: number, width: number): L
           );
         } else {
           out.push(line(`      ${sanitizeLine(k)}:`));
-          out.push(...jsonLines(x, width, 8));
+          append(out, jsonLines(x, width, 8));
         }
       }
     }
@@ -102,17 +103,17 @@ export function serverLines(d: ServerDescription, now: number, width: number): L
       { text: `${d.ttlMs} (${formatDuration(d.ttlMs ?? 0)})  ` },
       { text: status, style: status.startsWith('fresh') ? 'ok' : 'warn' },
     ]);
-  } else out.push(...kv('  ttlMs', '(not given)'));
-  out.push(...kv('  cacheScope', d.cacheScope ? sanitizeLine(d.cacheScope) : '(not given)'));
-  out.push(...kv('  fetched', formatAge(now - d.fetchedAt)));
+  } else append(out, kv('  ttlMs', '(not given)'));
+  append(out, kv('  cacheScope', d.cacheScope ? sanitizeLine(d.cacheScope) : '(not given)'));
+  append(out, kv('  fetched', formatAge(now - d.fetchedAt)));
   out.push([]);
 
   out.push(line('Instructions', 'title'));
-  if (d.instructions && d.instructions.trim()) out.push(...textLines(d.instructions, width, 2));
+  if (d.instructions && d.instructions.trim()) append(out, textLines(d.instructions, width, 2));
   else out.push(line('  (none)', 'muted'));
   out.push([]);
 
   out.push(line(d.era === 'modern' ? 'Raw server/discover result' : 'Raw initialize result', 'title'));
-  out.push(...jsonLines(d.raw, width, 2, 'muted'));
+  append(out, jsonLines(d.raw, width, 2, 'muted'));
   return out;
 }

@@ -9,6 +9,7 @@ import type { Tool } from '../../protocol/types.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 import { displayName } from '../../protocol/tool.js';
 import { hangLines, jsonLines, line, textLines, type Line } from './lines.js';
+import { append } from '../../util/array.js';
 
 /** The focused field of the call form, as the form's field detail states it. */
 export interface InfoField {
@@ -41,13 +42,13 @@ export function toolInfoLines(tool: Tool, width: number, field?: InfoField): Lin
   if (field) {
     out.push([]);
     out.push(line(`Field ${sanitizeLine(field.label)}`, 'title'));
-    out.push(...textLines(field.facts, width, 2, 'muted'));
-    out.push(...(field.description ? textLines(field.description, width, 2) : [line('  (no description)', 'muted')]));
+    append(out, textLines(field.facts, width, 2, 'muted'));
+    append(out, field.description ? textLines(field.description, width, 2) : [line('  (no description)', 'muted')]);
   }
   out.push([]);
   out.push(line('Description', 'title'));
   const desc = typeof tool.description === 'string' ? tool.description.trim() : '';
-  out.push(...(desc ? textLines(desc, width, 2) : [line('  (none)', 'muted')]));
+  append(out, desc ? textLines(desc, width, 2) : [line('  (none)', 'muted')]);
   const schema: unknown = tool.inputSchema;
   const props = isObj(schema) && isObj(schema.properties) ? schema.properties : {};
   const required = new Set(isObj(schema) && Array.isArray(schema.required) ? schema.required.filter((r) => typeof r === 'string') : []);
@@ -66,24 +67,24 @@ export function toolInfoLines(tool: Tool, width: number, field?: InfoField): Lin
       { text: req, style: 'warn' },
       { text: `${' '.repeat(Math.max(0, col - [...shown].length - req.length))}  ${sanitizeLine(schemaType(s))}`, style: 'muted' },
     ]);
-    if (isObj(s) && typeof s.description === 'string' && s.description.trim()) out.push(...hangLines([{ text: '      ' }], s.description.trim(), width));
+    if (isObj(s) && typeof s.description === 'string' && s.description.trim()) append(out, hangLines([{ text: '      ' }], s.description.trim(), width));
   }
   if (tool.annotations !== undefined) {
     out.push([]);
     out.push(line('annotations (server hints, unverified)', 'title'));
-    out.push(...jsonLines(tool.annotations, width, 2));
+    append(out, jsonLines(tool.annotations, width, 2));
   }
   const execution = (tool as { execution?: unknown }).execution;
   if (execution !== undefined) {
     out.push([]);
     out.push(line('execution', 'title'));
-    out.push(...jsonLines(execution, width, 2));
+    append(out, jsonLines(execution, width, 2));
   }
   out.push([]);
   out.push(line('inputSchema', 'title'));
-  out.push(...jsonLines(tool.inputSchema, width, 2));
+  append(out, jsonLines(tool.inputSchema, width, 2));
   out.push([]);
   out.push(line('outputSchema', 'title'));
-  out.push(...(tool.outputSchema !== undefined ? jsonLines(tool.outputSchema, width, 2) : [line('  (none declared)', 'muted')]));
+  append(out, tool.outputSchema !== undefined ? jsonLines(tool.outputSchema, width, 2) : [line('  (none declared)', 'muted')]);
   return out;
 }

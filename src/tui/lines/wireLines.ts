@@ -6,6 +6,7 @@ import type { WireEvent } from '../../client/types.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 import { compactJson, jsonLines, line, textLines, type Line } from './lines.js';
 import { formatBytes, formatClock } from './text.js';
+import { append } from '../../util/array.js';
 
 /** A short label: `tools/call #3`, `result #3`, `error #3 -32602`, `HTTP POST 200`, `raw`. */
 export function wireSummary(e: WireEvent): string {
@@ -60,11 +61,11 @@ export function wireDetailLines(e: WireEvent, width: number): Line[] {
   }
   if (e.message) {
     out.push(line('Message', 'title'));
-    out.push(...jsonLines(e.message, width, 2));
+    append(out, jsonLines(e.message, width, 2));
   }
   if (e.raw !== undefined) {
     out.push(line('Raw', 'title'));
-    out.push(...textLines(e.raw, width, 2));
+    append(out, textLines(e.raw, width, 2));
   }
   return out;
 }

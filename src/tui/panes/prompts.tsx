@@ -24,6 +24,7 @@ import { LinesView } from '../components/LinesView.js';
 import { Box, Text } from 'ink';
 import { useTheme } from '../context/theme.js';
 import type { PaneContext, PaneDef, PaneInstance } from './types.js';
+import { append } from '../../util/array.js';
 
 const LIST: readonly KeyContext[] = ['prompts-list', 'list'];
 const RESULT: readonly KeyContext[] = ['prompt-result', 'view'];
@@ -38,7 +39,7 @@ type GetState =
 /** The lines of a `prompts/get` result: its description, then each message's role and content blocks. */
 export function promptMessageLines(result: GetPromptResult, width: number): Line[] {
   const out: Line[] = [];
-  if (typeof result.description === 'string') out.push(...textLines(result.description, width, 0, 'muted'));
+  if (typeof result.description === 'string') append(out, textLines(result.description, width, 0, 'muted'));
   const msgs = Array.isArray(result.messages) ? result.messages : [];
   out.push(line(`Messages (${msgs.length})`, 'title'));
   msgs.forEach((m, i) => {
@@ -47,7 +48,12 @@ export function promptMessageLines(result: GetPromptResult, width: number): Line
       { text: sanitizeLine(String(m.role)), style: m.role === 'assistant' ? 'accent' : 'badge' },
     ]);
     const blocks = Array.isArray(m.content) ? (m.content as unknown[]) : [m.content];
-    blocks.forEach((b, j) => out.push(...contentBlockLines(b, j, width - 2, false).map((l) => [{ text: '  ' }, ...l])));
+    blocks.forEach((b, j) =>
+      append(
+        out,
+        contentBlockLines(b, j, width - 2, false).map((l) => [{ text: '  ' }, ...l]),
+      ),
+    );
   });
   return out;
 }

@@ -30,6 +30,7 @@ import { ArgsFormView } from '../components/ArgsFormView.js';
 import { ItemList } from '../components/ItemList.js';
 import { LinesView } from '../components/LinesView.js';
 import type { PaneContext, PaneDef, PaneInstance } from './types.js';
+import { append } from '../../util/array.js';
 
 const NO_TEMPLATE: ResourceTemplate = { uriTemplate: '', name: '' };
 
@@ -57,7 +58,7 @@ export function readLines(result: ReadResourceResult, width: number): Line[] {
     ]);
     if (typeof c.text === 'string') {
       const json = parseJsonText(c.text);
-      out.push(...(json !== undefined ? jsonLines(json, width, 4) : textLines(c.text, width, 4)));
+      append(out, json !== undefined ? jsonLines(json, width, 4) : textLines(c.text, width, 4));
     } else if (typeof c.blob === 'string') out.push(line(`    blob ${formatBytes(base64Size(c.blob))} — s saves the decoded bytes`, 'muted'));
     else out.push(line('    neither text nor blob', 'warn'));
   });
