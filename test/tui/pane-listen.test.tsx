@@ -8,7 +8,7 @@ afterEach(() => cleanup());
 describe('Listen pane (alone)', () => {
   it('tails events with a badge, toggles the next filter, re-subscribes', async () => {
     const h = renderPane(listenPane, { filter: { toolsListChanged: true } });
-    expect(h.latest().watching).toBe('always');
+    expect(h.latest().watching).toBe(true);
     h.feed.push({ type: 'acknowledged', time: Date.now(), subscriptionId: 3, granted: { toolsListChanged: true }, refused: {} });
     h.feed.push({ type: 'notification', time: Date.now(), method: 'notifications/tools/list_changed', unsolicited: false });
     let f = await waitFor(h.r, (f) => f.includes('notifications/tools/list_changed'));

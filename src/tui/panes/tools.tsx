@@ -423,7 +423,7 @@ function useToolsPane({ client, watch, now, width, height, flash, clearFlash, op
     contexts,
     badge: tools ? String(tools.length) : '…',
     // On the plain list the user may be watching the server; in a filter (typed or kept), a form or a result they are working.
-    watching: view === 'list' && !list.filtering && !list.query.text ? 'when-idle' : undefined,
+    watching: view === 'list' && !list.filtering && !list.query.text,
     activity: callState.phase === 'running' ? `calling ${callState.tool} ${formatDuration(Math.max(0, now - callState.startedAt))}` : undefined,
     cancelActivity: call.cancel,
     onKey,
