@@ -424,7 +424,8 @@ function useToolsPane({ client, watch, now, width, height, flash, clearFlash, op
     badge: tools ? String(tools.length) : '…',
     // On the plain list the user may be watching the server; in a filter (typed or kept), a form or a result they are working.
     watching: view === 'list' && !list.filtering && !list.query.text,
-    activity: callState.phase === 'running' ? `calling ${callState.tool} ${formatDuration(Math.max(0, now - callState.startedAt))}` : undefined,
+    activity:
+      callState.phase === 'running' ? `calling ${callState.tool} ${formatDuration(Math.max(0, now - callState.startedAt))}${progressOf(callState)}` : undefined,
     cancelActivity: call.cancel,
     onKey,
     view: draw,
@@ -433,3 +434,9 @@ function useToolsPane({ client, watch, now, width, height, flash, clearFlash, op
 
 /** The Tools pane: list, form, call and result; the first pane. */
 export const toolsPane: PaneDef = { id: 'tools', title: 'Tools', usePane: useToolsPane };
+
+/** A running call's last progress for the header (` · 3/10`, ` · 3`): nothing before the first notification. */
+function progressOf(s: { progress?: { progress: number; total?: number } }): string {
+  if (!s.progress) return '';
+  return ` · ${s.progress.progress}${s.progress.total !== undefined ? `/${s.progress.total}` : ''}`;
+}
