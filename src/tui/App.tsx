@@ -83,7 +83,7 @@ function Inspector() {
   const bar = PANES.filter(isShown);
   const pane = panes[active];
   // A round of input the server asked for takes the screen and the keys until it is answered.
-  const asks = useInputOverlay({ queue: inputQueue, width, height: mainH, flash });
+  const asks = useInputOverlay({ queue: inputQueue, width, height: mainH, flash, clearFlash });
   // A full-screen picture takes every key (any key closes it): no global hints then.
   const contexts: readonly KeyContext[] = asks.active
     ? [...asks.contexts, 'always']

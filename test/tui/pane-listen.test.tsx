@@ -25,6 +25,14 @@ describe('Listen pane (alone)', () => {
     expect(h.flashes).toContain('Re-subscribing…');
   });
 
+  it("a session renewal is said in words, not as the event's raw JSON (issue 19 point 14)", async () => {
+    const h = renderPane(listenPane, { filter: { toolsListChanged: true } });
+    h.feed.push({ type: 'session', time: Date.now(), message: 'the server had forgotten the session: started a new one' });
+    const f = await waitFor(h.r, (f) => f.includes('↻ session'));
+    expect(f).toContain('the server had forgotten the session: started a new one');
+    expect(f).not.toContain('{"type"');
+  });
+
   it('toggleList adds or removes one list', () => {
     expect(toggleList({ toolsListChanged: true }, 'toolsListChanged')).toEqual({});
     expect(toggleList({}, 'promptsListChanged')).toEqual({ promptsListChanged: true });
