@@ -488,7 +488,14 @@ export const KEY_TABLE = [
     hint: 'fold all/none',
     hintKeys: '-/+',
   },
-  { command: 'result.again', keys: ['r'], in: ['result'], section: 'Call and result', does: 'call again with the same arguments', hint: 'call again' },
+  {
+    command: 'result.again',
+    keys: ['r'],
+    in: ['result'],
+    section: 'Call and result',
+    does: 'call again with the same arguments (asks first: r twice)',
+    hint: 'call again',
+  },
   { command: 'result.back', keys: ['escape', 'return'], in: ['result'], section: 'Call and result', does: 'back to the form', hint: 'back', hintKeys: 'Esc' },
 
   // ---- Prompts and resources ----

@@ -61,6 +61,10 @@ describe('App flows', () => {
     await press(r, 's');
     await waitFor(r, (f) => f.includes('Saved raw result to /tmp/mcp-inspect-result-echo.json'));
     expect(JSON.parse(services.saved[0].json)).toEqual({ content: [{ type: 'text', text: 'echo: hello' }], structuredContent: { echoed: 'hello' } });
+    // r asks first: a call has effects (issue 19 point 13).
+    await press(r, 'r');
+    await waitFor(r, (f) => f.includes('r again calls echo again with the same arguments'));
+    expect(client.calls).toHaveLength(1);
     await press(r, 'r');
     await waitFor(r, () => client.calls.length === 2);
     await press(r, KEY.esc);
@@ -127,6 +131,8 @@ describe('App flows', () => {
     expect(f).toContain('-32602 (invalid params)');
     expect(f).toContain('bad args');
     expect(f).toContain('"field": "text"');
+    await press(r, 'r');
+    await waitFor(r, (f) => f.includes('r again calls'));
     await press(r, 'r');
     f = await waitFor(r, (f) => f.includes('tool error (isError: true)'));
   });

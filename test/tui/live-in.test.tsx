@@ -173,6 +173,8 @@ describe('focus stays where the user put it', () => {
     await waitFor(r, (f) => f.includes('✓ echo') && !f.includes('press Enter again'));
     // "Cancelling the call…" goes once it is cancelled.
     await press(r, 'r');
+    await waitFor(r, (f) => f.includes('r again calls'));
+    await press(r, 'r');
     await waitFor(r, (f) => f.includes('calling echo'));
     await press(r, KEY.esc);
     await waitFor(r, (f) => f.includes('cancelled after') && !f.includes('Cancelling the call'));

@@ -61,6 +61,12 @@ describe('Tools pane (alone)', () => {
     await waitFor(h.r, () => h.flashes.includes('Saved raw result to /tmp/mcp-inspect-result-echo.json'));
     await waitFor(h.r, (f) => f.includes('saved /tmp/mcp-inspect-result-echo.json'));
     await press(h.r, 'r');
+    await waitFor(h.r, () => h.flashes.some((x) => x.startsWith('r again calls echo again')));
+    // Any other key says no: the next r asks again.
+    await press(h.r, 'z');
+    await press(h.r, 'r');
+    expect(h.client.calls).toHaveLength(1);
+    await press(h.r, 'r');
     await waitFor(h.r, () => h.client.calls.length === 2);
     await press(h.r, KEY.esc);
     await waitFor(h.r, (f) => f.includes('Arguments'));
