@@ -4,7 +4,8 @@
  * the https-or-loopback policy, bounds each request in time, and reports both directions
  * to a wire callback with secrets masked.
  */
-import type { WireEvent } from '../client/types.js';
+import { DEFAULT_TIMEOUT_MS } from '../protocol/constants.js';
+import type { WireEvent } from '../protocol/wire-event.js';
 import { redactHeaders } from '../util/redact.js';
 import { AuthError } from './errors.js';
 import { maskBody, maskUrl } from './mask.js';
@@ -25,7 +26,7 @@ export type AuthFetch = (
 export interface AuthFetchOptions {
   /** Receives each request and response (secrets masked). */
   onWire?: (e: WireEvent) => void;
-  /** Per-request bound in ms (default 30 000). */
+  /** Per-request bound in ms (default DEFAULT_TIMEOUT_MS, 30 s). */
   timeoutMs?: number;
   /** Allow plain http to hosts that are not loopback (default false). */
   allowInsecureHttp?: boolean;
@@ -53,7 +54,7 @@ function headerObject(h: Headers): Record<string, string> {
  * and timeouts (the message names the host, never a secret).
  */
 export function createAuthFetch(o: AuthFetchOptions = {}): AuthFetch {
-  const timeoutMs = o.timeoutMs ?? 30_000;
+  const timeoutMs = o.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const doFetch = o.fetch ?? globalThis.fetch;
   return async (url, init = {}) => {
     const why = insecureReason(url, o.allowInsecureHttp);

@@ -5,7 +5,7 @@
  * `login()` for `mcp-inspect auth login`.
  * spec: basic/authorization (2026-07-28)
  */
-import type { WireEvent } from '../client/types.js';
+import type { WireEvent } from '../protocol/wire-event.js';
 import { sanitizeLine } from '../util/sanitize.js';
 import { resolveBrowser, type BrowserChoice } from './browser.js';
 import { startCallbackListener, type CallbackListener } from './callback.js';
@@ -48,7 +48,7 @@ export interface OAuthProviderOptions {
   onWarning?: (message: string) => void;
   /** Store location (XDG_CONFIG_HOME, HOME) and the browser command's environment (default process.env). */
   env?: NodeJS.ProcessEnv;
-  /** Per-request bound for authorization traffic in ms (default 30 000). */
+  /** Per-request bound for authorization traffic in ms (default DEFAULT_TIMEOUT_MS, 30 s). */
   requestTimeoutMs?: number;
   /** How long to wait for the user to finish in the browser, in ms (default 300 000). */
   loginTimeoutMs?: number;

@@ -3,7 +3,7 @@
  * building the commander program (and `--version`, `--help`) loads almost nothing.
  */
 import { Option, type Command } from 'commander';
-import { LOG_LEVELS, type LogLevel } from '../protocol/constants.js';
+import { DEFAULT_TIMEOUT_MS, LOG_LEVELS, type LogLevel } from '../protocol/constants.js';
 import { UsageError } from '../protocol/errors.js';
 import type { Era } from '../protocol/types.js';
 import { TRANSPORTS, type TargetFlags } from './target.js';
@@ -52,7 +52,11 @@ export function addCommonOptions(cmd: Command): Command {
     .option('--config <file>', 'read servers from this config file instead of discovering them (default: $MCP_INSPECT_CONFIG)')
     .option('--config-input <ID=VALUE>', 'the value of ${input:ID} in a config entry (repeatable)', collect)
     .addOption(new Option('--transport <transport>', 'skip transport detection for a URL').choices([...TRANSPORTS]))
-    .option('--timeout <ms>', "per-request timeout in ms, counted from the request's last sign of life (its progress notifications)", '30000')
+    .option(
+      '--timeout <ms>',
+      "per-request timeout in ms, counted from the request's last sign of life (its progress notifications)",
+      String(DEFAULT_TIMEOUT_MS),
+    )
     .option('--max-time <ms>', 'total cap of one request in ms, however much progress it reports (default: none)')
     .addOption(
       new Option('--follow-redirects <which>', 'HTTP 307/308 redirects to follow (a POST is never turned into a GET)')
@@ -96,7 +100,7 @@ export function scopesOf(flags: Pick<CommonFlags, 'scope'>): string[] | undefine
 
 /** Parses --timeout. */
 export function timeoutOf(flags: CommonFlags): number {
-  return positiveNumber(flags.timeout ?? '30000', '--timeout', 'ms', MAX_TIMER_MS)!;
+  return positiveNumber(flags.timeout ?? String(DEFAULT_TIMEOUT_MS), '--timeout', 'ms', MAX_TIMER_MS)!;
 }
 
 /** Parses --max-time (undefined: no cap). */

@@ -1,5 +1,5 @@
 /**
- * Pure helpers of `McpClient.resync` (src/client/client.ts): diffing two lists of one kind by
+ * Pure helpers of `McpClient.resync` (Lists.resync, src/client/lists.ts): diffing two lists of one kind by
  * their identifying field, two capability objects by key, and the one-line summary of a
  * re-sync, and the full diffs of a restart as listen `diff` events. Used after a legacy session
  * renewal and, by the TUI and `listen --restart-on-change`, after a server restart.

@@ -54,7 +54,7 @@ export type Target = (
 
 export interface ClientOptions {
   /**
-   * Per-request timeout in ms (default 30000): the time allowed since the request's last sign
+   * Per-request timeout in ms (default DEFAULT_TIMEOUT_MS of protocol/constants.ts, 30 s): the time allowed since the request's last sign
    * of life, i.e. since it was sent or since its last progress notification (matched by
    * progressToken; progress with a foreign token does not count). spec: basic/utilities/progress
    */

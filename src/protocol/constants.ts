@@ -10,6 +10,13 @@ export const LEGACY_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-
 /** Every version mcp-inspect speaks, newest first. */
 export const SUPPORTED_VERSIONS: readonly string[] = [MODERN_VERSION, ...LEGACY_VERSIONS];
 
+/**
+ * The default per-request timeout in ms of every request mcp-inspect sends (MCP requests and
+ * authorization traffic), counted from the request's last sign of life; `--timeout` and
+ * ClientOptions.timeoutMs override it. Written here only.
+ */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
 /** True when `v` is a revision that uses the stateless (modern) protocol. */
 export function isModernVersion(v: string): boolean {
   return v >= MODERN_VERSION;

@@ -1,0 +1,229 @@
+/**
+ * The lists of one client: the one paginated-list routine (listAll, with its loop and page
+ * caps), the four list kinds (tools, prompts, resources, resource templates), their cache
+ * entries and invalidation, the snapshot of the lists last fetched, and resync (re-fetch
+ * and diff). Every list kind lives here (and its pure diffing in resync.ts).
+ * spec: server/utilities/pagination, server/tools#listing-tools, server/prompts#listing-prompts,
+ *       server/resources#listing-resources
+ */
+import { createHash } from 'node:crypto';
+import { METHOD } from '../protocol/constants.js';
+import { TransportError, describeError } from '../protocol/errors.js';
+import { filterToolsByXMcpHeader, type XMcpHeaderSpec } from '../protocol/xmcpheader.js';
+import type { JsonObject, JsonRpcNotification, Prompt, Resource, ResourceTemplate } from '../protocol/types.js';
+import { checkToolList, isNamedTool } from '../check/rules/tools.js';
+import { invalidListItem, listLoop, pageCap } from '../check/rules/list.js';
+import { invalidXMcpHeaders } from '../check/rules/xmcpheader.js';
+import { diffTools } from '../diff/diff.js';
+import { isObject } from '../util/json.js';
+import { ResponseCache } from './cache.js';
+import { diffByKey, diffCapabilities, resyncSummary } from './resync.js';
+import type { Handshake } from './era.js';
+import type { RpcCore } from './rpc.js';
+import type { ListSnapshot, PagedList, ResyncResult, ToolList } from './types.js';
+
+/** Upper bound of pages followed by one list call. */
+const MAX_PAGES = 10_000;
+
+/** Options of one list call. */
+export interface ListOptions {
+  signal?: AbortSignal;
+}
+
+/** The list methods of McpClient, behind its façade. */
+export class Lists {
+  /** Valid `x-mcp-header` annotations per tool name, from the last tools/list (HTTP only). */
+  private headerSpecs = new Map<string, XMcpHeaderSpec[]>();
+  /** The lists last fetched (see snapshot()). */
+  private last: ListSnapshot = {};
+
+  constructor(
+    private readonly core: RpcCore,
+    private readonly handshake: Handshake,
+  ) {}
+
+  /** The `x-mcp-header` specs of tool `name` from the last tools/list; undefined when that list did not have it (or was not fetched). */
+  headerSpecsOf(name: string): XMcpHeaderSpec[] | undefined {
+    return this.headerSpecs.get(name);
+  }
+
+  /** A list_changed drops the matching cached lists; resources/updated the cached reads of that URI. */
+  invalidateOn(n: JsonRpcNotification): void {
+    const { cache } = this.core;
+    if (ResponseCache.invalidates(n.method)) cache.invalidate(n.method);
+    else if (n.method === METHOD.resourceUpdated && typeof n.params?.uri === 'string') cache.invalidate(METHOD.resourcesRead);
+  }
+
+  /**
+   * The one paginated-list routine: requests `method` with `cursor` until the server omits
+   * `nextCursor`, collecting the entries of `result[key]` in order. Cursors are opaque: `""` is
+   * a cursor like any other, and a repeated cursor is not the end by itself (a server may track
+   * the position itself). Paging stops early, marking the list `incomplete` with a finding,
+   * only when the server demonstrably loops (the same nextCursor with the same page content
+   * as before: that page is not added again) or after MAX_PAGES pages. `ttlMs`/`cacheScope`
+   * come from the first page. Throws McpError / TransportError (also MCPI_BAD_RESPONSE when a
+   * page has no `key` array). spec: server/utilities/pagination
+   */
+  private async listAll(method: string, key: string, opts: ListOptions = {}): Promise<PagedList<unknown>> {
+    const items: unknown[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    let ttlMs: number | undefined;
+    let cacheScope: string | undefined;
+    let incomplete: PagedList<unknown>['incomplete'];
+    /** Hashes of (nextCursor, page content) seen: the same pair again means the server loops. */
+    const seen = new Set<string>();
+    do {
+      const result = await this.core.request(method, cursor !== undefined ? { cursor } : {}, { signal: opts.signal });
+      pages++;
+      const page = result[key];
+      if (!Array.isArray(page)) throw new TransportError('MCPI_BAD_RESPONSE', `the ${method} result has no ${key} array`);
+      if (pages === 1) {
+        ttlMs = typeof result.ttlMs === 'number' ? result.ttlMs : undefined;
+        cacheScope = typeof result.cacheScope === 'string' ? result.cacheScope : undefined;
+      }
+      cursor = typeof result.nextCursor === 'string' ? result.nextCursor : undefined;
+      if (cursor !== undefined) {
+        const state = createHash('sha256')
+          .update(JSON.stringify([cursor, page]))
+          .digest('base64');
+        if (seen.has(state)) {
+          this.core.report(listLoop(method, cursor, pages));
+          incomplete = 'loop';
+          break;
+        }
+        seen.add(state);
+      }
+      for (const item of page) items.push(item);
+    } while (cursor !== undefined && pages < MAX_PAGES);
+    if (cursor !== undefined && !incomplete && pages >= MAX_PAGES) {
+      this.core.report(pageCap(method, MAX_PAGES, cursor));
+      incomplete = 'page-cap';
+    }
+    return { items, pages, ttlMs, cacheScope, ...(incomplete && { incomplete }) };
+  }
+
+  /** listAll, keeping the entries that are objects with a string `field` (a finding for each other one); cached. */
+  private async listEntries<T>(method: string, key: string, noun: string, field: string, opts: ListOptions): Promise<PagedList<T>> {
+    const list = await this.listAll(method, key, opts);
+    const items: T[] = [];
+    list.items.forEach((item, index) => {
+      if (isObject(item) && typeof item[field] === 'string') items.push(item as T);
+      else this.core.report(invalidListItem(method, noun, field, item, index));
+    });
+    const out = { ...list, items };
+    this.core.cache.set(method, {}, out, out);
+    return out;
+  }
+
+  /**
+   * Fetches every page of `tools/list` and reports what checkToolList finds (entries without a
+   * name are left out). With request headers (HTTP) it also drops the tools whose
+   * `x-mcp-header` annotations are invalid (a finding each). spec: server/tools#listing-tools
+   */
+  async listTools(opts: ListOptions = {}): Promise<ToolList> {
+    const { items, pages, ttlMs, cacheScope, incomplete } = await this.listAll(METHOD.toolsList, 'tools', opts);
+    for (const f of checkToolList(items)) this.core.report(f);
+    const all = items.filter(isNamedTool);
+    const mark = incomplete ? { incomplete } : {};
+    let list: ToolList = { tools: all, dropped: [], pages, ttlMs, cacheScope, ...mark };
+    if (this.core.transport.capabilities.requestHeaders) {
+      const f = filterToolsByXMcpHeader(all);
+      this.headerSpecs = f.specsByTool;
+      for (const x of invalidXMcpHeaders(f.dropped)) this.core.report(x);
+      list = { tools: f.tools, dropped: f.dropped, pages, ttlMs, cacheScope, ...mark };
+    }
+    this.last.tools = list.tools;
+    this.core.cache.set(METHOD.toolsList, {}, list, list);
+    return list;
+  }
+
+  /** Fetches every page of `prompts/list`; entries without a string `name` are left out (a finding). spec: server/prompts#listing-prompts */
+  async listPrompts(opts: ListOptions = {}): Promise<PagedList<Prompt>> {
+    const l = await this.listEntries<Prompt>(METHOD.promptsList, 'prompts', 'prompt', 'name', opts);
+    this.last.prompts = l.items;
+    return l;
+  }
+
+  /** Fetches every page of `resources/list`; entries without a string `uri` are left out (a finding). spec: server/resources#listing-resources */
+  async listResources(opts: ListOptions = {}): Promise<PagedList<Resource>> {
+    const l = await this.listEntries<Resource>(METHOD.resourcesList, 'resources', 'resource', 'uri', opts);
+    this.last.resources = l.items;
+    return l;
+  }
+
+  /** Fetches every page of `resources/templates/list`; entries without a string `uriTemplate` are left out (a finding). spec: server/resources#resource-templates */
+  async listResourceTemplates(opts: ListOptions = {}): Promise<PagedList<ResourceTemplate>> {
+    const l = await this.listEntries<ResourceTemplate>(METHOD.resourceTemplatesList, 'resourceTemplates', 'resource template', 'uriTemplate', opts);
+    this.last.resourceTemplates = l.items;
+    return l;
+  }
+
+  /** The description and the lists last fetched through this client (copies of the arrays), for `resync`. */
+  snapshot(): ListSnapshot {
+    const s: ListSnapshot = { description: this.core.desc };
+    if (this.last.tools) s.tools = [...this.last.tools];
+    if (this.last.prompts) s.prompts = [...this.last.prompts];
+    if (this.last.resources) s.resources = [...this.last.resources];
+    if (this.last.resourceTemplates) s.resourceTemplates = [...this.last.resourceTemplates];
+    return s;
+  }
+
+  /**
+   * Re-sync every list and diff it against what it was: re-fetches the description (modern:
+   * `server/discover`; legacy: the description of the current session, renewed by
+   * LegacySession) and every list the capabilities offer (`tools`; `prompts`; `resources`:
+   * resources and resource templates), each diffed against `before` (default: this client's
+   * own snapshot() taken now). For a restarted server, diff a fresh client against the old one:
+   * `const before = old.snapshot(); const fresh = await connect(target, opts); const r = await fresh.resync(before);`
+   * A list that fails is reported in `errors`; a failing description throws McpError / TransportError
+   * (and Error('not connected') without one).
+   */
+  async resync(before: ListSnapshot = this.snapshot(), opts: ListOptions = {}): Promise<ResyncResult> {
+    if (this.core.era === 'modern') await this.handshake.rediscover(opts.signal);
+    if (!this.core.desc) throw new Error('not connected');
+    const description = this.core.desc;
+    const caps = description.capabilities as JsonObject;
+    const lists: ResyncResult['lists'] = {};
+    const errors: Record<string, string> = {};
+    const fetch = async (method: string, run: () => Promise<void>) => {
+      try {
+        await run();
+      } catch (e) {
+        if (opts.signal?.aborted) throw e;
+        errors[method] = describeError(e, 'inline');
+      }
+    };
+    if (isObject(caps.tools))
+      await fetch(METHOD.toolsList, async () => {
+        const l = await this.listTools(opts);
+        lists.tools = {
+          items: l.tools,
+          diff: diffByKey(before.tools, l.tools, 'name'),
+          toolDiff: diffTools(before.tools ?? [], l.tools),
+          ...(l.incomplete && { incomplete: l.incomplete }),
+        };
+      });
+    if (isObject(caps.prompts))
+      await fetch(METHOD.promptsList, async () => {
+        const l = await this.listPrompts(opts);
+        lists.prompts = { items: l.items, diff: diffByKey(before.prompts, l.items, 'name'), ...(l.incomplete && { incomplete: l.incomplete }) };
+      });
+    if (isObject(caps.resources)) {
+      await fetch(METHOD.resourcesList, async () => {
+        const l = await this.listResources(opts);
+        lists.resources = { items: l.items, diff: diffByKey(before.resources, l.items, 'uri'), ...(l.incomplete && { incomplete: l.incomplete }) };
+      });
+      await fetch(METHOD.resourceTemplatesList, async () => {
+        const l = await this.listResourceTemplates(opts);
+        lists.resourceTemplates = {
+          items: l.items,
+          diff: diffByKey(before.resourceTemplates, l.items, 'uriTemplate'),
+          ...(l.incomplete && { incomplete: l.incomplete }),
+        };
+      });
+    }
+    const r = { description, capabilities: diffCapabilities(before.description?.capabilities, description.capabilities), lists, errors };
+    return { ...r, summary: resyncSummary(r) };
+  }
+}
