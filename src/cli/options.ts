@@ -55,6 +55,10 @@ export function addCommonOptions(cmd: Command): Command {
     .option('--header <header>', "HTTP header 'Name: value' sent on every request (repeatable)", collect)
     .option('--bearer <token>', 'send Authorization: Bearer TOKEN (default: $MCP_BEARER_TOKEN)')
     .option('--env <K=V>', 'environment variable for the spawned server (repeatable)', collect)
+    .option(
+      '--inherit-env',
+      "give the spawned server mcp-inspect's whole environment (default: HOME LOGNAME PATH SHELL TERM USER and the proxy variables, as hosts do)",
+    )
     .option('--cwd <dir>', 'working directory of the spawned server')
     .option('--quiet', "hide the spawned server's stderr")
     .option('--server <name>', 'a server from the discovered MCP configs (see mcp-inspect servers), or from --config')

@@ -14,6 +14,8 @@ export interface TargetFlags {
   header?: string[];
   bearer?: string;
   env?: string[];
+  /** `--inherit-env`: the spawned server gets mcp-inspect's whole environment. */
+  inheritEnv?: boolean;
   cwd?: string;
   config?: string;
   server?: string;
@@ -48,6 +50,11 @@ export function parseHeaders(list: string[] = []): Record<string, string> {
 /** True when `v` can be sent as an HTTP header value (visible ASCII, space, tab). */
 function isHeaderValue(v: string): boolean {
   return /^[\t\x20-\x7e]*$/.test(v);
+}
+
+/** `{ inheritEnv: true }` for `--inherit-env`, else nothing (the target stays as it was). */
+function inheritOf(flags: TargetFlags): { inheritEnv?: true } {
+  return flags.inheritEnv ? { inheritEnv: true } : {};
 }
 
 /** Parses `K=V` environment pairs. */
@@ -107,7 +114,8 @@ export async function resolveTarget(url: string | undefined, command: string[], 
   const given = [url ? 'a URL' : '', command.length ? 'a command after --' : '', flags.config ? '--config' : flags.server ? '--server' : ''].filter(Boolean);
   if (given.length > 1) throw new UsageError(`give one server: ${given.join(' and ')} were both given`);
   if (url) {
-    if (flags.env?.length || flags.cwd) throw new UsageError('--env and --cwd apply to a spawned server (a command after --), not to a URL');
+    if (flags.env?.length || flags.cwd || flags.inheritEnv)
+      throw new UsageError('--env, --inherit-env and --cwd apply to a spawned server (a command after --), not to a URL');
     if (!isUrl(url))
       throw new UsageError(
         `expected an http(s) URL, got ${JSON.stringify(url)}; to run a local server, put its command after --, e.g. mcp-inspect tools -- node server.js`,
@@ -118,7 +126,7 @@ export async function resolveTarget(url: string | undefined, command: string[], 
     if (flags.header?.length || flags.bearer) throw new UsageError('--header and --bearer apply to HTTP servers; a spawned server gets --env K=V instead');
     if (flags.transport) throw new UsageError('--transport applies to a URL; a command after -- is spawned and spoken to over stdio');
     const [cmd, ...args] = command;
-    return { kind: 'stdio', command: cmd, args, env: parseEnv(flags.env), cwd: checkCwd(flags.cwd) };
+    return { kind: 'stdio', command: cmd, args, env: parseEnv(flags.env), cwd: checkCwd(flags.cwd), ...inheritOf(flags) };
   }
   if (usesConfig(flags, env)) return fromConfig(flags, opts);
   throw new UsageError(
@@ -168,9 +176,10 @@ async function fromConfig(flags: TargetFlags, opts: ResolveTargetOptions): Promi
   if (t.kind === 'stdio') {
     if (flags.header?.length || flags.bearer) throw new UsageError(`--header and --bearer apply to HTTP servers; ${name} is spawned (use --env K=V)`);
     if (flags.transport) throw new UsageError(`--transport applies to HTTP servers; ${name} is spawned over stdio`);
-    return { ...t, env: { ...t.env, ...parseEnv(flags.env) }, cwd: checkCwd(flags.cwd ?? t.cwd), ...extra };
+    return { ...t, env: { ...t.env, ...parseEnv(flags.env) }, cwd: checkCwd(flags.cwd ?? t.cwd), ...inheritOf(flags), ...extra };
   }
-  if (flags.env?.length || flags.cwd) throw new UsageError(`--env and --cwd apply to a spawned server; ${name} is reached at a URL`);
+  if (flags.env?.length || flags.cwd || flags.inheritEnv)
+    throw new UsageError(`--env, --inherit-env and --cwd apply to a spawned server; ${name} is reached at a URL`);
   const http = httpTarget(t.url, flags, t.headers);
   if (flags.transport) return { ...withTransport(http, flags), ...extra };
   // A written type decides: "sse" is HTTP+SSE, "http"/"streamable-http" is Streamable HTTP without the fallback.

@@ -104,7 +104,8 @@ async function connectOnce(target: Target, opts: ClientOptions): Promise<McpClie
 
 /** Builds the transport; undici is loaded only for HTTP targets (it costs ~50 ms of start-up). */
 async function makeTransport(target: Target, opts: ClientOptions = {}): Promise<Transport> {
-  if (target.kind === 'stdio') return new StdioTransport({ command: target.command, args: target.args, env: target.env, cwd: target.cwd });
+  if (target.kind === 'stdio')
+    return new StdioTransport({ command: target.command, args: target.args, env: target.env, cwd: target.cwd, inheritEnv: target.inheritEnv });
   const secret = new Set(
     Object.entries(target.headers)
       .filter(([k, v]) => looksSecret(k, v))

@@ -48,7 +48,8 @@ export interface TargetOAuth {
 export type Target = (
   | { kind: 'http'; url: string; headers: Record<string, string>; transportFixed?: boolean }
   | { kind: 'sse'; url: string; headers: Record<string, string> }
-  | { kind: 'stdio'; command: string; args: string[]; env: Record<string, string>; cwd?: string }
+  /** `env` goes over the hosts' default environment, or over the whole one with `inheritEnv` (src/transport/spawn-env.ts). */
+  | { kind: 'stdio'; command: string; args: string[]; env: Record<string, string>; cwd?: string; inheritEnv?: boolean }
 ) & { roots?: string[]; oauth?: TargetOAuth };
 
 export interface ClientOptions {

@@ -26,12 +26,15 @@ import {
 } from './types.js';
 import { startRequestTimer, type RequestTimer } from './request-timer.js';
 import { routeNotification } from './route.js';
+import { spawnEnv } from './spawn-env.js';
 
 export interface StdioOptions {
   command: string;
   args: string[];
-  /** Added to the inherited environment. */
+  /** Set over the default environment (see {@link spawnEnv}). */
   env?: Record<string, string>;
+  /** Pass mcp-inspect's whole environment rather than the hosts' default set (`--inherit-env`). */
+  inheritEnv?: boolean;
   cwd?: string;
   /** ms to wait after closing stdin before SIGTERM (default 30: a one-shot command returns soon after its output even when the server ignores EOF). */
   closeGraceMs?: number;
@@ -89,9 +92,9 @@ export class StdioTransport implements Transport {
   /** Spawns the server. Rejects with TransportError('MCPI_SPAWN') when the program cannot start. */
   async start(): Promise<void> {
     if (this.proc) return;
-    const { command, args, env, cwd } = this.opts;
+    const { command, args, env, cwd, inheritEnv } = this.opts;
     const proc = spawn(command, args, {
-      env: { ...process.env, ...(env ?? {}) },
+      env: spawnEnv(env, { inheritEnv }),
       cwd,
       stdio: ['pipe', 'pipe', 'pipe'],
       // Own process group, so that Ctrl-C in the terminal reaches mcp-inspect only (it then

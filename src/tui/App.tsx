@@ -1,6 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Box } from 'ink';
-import { useServices } from './context/services.js';
 import { UIProvider, useUIActions, useUIState, type AppProps } from './context/ui.js';
 import { useScreenSize } from './hooks/useTerminalSize.js';
 import { useNow } from './hooks/useNow.js';
@@ -49,7 +48,6 @@ export function App(props: Partial<AppProps>) {
 function Inspector() {
   const { client: given, targetLabel, pollMs, listenFilter, wire, log, closing, size, auth, pendingKeys, lifecycle, resynced, inputQueue } = useUIState();
   const { quit: onQuit, reconnect, disconnect, wireWanted } = useUIActions();
-  const services = useServices();
   const { width, height } = useScreenSize(size);
   const mainH = height - CHROME_ROWS;
   const { flash, clearFlash, setStatus, shown } = useStatusLine();
@@ -65,8 +63,13 @@ function Inspector() {
   const beforeOptional = useRef<string | undefined>(undefined);
   /** `q` was pressed once while a call runs: the next `q` cancels it and quits. */
   const [quitArmed, setQuitArmed] = useState(false);
-  /** When the user last pressed a key (ms, services clock): idle users are watching. */
-  const lastKeyAt = useRef(services.now());
+  /** Follow live (`F`): a new diff opens the Diffs pane over a watched pane. Off by default: focus never moves by itself. */
+  const [follow, setFollow] = useState(false);
+  /** The diff count last seen on the Diffs pane: the ones after it are new (its badge says so). */
+  const [seenDiffs, setSeenDiffs] = useState(ws.diffCount);
+  useEffect(() => {
+    if (active === DIFFS) setSeenDiffs(ws.diffCount);
+  }, [active, ws.diffCount]);
 
   const isShown = (def: PaneDef) => !def.optional || shownOptional.has(def.id);
   /** Brings up pane `id` and hands it `arg` (a resource_link's URI for the Resources pane). */
@@ -80,7 +83,7 @@ function Inspector() {
   const bar = PANES.filter(isShown);
   const pane = panes[active];
   // A round of input the server asked for takes the screen and the keys until it is answered.
-  const asks = useInputOverlay({ queue: inputQueue, width, height: mainH, flash });
+  const asks = useInputOverlay({ queue: inputQueue, width, height: mainH, flash, clearFlash });
   // A full-screen picture takes every key (any key closes it): no global hints then.
   const contexts: readonly KeyContext[] = asks.active
     ? [...asks.contexts, 'always']
@@ -95,7 +98,7 @@ function Inspector() {
     panes[o.id]?.onOpen?.(o.arg);
   });
   const helpOpen = help.open;
-  useDiffAnnounce({ watch, active, watching: pane.watching, helpOpen, openDiffs: panes[DIFFS]?.onJump, setActive, setStatus, clearFlash, lastKeyAt });
+  useDiffAnnounce({ watch, active, watching: pane.watching, follow, helpOpen, openDiffs: panes[DIFFS]?.onJump, setActive, setStatus, clearFlash });
 
   // A running call (or other pane work): shown in the header, and `q` asks twice.
   const activities = PANES.map((d) => panes[d.id].activity).filter((a): a is string => !!a);
@@ -153,7 +156,6 @@ function Inspector() {
   };
 
   const keys = useKeys((input, key) => {
-    lastKeyAt.current = services.now();
     // Several characters at once where keys are commands: take them one by one.
     if ([...input].length > 1 && !key.ctrl && !key.meta && !typing) return 'split';
     if (matchKey(input, key, ['always'])?.command === 'quit.force') return void ctrlC();
@@ -170,6 +172,14 @@ function Inspector() {
     const g = matchKey(input, key, ['global'], typing);
     if (g?.command === 'pane.cycle') return void cyclePane(g.arg);
     if (g?.command === 'help.open') return void setHelp({ open: true, offset: 0 });
+    if (g?.command === 'diffs.follow') {
+      setFollow(!follow);
+      return void flash(
+        follow ? 'Follow live off: a new diff is announced, focus stays' : 'Follow live on: a new diff opens the Diffs pane (F turns it off)',
+        'plain',
+        { ttlMs: 4000 },
+      );
+    }
     if (g?.command === 'quit') return void quitKey();
     if (quitArmed) {
       setQuitArmed(false);
@@ -187,7 +197,9 @@ function Inspector() {
   const st = connectionStatus({ closing, lifecycle, closedReason: client.closedReason, reach, watch: ws, targetLabel });
   const hints = hintLine(help.open && !asks.active ? HELP_CONTEXTS : contexts, (asks.active || !help.open) && typing);
   const statusShown = shown(now);
-  const badges = Object.fromEntries(PANES.map((d) => [d.id, panes[d.id].badge]));
+  const badges: Record<string, string | undefined> = Object.fromEntries(PANES.map((d) => [d.id, panes[d.id].badge]));
+  const unseen = active === DIFFS ? 0 : ws.diffCount - seenDiffs;
+  if (unseen > 0) badges[DIFFS] = `${badges[DIFFS] ?? ws.diffCount} (${unseen} new)`;
 
   return (
     <Box flexDirection="column" width={width} height={height}>

@@ -150,6 +150,13 @@ export const KEY_TABLE = [
   { command: 'help.open', keys: ['?'], in: ['global'], section: 'Everywhere', does: 'this help (↑/↓ scroll it, any other key closes it)', hint: 'keys' },
   { command: 'diffs.open', keys: ['d'], in: ['global'], section: 'Everywhere', does: 'jump to the Diffs pane (newest diff)', hint: { 'tools-list': 'diffs' } },
   {
+    command: 'diffs.follow',
+    keys: ['F'],
+    in: ['global'],
+    section: 'Everywhere',
+    does: 'follow live on/off: a new diff opens the Diffs pane from the tool list or a following Listen (off: a notice and a badge)',
+  },
+  {
     command: 'wire.toggle',
     keys: ['w'],
     in: ['global'],
@@ -481,7 +488,14 @@ export const KEY_TABLE = [
     hint: 'fold all/none',
     hintKeys: '-/+',
   },
-  { command: 'result.again', keys: ['r'], in: ['result'], section: 'Call and result', does: 'call again with the same arguments', hint: 'call again' },
+  {
+    command: 'result.again',
+    keys: ['r'],
+    in: ['result'],
+    section: 'Call and result',
+    does: 'call again with the same arguments (asks first: r twice)',
+    hint: 'call again',
+  },
   { command: 'result.back', keys: ['escape', 'return'], in: ['result'], section: 'Call and result', does: 'back to the form', hint: 'back', hintKeys: 'Esc' },
 
   // ---- Prompts and resources ----

@@ -61,6 +61,10 @@ describe('App flows', () => {
     await press(r, 's');
     await waitFor(r, (f) => f.includes('Saved raw result to /tmp/mcp-inspect-result-echo.json'));
     expect(JSON.parse(services.saved[0].json)).toEqual({ content: [{ type: 'text', text: 'echo: hello' }], structuredContent: { echoed: 'hello' } });
+    // r asks first: a call has effects (issue 19 point 13).
+    await press(r, 'r');
+    await waitFor(r, (f) => f.includes('r again calls echo again with the same arguments'));
+    expect(client.calls).toHaveLength(1);
     await press(r, 'r');
     await waitFor(r, () => client.calls.length === 2);
     await press(r, KEY.esc);
@@ -128,6 +132,8 @@ describe('App flows', () => {
     expect(f).toContain('bad args');
     expect(f).toContain('"field": "text"');
     await press(r, 'r');
+    await waitFor(r, (f) => f.includes('r again calls'));
+    await press(r, 'r');
     f = await waitFor(r, (f) => f.includes('tool error (isError: true)'));
   });
 
@@ -149,21 +155,26 @@ describe('App flows', () => {
     f = await waitFor(r, (f) => f.includes('Tools (1)'));
   });
 
-  it('a new diff is announced while the user works, and opens by itself when they watch (idle on the list)', async () => {
+  it('a new diff never moves focus by itself: a notice and a badge; F follows live', async () => {
     const { r, feed, services } = setup();
     await waitFor(r, (f) => f.includes('echo'));
     const before = [echo, tool('ping')];
     const after1 = [echo, tool('ping'), tool('extra')];
+    // Long idle on the plain list: still no jump (no timer moves focus).
+    const realNow = services.now;
+    services.now = () => realNow() + 60_000;
     feed.push({ type: 'diff', time: Date.now(), cause: 'notification', diff: diffTools(before, after1), tools: after1 });
     let f = await waitFor(r, (f) => f.includes('press d to see the diff'));
     expect(f).toContain('Tools (3)');
-    // Ten seconds without a key on the tool list: the user is watching.
-    const realNow = services.now;
-    services.now = () => realNow() + 20_000;
+    expect(f).toContain('Diffs 1 (1 new)');
+    expect(f).not.toContain('Diff #1');
+    await press(r, 'F');
+    await waitFor(r, (f) => f.includes('Follow live on'));
     const after2 = [echo, tool('extra')];
     feed.push({ type: 'diff', time: Date.now(), cause: 'notification', diff: diffTools(after1, after2), tools: after2 });
     f = await waitFor(r, (f) => f.includes('Diff #2'));
     expect(f).toContain('- ping');
+    expect(f).not.toContain('new)');
   });
 
   it('a server gone for good shows as disconnected, with the reason', async () => {

@@ -109,3 +109,40 @@ describe('theme', () => {
     expect(off.style('selected').inverse).toBe(true);
   });
 });
+
+describe('Header at 80 columns (issue 19 point 8)', () => {
+  it('keeps state, server, the running call with its progress and auth; the label and then the era go first', () => {
+    const r = renderWith(
+      <Header
+        description={description({ transport: 'http', serverInfo: { name: 'everything-server', version: '2.0.0' } })}
+        targetLabel="x"
+        connection="connected"
+        now={0}
+        hints=""
+        width={80}
+        auth={{ mode: 'oauth' }}
+        activity="calling echo 3s · 4/10"
+      />,
+      svc(),
+    );
+    const line = r.lastFrame()!.split('\n')[0];
+    expect(line).toBe('● connected · everything-server 2.0.0 · ⟳ calling echo 3s · 4/10 · no auth');
+    expect(line).not.toContain('…');
+  });
+
+  it('with room, every column and the label', () => {
+    const r = renderWith(
+      <Header description={description({ transport: 'stdio' })} targetLabel="x" connection="connected" now={0} hints="" width={120} />,
+      svc(),
+    );
+    expect(r.lastFrame()!.split('\n')[0]).toBe('● connected · fixture-server 1.2.3 · modern 2026-07-28 · stdio · mcp-inspect');
+  });
+
+  it('short of room, the era keeps its name before it goes', () => {
+    const r = renderWith(
+      <Header description={description({ transport: 'stdio' })} targetLabel="x" connection="connected" now={0} hints="" width={48} />,
+      svc(),
+    );
+    expect(r.lastFrame()!.split('\n')[0]).toBe('● connected · fixture-server 1.2.3 · modern');
+  });
+});

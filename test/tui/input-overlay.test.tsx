@@ -100,6 +100,18 @@ describe('the input-round overlay', () => {
     expect(await b).toEqual({ confirm: { action: 'cancel' } });
   });
 
+  it('"Answered the server" goes once the next question is on screen (issue 19 point 14)', async () => {
+    const h = setup();
+    await waitFor(h.r, (f) => f.includes('confirm_delete'));
+    const a = h.queue.answer(round({ confirm: ELICIT }));
+    await waitFor(h.r, (f) => f.includes('Delete 3 files?'));
+    await press(h.r, KEY.ctrl('x'));
+    await a;
+    await waitFor(h.r, (f) => f.includes('Answered the server (1 of 1 request)'));
+    void h.queue.answer(round({ confirm: ELICIT }));
+    await waitFor(h.r, (f) => f.includes('Delete 3 files?') && !f.includes('Answered the server'));
+  });
+
   it('url elicitation: the URL shown, opened only after y, Enter confirms completion', async () => {
     const h = setup();
     await waitFor(h.r, (f) => f.includes('confirm_delete'));

@@ -64,9 +64,11 @@ const diffEvent = (before: Tool[], after: Tool[]): ListenSessionEvent => ({
 });
 
 describe('focus stays where the user put it', () => {
-  it('a diff does not open the Diffs pane over a kept filter, even when idle; it does on the unfiltered list', async () => {
+  it('following live, a diff does not open the Diffs pane over a kept filter; it does on the unfiltered list', async () => {
     const { r, feed, advance } = setup();
     await waitFor(r, (f) => f.includes('echo'));
+    await press(r, 'F');
+    await waitFor(r, (f) => f.includes('Follow live on'));
     await press(r, '/', 'ec', KEY.enter);
     await waitFor(r, (f) => f.includes('1 of 2 match'));
     advance(20_000);
@@ -82,9 +84,11 @@ describe('focus stays where the user put it', () => {
     f = await waitFor(r, (f) => f.includes('Diff #2'));
   });
 
-  it('on Listen, a diff opens Diffs only while following; scrolled back it is announced', async () => {
+  it('on Listen, with follow live on, a diff opens Diffs only while following; scrolled back it is announced', async () => {
     const { r, feed } = setup({ rows: 14 });
     await waitFor(r, (f) => f.includes('echo'));
+    await press(r, 'F');
+    await waitFor(r, (f) => f.includes('Follow live on'));
     for (let i = 0; i < 30; i++) feed.push({ type: 'notification', time: Date.now(), method: 'notifications/tools/list_changed', unsolicited: false });
     await press(r, KEY.tab, KEY.tab);
     await waitFor(r, (f) => f.includes('Subscription'));
@@ -168,6 +172,8 @@ describe('focus stays where the user put it', () => {
     release();
     await waitFor(r, (f) => f.includes('✓ echo') && !f.includes('press Enter again'));
     // "Cancelling the call…" goes once it is cancelled.
+    await press(r, 'r');
+    await waitFor(r, (f) => f.includes('r again calls'));
     await press(r, 'r');
     await waitFor(r, (f) => f.includes('calling echo'));
     await press(r, KEY.esc);

@@ -8,7 +8,7 @@ afterEach(() => cleanup());
 describe('Listen pane (alone)', () => {
   it('tails events with a badge, toggles the next filter, re-subscribes', async () => {
     const h = renderPane(listenPane, { filter: { toolsListChanged: true } });
-    expect(h.latest().watching).toBe('always');
+    expect(h.latest().watching).toBe(true);
     h.feed.push({ type: 'acknowledged', time: Date.now(), subscriptionId: 3, granted: { toolsListChanged: true }, refused: {} });
     h.feed.push({ type: 'notification', time: Date.now(), method: 'notifications/tools/list_changed', unsolicited: false });
     let f = await waitFor(h.r, (f) => f.includes('notifications/tools/list_changed'));
@@ -23,6 +23,14 @@ describe('Listen pane (alone)', () => {
     await waitFor(h.r, () => h.services.watchCalls.length === 2);
     expect(h.services.watchCalls[1].filter).toEqual({ resourcesListChanged: true });
     expect(h.flashes).toContain('Re-subscribing…');
+  });
+
+  it("a session renewal is said in words, not as the event's raw JSON (issue 19 point 14)", async () => {
+    const h = renderPane(listenPane, { filter: { toolsListChanged: true } });
+    h.feed.push({ type: 'session', time: Date.now(), message: 'the server had forgotten the session: started a new one' });
+    const f = await waitFor(h.r, (f) => f.includes('↻ session'));
+    expect(f).toContain('the server had forgotten the session: started a new one');
+    expect(f).not.toContain('{"type"');
   });
 
   it('toggleList adds or removes one list', () => {

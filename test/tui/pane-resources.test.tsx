@@ -53,6 +53,8 @@ describe('Resources pane (alone)', () => {
       },
     });
     let f = await waitFor(h.r, (f) => f.includes('Resources (3)'));
+    // The tab counts resources and templates apart, as the pane lists them (issue 19 point 14).
+    f = await waitFor(h.r, (f) => f.includes('badge 3+1'));
     expect(f).toContain('file:///notes.txt  text/plain  12 B');
     expect(f).toMatch(/ttl 30s, fresh: served from cache/);
     expect(f).toContain('t templates');

@@ -20,4 +20,18 @@ describe('Server pane (alone)', () => {
     await press(h.r, 'g');
     await waitFor(h.r, (f) => f.includes('fixture-server'));
   });
+
+  it("describes the logging capability in the words of the server's era (issue 19 point 14)", async () => {
+    const legacy = renderPane(serverPane, {
+      client: fakeClient({ desc: { era: 'legacy', protocolVersion: '2025-06-18', capabilities: { logging: {} } } }),
+      height: 30,
+    });
+    let f = await waitFor(legacy.r, (f) => f.includes('logging'));
+    expect(f).toContain('at the level set by logging/setLevel');
+    expect(f).not.toContain('requests that set a log level');
+    cleanup();
+    const modern = renderPane(serverPane, { client: fakeClient({ desc: { capabilities: { logging: {} } } }), height: 30 });
+    f = await waitFor(modern.r, (f) => f.includes('logging'));
+    expect(f).toContain('for requests that set a log level');
+  });
 });

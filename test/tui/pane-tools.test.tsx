@@ -21,7 +21,7 @@ function setup(callTool?: (name: string, args: JsonObject, o?: CallOptions) => P
 }
 
 describe('Tools pane (alone)', () => {
-  it('lists the tools with a badge; watching when idle on the plain list only', async () => {
+  it('lists the tools with a badge; watching on the plain list only', async () => {
     const h = setup();
     await waitFor(h.r, (f) => f.includes('badge …'));
     h.feed.push(toolsEvent(tools));
@@ -29,10 +29,10 @@ describe('Tools pane (alone)', () => {
     expect(f).toContain('badge 2');
     expect(f).toContain('Enter open');
     expect(f).toContain('/ filter');
-    expect(h.latest().watching).toBe('when-idle');
+    expect(h.latest().watching).toBe(true);
     await press(h.r, '/');
     await waitFor(h.r, (f) => f.includes('Enter keep'));
-    expect(h.latest().watching).toBeUndefined();
+    expect(h.latest().watching).toBe(false);
     expect(h.latest().contexts).toContain('text');
   });
 
@@ -60,6 +60,12 @@ describe('Tools pane (alone)', () => {
     await press(h.r, 's');
     await waitFor(h.r, () => h.flashes.includes('Saved raw result to /tmp/mcp-inspect-result-echo.json'));
     await waitFor(h.r, (f) => f.includes('saved /tmp/mcp-inspect-result-echo.json'));
+    await press(h.r, 'r');
+    await waitFor(h.r, () => h.flashes.some((x) => x.startsWith('r again calls echo again')));
+    // Any other key says no: the next r asks again.
+    await press(h.r, 'z');
+    await press(h.r, 'r');
+    expect(h.client.calls).toHaveLength(1);
     await press(h.r, 'r');
     await waitFor(h.r, () => h.client.calls.length === 2);
     await press(h.r, KEY.esc);

@@ -4,7 +4,7 @@ import { sanitizeLine } from '../../util/sanitize.js';
 import { useTheme, type StyleKey } from '../context/theme.js';
 import type { ListenSessionState } from '../model/listenSessionState.js';
 import { filterLabel } from '../../diff/filter.js';
-import { formatAge } from '../lines/text.js';
+import { formatAge, textWidth } from '../lines/text.js';
 import { authLabel, type AuthView } from '../connection/authView.js';
 
 export type ConnectionState = 'connecting' | 'connected' | 'reconnecting' | 'disconnected' | 'unreachable' | 'closing' | 'failed';
@@ -43,6 +43,32 @@ const CONN_STYLE: Record<ConnectionState, StyleKey> = {
  * authorization state, connection state); listen state (acknowledged filter and refusals, events received, age of
  * the last event); the key hint line for the current view.
  */
+/** One column of the header's first line: `text` in `style`, then `rest` plain. */
+export interface HeaderSegment {
+  text: string;
+  style: StyleKey;
+  rest?: string;
+}
+
+/**
+ * The header's first line as columns by priority (issue 19 point 8): state, server, the running
+ * call (with its progress), auth, era (protocol version, transport), the `mcp-inspect` label.
+ * Given in that order; when they do not fit `width` (joined by ` · `), the last ones go first,
+ * whole (the label, then the era, …), so what matters most is never cut; state and server stay
+ * and are cut at the end of the line when even they do not fit.
+ */
+export function headerSegments(segments: readonly (HeaderSegment | undefined)[], width: number): HeaderSegment[] {
+  const list = segments.filter((g): g is HeaderSegment => !!g);
+  const widthOf = (gs: readonly HeaderSegment[]) => gs.reduce((n, g, i) => n + (i ? 3 : 0) + textWidth(g.text) + textWidth(g.rest ?? ''), 0);
+  while (list.length > 2 && widthOf(list) > width) {
+    // The era column keeps its name when only the version and transport do not fit.
+    const last = list[list.length - 1];
+    if (last.rest && widthOf(list) - textWidth(last.rest) <= width) list[list.length - 1] = { text: last.text, style: last.style };
+    else list.pop();
+  }
+  return list;
+}
+
 export function Header({ description: d, targetLabel, connection, watch, now, hints, width, auth, activity, connectionDetail }: HeaderProps) {
   const theme = useTheme();
   const info = d?.serverInfo;
@@ -102,27 +128,23 @@ export function Header({ description: d, targetLabel, connection, watch, now, hi
   return (
     <Box flexDirection="column" width={width}>
       <Text wrap="truncate-end">
-        <Text {...theme.style(CONN_STYLE[connection])}>● {connection}</Text>
-        {connectionDetail ? <Text {...theme.style(CONN_STYLE[connection])}>{` ${sanitizeLine(connectionDetail)}`}</Text> : null}
-        <Text {...theme.style('muted')}> · </Text>
-        <Text {...theme.style('title')}>{name}</Text>
-        {d ? (
-          <>
-            <Text {...theme.style('muted')}> · </Text>
-            <Text {...theme.style(d.era === 'modern' ? 'accent' : 'warn')}>{d.era}</Text>
-            <Text> {sanitizeLine(d.protocolVersion)}</Text>
-            <Text {...theme.style('muted')}> · </Text>
-            <Text>{d.transport}</Text>
-          </>
-        ) : null}
-        {authText ? (
-          <>
-            <Text {...theme.style('muted')}> · </Text>
-            <Text {...theme.style(auth?.pending ? 'warn' : authText === 'no auth' ? 'muted' : 'ok')}>{authText}</Text>
-          </>
-        ) : null}
-        {activity ? <Text {...theme.style('warn')}>{` · ⟳ ${sanitizeLine(activity)}`}</Text> : null}
-        <Text {...theme.style('muted')}> · mcp-inspect</Text>
+        {headerSegments(
+          [
+            { text: `● ${connection}${connectionDetail ? ` ${sanitizeLine(connectionDetail)}` : ''}`, style: CONN_STYLE[connection] },
+            { text: name, style: 'title' },
+            activity ? { text: `⟳ ${sanitizeLine(activity)}`, style: 'warn' } : undefined,
+            authText ? { text: authText, style: auth?.pending ? 'warn' : authText === 'no auth' ? 'muted' : 'ok' } : undefined,
+            d ? { text: d.era, style: d.era === 'modern' ? 'accent' : 'warn', rest: ` ${sanitizeLine(d.protocolVersion)} · ${d.transport}` } : undefined,
+            { text: 'mcp-inspect', style: 'muted' },
+          ],
+          width,
+        ).map((g, i) => (
+          <Text key={i}>
+            {i ? <Text {...theme.style('muted')}> · </Text> : null}
+            <Text {...theme.style(g.style)}>{g.text}</Text>
+            {g.rest ? <Text>{g.rest}</Text> : null}
+          </Text>
+        ))}
       </Text>
       <Text wrap="truncate-end">
         <Text {...theme.style('muted')}>listen </Text>

@@ -16,7 +16,7 @@
  *
  * spec: client/elicitation, client/sampling, client/roots, basic/patterns/multi-round-trip
  */
-import { useMemo, useState, type ReactElement } from 'react';
+import { useEffect, useMemo, useState, type ReactElement } from 'react';
 import { Box, Text, type Key } from 'ink';
 import type { InputRequest, InputResponses, Root, SamplingRequest } from '../../protocol/mrtr.js';
 import { elicitAccept, elicitRefuse, rootsResult, samplingReply } from '../../protocol/mrtr.js';
@@ -128,16 +128,22 @@ function TextField({ state, width, label }: { state: TextState; width: number; l
  * {@link InputQueue}: one response per request key, sent when the last request of the round
  * is answered; Esc on sampling or roots stops the request (the client reports it cancelled).
  */
+/** The key of the "Answered the server" flash (cleared by the next question). */
+const ANSWERED_FLASH = 'input-answered';
+
 export function useInputOverlay({
   queue: q,
   width,
   height,
   flash,
+  clearFlash,
 }: {
   queue: InputQueue | undefined;
   width: number;
   height: number;
-  flash(text: string, style?: StyleKey): void;
+  flash(text: string, style?: StyleKey, opts?: { key?: string }): void;
+  /** Clears a keyed flash: "Answered the server" goes when the next question is on screen. */
+  clearFlash?(key: string): void;
 }): InputOverlay {
   const services = useServices();
   const theme = useTheme();
@@ -147,6 +153,11 @@ export function useInputOverlay({
   const progress: Progress | undefined = current ? (prog?.id === current.id ? prog : { id: current.id, index: 0, responses: {} }) : undefined;
   const req: InputRequest | undefined = current && progress ? current.round.requests[progress.index] : undefined;
   const reqKey = current && req ? `${current.id}:${req.key}` : '';
+  // "Answered the server (1 of 1 request)" is no longer true once a new question is on screen.
+  const currentId = current?.id;
+  useEffect(() => {
+    if (currentId !== undefined) clearFlash?.(ANSWERED_FLASH);
+  }, [currentId, clearFlash]);
 
   // Form elicitation through the tool-argument form engine (a fresh form per request).
   const formTool = useMemo<Tool>(
@@ -182,7 +193,9 @@ export function useInputOverlay({
     }
     setProg(undefined);
     queue.respond(current.id, responses);
-    flash(`Answered the server (${Object.keys(responses).length} of ${requests.length} request${requests.length === 1 ? '' : 's'})`, 'ok');
+    flash(`Answered the server (${Object.keys(responses).length} of ${requests.length} request${requests.length === 1 ? '' : 's'})`, 'ok', {
+      key: ANSWERED_FLASH,
+    });
   };
   const stop = () => {
     setProg(undefined);

@@ -1,9 +1,11 @@
 /**
- * A new diff (a list changed, a restart re-synced) while the inspector is open: it opens the
- * Diffs pane when the user is watching (the active pane says so, or the tool list after
- * {@link AUTO_OPEN_IDLE_MS} without a key); while they work (a form, a filter, a result,
- * another pane) it is announced on the status line instead, so the screen never jumps under
- * their keys. "press d to see the diff" is cleared once the Diffs pane is on screen.
+ * A new diff (a list changed, a restart re-synced) while the inspector is open: by default it
+ * is announced (the status line says what changed and "press d to see the diff", the Diffs tab
+ * counts it as new) and focus stays where the user put it: nothing moves on a timer or under
+ * their keys. With follow live on (`F`), a new diff opens the Diffs pane when the active pane
+ * is one the user watches (the plain tool list, Listen while following); in a form, a filter or
+ * a result it is announced all the same. "press d to see the diff" is cleared once the Diffs
+ * pane is on screen.
  */
 import { useEffect, useRef } from 'react';
 import { isEmptyDiff } from '../../diff/diff.js';
@@ -13,8 +15,6 @@ import type { PaneInstance } from '../panes/types.js';
 import type { UseListenSession } from './useListenSession.js';
 import type { StatusMessage } from './useStatusLine.js';
 
-/** A new diff opens the Diffs pane by itself after this long without a key on the tool list (ms). */
-export const AUTO_OPEN_IDLE_MS = 10_000;
 /** The pane a new diff opens. */
 export const DIFFS = 'diffs';
 
@@ -24,6 +24,8 @@ export function useDiffAnnounce(o: {
   active: string;
   /** The active pane's {@link PaneInstance.watching}. */
   watching: PaneInstance['watching'];
+  /** Follow live (`F`): a new diff opens the Diffs pane over a watched pane. */
+  follow: boolean;
   /** The help screen is open (it is not covered). */
   helpOpen: boolean;
   /** The Diffs pane's jump (its newest diff). */
@@ -31,19 +33,17 @@ export function useDiffAnnounce(o: {
   setActive(id: string): void;
   setStatus(s: StatusMessage): void;
   clearFlash(key: string): void;
-  /** When the user last pressed a key (ms, services clock). */
-  lastKeyAt: { readonly current: number };
 }): void {
   const services = useServices();
   const ws = o.watch.state;
   const seenDiffs = useRef(ws.diffCount);
-  const { active, watching, helpOpen, openDiffs, setActive, setStatus, clearFlash, lastKeyAt } = o;
+  const { active, watching, follow, helpOpen, openDiffs, setActive, setStatus, clearFlash } = o;
   useEffect(() => {
     if (ws.diffCount === seenDiffs.current) return;
     seenDiffs.current = ws.diffCount;
     const e = ws.diffs[ws.diffs.length - 1];
     if (!e) return;
-    const isWatching = watching === 'always' || (watching === 'when-idle' && services.now() - lastKeyAt.current >= AUTO_OPEN_IDLE_MS);
+    const isWatching = follow && !!watching;
     if (isWatching && !helpOpen) {
       setActive(DIFFS);
       openDiffs?.();
@@ -60,7 +60,7 @@ export function useDiffAnnounce(o: {
       at: services.now(),
       key: active === DIFFS || isWatching ? undefined : 'unseen-diff',
     });
-  }, [ws.diffCount, ws.diffs, active, watching, helpOpen, openDiffs, services, setActive, setStatus, lastKeyAt]);
+  }, [ws.diffCount, ws.diffs, active, watching, follow, helpOpen, openDiffs, services, setActive, setStatus]);
   // "press d to see the diff" is no longer true once the Diffs pane is on screen.
   useEffect(() => {
     if (active === DIFFS) clearFlash('unseen-diff');

@@ -55,6 +55,9 @@ export function eventLine(ev: ListenSessionEvent): Line {
       return [t, { text: '✓ reconnect ', style: 'ok' }, { text: 'listening again (tool list re-synced)' }];
     case 'error':
       return [t, { text: '! error     ', style: 'error' }, { text: sanitizeLine(ev.error), style: 'error' }];
+    case 'session':
+      // Said in words, as every other event is (not the event's raw JSON).
+      return [t, { text: '↻ session   ', style: 'warn' }, { text: sanitizeLine(ev.message) }];
     default:
       return [t, { text: compactJson(ev) }];
   }

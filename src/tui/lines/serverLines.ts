@@ -26,9 +26,14 @@ const SUB_MEANING: Record<string, string> = {
   subscribe: 'notifies when a subscribed resource changes',
 };
 
-/** What a capability means, or undefined for one the spec does not define. */
-export function capabilityMeaning(name: string): string | undefined {
-  return CAPABILITY_MEANING[name];
+/** The legacy era's words where they differ: a legacy server sets its log level once, by logging/setLevel. */
+const LEGACY_MEANING: Record<string, string> = {
+  logging: 'can send log messages (notifications/message) at the level set by logging/setLevel',
+};
+
+/** What a capability means in the server's era (default modern), or undefined for one the spec does not define. */
+export function capabilityMeaning(name: string, era: 'modern' | 'legacy' = 'modern'): string | undefined {
+  return (era === 'legacy' ? LEGACY_MEANING[name] : undefined) ?? CAPABILITY_MEANING[name];
 }
 
 /**
@@ -64,7 +69,7 @@ export function serverLines(d: ServerDescription, now: number, width: number): L
   if (names.length === 0) out.push(line('  (none declared)', 'muted'));
   for (const cap of names) {
     const v = caps[cap];
-    const meaning = CAPABILITY_MEANING[cap];
+    const meaning = capabilityMeaning(cap, d.era);
     out.push(
       ...hangLines([{ text: `  ${sanitizeLine(cap).padEnd(14)}  `, style: meaning ? 'accent' : 'warn' }], meaning ?? 'not defined by the spec', width, 'muted'),
     );

@@ -42,7 +42,7 @@ function useListenPane({ client, watch, pollMs, width, height, flash, clearFlash
     // A legacy server has no subscriptions/listen: no filter keys, no re-subscribe.
     contexts: legacy ? LEGACY : CONTEXTS,
     // Following the newest line, the user watches; scrolled back, they read: a diff is announced instead.
-    watching: scroll.follow ? 'always' : undefined,
+    watching: scroll.follow,
     badge: ws.received ? String(ws.received) : undefined,
     onKey(input, key) {
       const m = matchKey(input, key, legacy ? LEGACY : CONTEXTS);

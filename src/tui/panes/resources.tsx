@@ -275,7 +275,12 @@ function useResourcesPane({ client, watch, width, height, now, flash }: PaneCont
 
   return {
     contexts,
-    badge: resources.state.items ? String(resources.state.items.length + (templates.state.items?.length ?? 0)) : offered ? '…' : undefined,
+    // The tab says what the pane lists: resources and templates apart (`7+2`), not their sum.
+    badge: resources.state.items
+      ? `${resources.state.items.length}${templates.state.items?.length ? `+${templates.state.items.length}` : ''}`
+      : offered
+        ? '…'
+        : undefined,
     onKey,
     view: draw,
     onOpen: (uri) => {

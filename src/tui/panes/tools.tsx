@@ -60,6 +60,8 @@ function useToolsPane({ client, watch, now, width, height, flash, clearFlash, op
   const openTool = openName !== undefined ? (liveOpen ?? (lastOpen.current?.name === openName ? lastOpen.current : undefined)) : undefined;
   const form = useForm(openTool ?? PLACEHOLDER_TOOL, openTool !== undefined);
   const [confirm, setConfirm] = useState(false);
+  /** `r` was pressed once on a result: the next `r` calls the tool again (a call has effects: it is never re-run on one key). */
+  const [againArmed, setAgainArmed] = useState(false);
   const [resultOffset, setResultOffset] = useState(0);
   const [savedPath, setSavedPath] = useState<string | undefined>(undefined);
   /** The tool detail view (`i` / Ctrl-T): open over the list or the form, with the form's focused field. */
@@ -270,6 +272,10 @@ function useToolsPane({ client, watch, now, width, height, flash, clearFlash, op
     }
     if (sr) return;
     const m = matchKey(input, key, contexts);
+    if (againArmed && m?.command !== 'result.again') {
+      setAgainArmed(false);
+      clearFlash('call-again');
+    }
     if (m?.command === 'fold.toggle') {
       const n = foldTarget(shownResult.lines, top, resultH);
       if (!n) return flash('No JSON object or array at the top of the view', 'warn');
@@ -349,6 +355,12 @@ function useToolsPane({ client, watch, now, width, height, flash, clearFlash, op
       return;
     }
     if (m?.command === 'result.again' && callState.phase !== 'idle') {
+      if (!againArmed) {
+        setAgainArmed(true);
+        return flash(`r again calls ${callState.tool} again with the same arguments (any other key: no)`, 'warn', { key: 'call-again' });
+      }
+      setAgainArmed(false);
+      clearFlash('call-again');
       call.start(callState.tool, callState.args);
       setResultOffset(0);
       setFolds(DEFAULT_FOLDS);
@@ -423,8 +435,9 @@ function useToolsPane({ client, watch, now, width, height, flash, clearFlash, op
     contexts,
     badge: tools ? String(tools.length) : '…',
     // On the plain list the user may be watching the server; in a filter (typed or kept), a form or a result they are working.
-    watching: view === 'list' && !list.filtering && !list.query.text ? 'when-idle' : undefined,
-    activity: callState.phase === 'running' ? `calling ${callState.tool} ${formatDuration(Math.max(0, now - callState.startedAt))}` : undefined,
+    watching: view === 'list' && !list.filtering && !list.query.text,
+    activity:
+      callState.phase === 'running' ? `calling ${callState.tool} ${formatDuration(Math.max(0, now - callState.startedAt))}${progressOf(callState)}` : undefined,
     cancelActivity: call.cancel,
     onKey,
     view: draw,
@@ -433,3 +446,9 @@ function useToolsPane({ client, watch, now, width, height, flash, clearFlash, op
 
 /** The Tools pane: list, form, call and result; the first pane. */
 export const toolsPane: PaneDef = { id: 'tools', title: 'Tools', usePane: useToolsPane };
+
+/** A running call's last progress for the header (` · 3/10`, ` · 3`): nothing before the first notification. */
+function progressOf(s: { progress?: { progress: number; total?: number } }): string {
+  if (!s.progress) return '';
+  return ` · ${s.progress.progress}${s.progress.total !== undefined ? `/${s.progress.total}` : ''}`;
+}

@@ -67,10 +67,10 @@ export interface PaneInstance {
   /** A small counter after the title in the pane bar (`12`). */
   badge?: string;
   /**
-   * Whether a new diff may open the Diffs pane over this one: `always` (the user is watching
-   * here), `when-idle` (after AUTO_OPEN_IDLE_MS without a key), or never (undefined).
+   * The user watches the server here (the plain tool list, Listen while following): with
+   * follow live on (`F`), a new diff opens the Diffs pane over this pane. Never on a timer.
    */
-  watching?: 'always' | 'when-idle';
+  watching?: boolean;
   /**
    * Work of this pane that is running now (`calling echo`): shown in the header while the user
    * is on another pane, and the reason `q` asks twice.
