@@ -55,7 +55,7 @@ const EXTENSION_SCENARIOS = [
 describe('conformance: auth/* extension client scenarios', () => {
   for (const scenario of EXTENSION_SCENARIOS) {
     // Two CLI runs plus the suite's servers, some with three parties: room on a loaded 2-core machine.
-    test(scenario, { timeout: 60_000 }, async () => {
+    test(scenario, { timeout: 120_000 }, async () => {
       const r = await runClientScenario({ scenario, command: `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI_CLIENT)}`, force: true });
       const why = r.failures.map((c) => `${c.status} ${c.id}: ${c.description} ${c.errorMessage ?? ''}`).join('\n');
       expect(r.passed, `${why}\n${r.clientStderr}\n${r.output.slice(-1500)}`).toBe(true);
@@ -69,7 +69,8 @@ describe('conformance: auth/* client scenarios (2026-07-28)', () => {
   });
 
   for (const scenario of SCENARIOS) {
-    test(scenario, async () => {
+    // Up to three CLI runs plus the suite's servers per scenario: a deadline that only guards a hang on a loaded 2-core machine.
+    test(scenario, { timeout: 120_000 }, async () => {
       const r = await runClientScenario({ scenario, command: `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI_CLIENT)}` });
       const why = r.failures.map((c) => `${c.status} ${c.id}: ${c.description}`).join('\n');
       expect(r.passed, `${why}\n${r.clientStderr}\n${r.output.slice(-1500)}`).toBe(true);
