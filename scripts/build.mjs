@@ -145,6 +145,10 @@ export const bundleOptions = {
   banner: { js: "import { createRequire as __mcpiCreateRequire } from 'node:module';\nconst require = __mcpiCreateRequire(import.meta.url);" },
   minifyWhitespace: true,
   minifySyntax: true,
+  // Short local names (the source maps map them back; keepNames keeps functions' and classes'
+  // .name): the package grew past its 5 MB installed budget with this round's features.
+  minifyIdentifiers: true,
+  keepNames: true,
   sourcemap: true,
   sourcesContent: false,
   legalComments: 'none', // the notices are in THIRD_PARTY_LICENSES
