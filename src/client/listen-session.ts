@@ -8,10 +8,11 @@
  */
 import { ERROR_CODE } from '../protocol/constants.js';
 import { McpError, TransportError, describeError } from '../protocol/errors.js';
-import { LIST_KINDS, WATCH_KINDS, kindsOfWatch, watchOfNotification, type ListKindId } from '../protocol/list-kinds.js';
+import { LIST_KINDS, WATCH_KINDS, kindsOfWatch, watchOfNotification } from '../protocol/list-kinds.js';
 import type { ListenFilter, ServerCapabilities, Tool } from '../protocol/types.js';
 import { diffListed, diffTools, isEmptyDiff } from '../diff/diff.js';
 import type { ListKind, ListedItem, ToolDiff } from '../diff/types.js';
+import { fetchList } from './fetch-list.js';
 import { AsyncQueue } from './queue.js';
 import type { InspectorClient, ListenSessionEvent } from './types.js';
 
@@ -71,17 +72,6 @@ function capabilityOf(caps: ServerCapabilities, w: ListKind): { listChanged?: un
   return c && typeof c === 'object' ? c : undefined;
 }
 
-/** How each list kind is fetched through the client (every page, from page 1, through its one listAll). */
-const FETCH: { [K in ListKindId]: (c: InspectorClient, signal: AbortSignal) => Promise<{ items: unknown[]; incomplete?: 'loop' | 'page-cap' }> } = {
-  tools: async (c, signal) => {
-    const l = await c.listTools({ signal });
-    return { items: l.tools, incomplete: l.incomplete };
-  },
-  prompts: async (c, signal) => await c.listPrompts({ signal }),
-  resources: async (c, signal) => await c.listResources({ signal }),
-  resourceTemplates: async (c, signal) => await c.listResourceTemplates({ signal }),
-};
-
 /**
  * Fetches watched list `w`: each list kind it covers (resources: resources and templates
  * together, one resources/list_changed covers both), the entries concatenated in table order.
@@ -92,7 +82,7 @@ const FETCH: { [K in ListKindId]: (c: InspectorClient, signal: AbortSignal) => P
 export async function fetchWatched(client: InspectorClient, w: ListKind, signal: AbortSignal): Promise<{ items: unknown[]; incomplete?: 'loop' | 'page-cap' }> {
   const lists = await Promise.all(
     kindsOfWatch(w).map((k) =>
-      FETCH[k](client, signal).catch((e: unknown) => {
+      fetchList(client, k, signal).catch((e: unknown) => {
         if (k !== w && e instanceof McpError && e.code === ERROR_CODE.methodNotFound) return { items: [] as unknown[], incomplete: undefined };
         throw e;
       }),
