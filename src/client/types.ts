@@ -353,7 +353,7 @@ export type ListenSessionEvent =
       type: 'diff';
       time: number;
       cause: 'notification' | 'poll' | 'resync' | 'restart';
-      kind: 'prompts' | 'resources';
+      kind: Exclude<import('../protocol/list-kinds.js').WatchKind, 'tools'>;
       diff: import('../diff/types.js').ListDiff<import('../diff/types.js').ListedItem>;
       /** The new list. */
       items: import('../diff/types.js').ListedItem[];
