@@ -8,6 +8,72 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
+// The layers of src/ (DESIGN.md: data flows down; the wire layer knows nothing of the terminal;
+// the terminal knows the wire only through the client), as lint rules: each folder may import
+// only the folders listed for it (its own files aside), types included. Derived from the
+// imports as they are; a new arrow that keeps the direction is one entry here. The README's
+// Development section draws the same map.
+const LAYERS = {
+  util: { may: [], why: 'the shared helpers sit below everything' },
+  protocol: { may: ['util'], why: 'the protocol is pure data and knows nothing above it' },
+  schema: { may: ['protocol', 'util'], why: 'JSON Schema handling is pure and knows nothing of the client or the faces' },
+  diff: { may: ['protocol', 'util'], why: 'the diff is pure and knows nothing of the client or the faces' },
+  check: { may: ['schema', 'protocol', 'util'], why: 'findings and their rules are pure: they judge what the client saw' },
+  config: { may: ['protocol', 'util'], why: 'reading MCP config files knows nothing of the client or the faces' },
+  auth: { may: ['check', 'protocol', 'util'], why: 'the OAuth client sits below the transports, which call it' },
+  transport: { may: ['auth', 'check', 'schema', 'protocol', 'util'], why: 'the wire layer knows nothing of the client or the terminal' },
+  client: { may: ['transport', 'auth', 'check', 'diff', 'schema', 'protocol', 'util'], why: 'the client knows nothing of the faces' },
+  contract: { may: ['client', 'check', 'diff', 'schema', 'protocol', 'util'], why: 'snapshots and checks work through the client, not the faces' },
+  demo: { may: ['check', 'diff', 'schema', 'protocol', 'util'], why: 'the demo server is a server: it knows nothing of the client or the faces' },
+  tui: {
+    may: ['client', 'contract', 'config', 'auth', 'check', 'diff', 'schema', 'protocol', 'util'],
+    why: 'the terminal knows the wire only through the client, and the CLI loads the TUI (never the reverse)',
+  },
+  cli: { may: ['tui', 'client', 'contract', 'config', 'demo', 'auth', 'transport', 'check', 'diff', 'schema', 'protocol', 'util'], why: '' },
+};
+// Pure folders take values and return values: no I/O (files, processes, the network, the
+// terminal) and no clock, so they are tested with plain inputs.
+const PURE = ['util', 'protocol', 'schema', 'diff', 'check'];
+const IO_MODULES =
+  /^(node:)?(fs|child_process|net|http|https|http2|dgram|dns|tls|worker_threads|cluster|readline|os|process|perf_hooks|timers|inspector)(\/.*)?$/;
+const IO_PACKAGES = ['undici', 'eventsource-parser', 'oauth4webapi', 'open', 'ink', 'react'];
+const TIMERS = ['setTimeout', 'setInterval', 'setImmediate', 'clearTimeout', 'clearInterval', 'clearImmediate'];
+
+/** A relative import that reaches the top-level folder `name` of src/ (from any depth). */
+const reaching = (names) => `^(\\.\\./)+(${names.join('|')})(/|$)`;
+
+/** The lint rules of one layer: forbidden folders (static and dynamic imports), and for pure folders I/O and the clock. */
+function layerRules(name) {
+  const { may, why } = LAYERS[name];
+  const banned = Object.keys(LAYERS).filter((l) => l !== name && !may.includes(l));
+  const rule = `layer rule (eslint.config.js LAYERS): src/${name}/ may import only ${may.length ? may.map((l) => `src/${l}/`).join(', ') : 'itself'}: ${why}`;
+  const pureRule = `layer rule (eslint.config.js PURE): src/${name}/ is a pure folder: no I/O (files, processes, the network, the terminal) and no clock`;
+  const patterns = [];
+  const syntax = [];
+  if (banned.length) {
+    patterns.push({ regex: reaching(banned), message: rule });
+    syntax.push({ selector: `ImportExpression[source.value=/${reaching(banned).replace(/\//g, '\\/')}/]`, message: rule });
+  }
+  const paths = [];
+  if (PURE.includes(name)) {
+    patterns.push({ regex: IO_MODULES.source, message: pureRule });
+    for (const p of IO_PACKAGES) paths.push({ name: p, message: pureRule });
+    syntax.push({
+      selector: "NewExpression[callee.name='Date'][arguments.length=0]",
+      message: `${pureRule} (new Date() reads the clock: take the time as an argument)`,
+    });
+  }
+  if (name === 'tui') patterns.push({ group: ['undici', 'eventsource-parser'], message: rule });
+  const rules = {};
+  if (patterns.length || paths.length) rules['no-restricted-imports'] = ['error', { patterns, paths }];
+  if (syntax.length) rules['no-restricted-syntax'] = ['error', ...syntax];
+  if (PURE.includes(name)) {
+    rules['no-restricted-globals'] = ['error', ...[...TIMERS, 'performance', 'fetch', 'process'].map((g) => ({ name: g, message: pureRule }))];
+    rules['no-restricted-properties'] = ['error', { object: 'Date', property: 'now', message: pureRule }];
+  }
+  return { files: [`src/${name}/**/*.{ts,tsx}`], rules };
+}
+
 export default defineConfig(
   { ignores: ['dist/', 'node_modules/', 'coverage/'] },
   js.configs.recommended,
@@ -41,6 +107,7 @@ export default defineConfig(
       '@typescript-eslint/no-base-to-string': 'off',
     },
   },
+  ...Object.keys(LAYERS).map(layerRules),
   {
     // The sanitizer's own patterns match control characters: that is its job.
     files: ['src/util/sanitize.ts'],

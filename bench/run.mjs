@@ -1,11 +1,14 @@
 #!/usr/bin/env node
 // Benchmarks, printed side by side in one run (medians of interleaved runs):
-//   1. `mcp-inspect tools` against a stdio server vs a minimal hand-written client doing the
-//      same round trips to the same server;
+//   1. `mcp-inspect tools` against a trivial stdio server (bench/many-tools-server.mjs with 3
+//      tools) vs a minimal hand-written client doing the same round trips to the same server;
 //   2. `mcp-inspect --version` vs `node -e ''`;
 //   3. the installed size of the packed artifact (`npm pack`, installed into an empty prefix;
 //      `npm pack` rebuilds dist/ through prepack).
-// Usage: npm run bench [-- --runs N]   (build first: npm run build)
+// --baseline DIR adds rows for another build of mcp-inspect (a folder with bin/, dist/ and
+// package.json, e.g. main's, built into a worktree), run interleaved with the others in the
+// same run: before/after figures on a loaded machine. --no-size skips 3.
+// Usage: npm run bench [-- --runs N] [--baseline DIR] [--no-size]   (build first: npm run build)
 import { spawnSync } from 'node:child_process';
 import { rmSync, existsSync } from 'node:fs';
 import { join, dirname } from 'node:path';
@@ -16,6 +19,12 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const runsArg = process.argv.indexOf('--runs');
 const RUNS = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 15;
 const bin = join(root, 'bin', 'mcp-inspect.js');
+const baseArg = process.argv.indexOf('--baseline');
+const baseBin = baseArg > 0 ? join(process.argv[baseArg + 1], 'bin', 'mcp-inspect.js') : undefined;
+if (baseBin && !existsSync(baseBin)) {
+  console.error(`--baseline: no ${baseBin}`);
+  process.exit(1);
+}
 if (!existsSync(join(root, 'dist', 'cli', 'main.js'))) {
   console.error('build first: npm run build');
   process.exit(1);
@@ -46,28 +55,36 @@ function row(label, ms, base) {
   console.log(`  ${label.padEnd(44)} ${ms.toFixed(1).padStart(8)} ms   ${ratio.padStart(6)}`);
 }
 
-// The server both clients talk to: the built-in demo server over stdio, with a fixed tool list.
-const server = [process.execPath, bin, 'demo-server', '--change-every', '0'];
+// The server both clients talk to: a trivial stdio server (3 tools, one page), so the figures
+// are the client's own cost.
+const server = [process.execPath, join(root, 'bench', 'many-tools-server.mjs'), '3'];
+const TARGET = 1.1;
+const met = (r) => (r <= TARGET ? 'met' : 'NOT met');
 
 console.log(`mcp-inspect benchmarks (median of ${RUNS} interleaved runs, node ${process.version})\n`);
 console.log('tools over stdio (spawn, discover, tools/list, shut down):');
-const [minimal, tools] = compare([
+const [minimal, tools, toolsBase] = compare([
   { cmd: process.execPath, args: [join(root, 'bench', 'minimal-client.mjs'), ...server] },
   { cmd: process.execPath, args: [bin, 'tools', '--quiet', '--', ...server] },
+  ...(baseBin ? [{ cmd: process.execPath, args: [baseBin, 'tools', '--quiet', '--', ...server] }] : []),
 ]);
 row('minimal hand-written client', minimal);
 row('mcp-inspect tools', tools, minimal);
-console.log(`  target: ≤ 1.30×  ${tools / minimal <= 1.3 ? 'met' : 'NOT met'}\n`);
+if (baseBin) row('mcp-inspect tools (--baseline)', toolsBase, minimal);
+console.log(`  target: ≤ ${TARGET.toFixed(2)}×  ${met(tools / minimal)}\n`);
 
 console.log('start-up:');
-const [bare, version] = compare([
+const [bare, version, versionBase] = compare([
   { cmd: process.execPath, args: ['-e', ''] },
   { cmd: process.execPath, args: [bin, '--version'] },
+  ...(baseBin ? [{ cmd: process.execPath, args: [baseBin, '--version'] }] : []),
 ]);
 row("node -e ''", bare);
 row('mcp-inspect --version', version, bare);
-console.log(`  target: ≤ 1.50×  ${version / bare <= 1.5 ? 'met' : 'NOT met'}\n`);
+if (baseBin) row('mcp-inspect --version (--baseline)', versionBase, bare);
+console.log(`  target: ≤ ${TARGET.toFixed(2)}×  ${met(version / bare)}\n`);
 
+if (process.argv.includes('--no-size')) process.exit(0);
 console.log('installed size of the packed artifact (npm pack, then npm install <tarball> into an empty prefix):');
 const dir = tempDir('size');
 try {

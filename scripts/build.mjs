@@ -15,6 +15,7 @@
 //
 // Usage: node scripts/build.mjs   (also writes dist/meta.json, which is not shipped)
 import * as esbuild from 'esbuild';
+import { readFileSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { builtinModules } from 'node:module';
 import { dirname, join, sep } from 'node:path';
@@ -148,6 +149,8 @@ export const bundleOptions = {
   sourcesContent: false,
   legalComments: 'none', // the notices are in THIRD_PARTY_LICENSES
   metafile: true,
+  // src/util/version.ts: the version is a constant of the build, not a file read at run time.
+  define: { __MCPI_VERSION__: JSON.stringify(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version) },
   logLevel: 'warning',
   plugins: [dependencySource],
 };

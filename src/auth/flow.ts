@@ -6,7 +6,7 @@
  * #resource-parameter-implementation, #refresh-tokens
  */
 import * as oauth from 'oauth4webapi';
-import type { WireEvent } from '../client/types.js';
+import type { WireEvent } from '../protocol/wire-event.js';
 import { sanitizeLine } from '../util/sanitize.js';
 import { openBrowser, type BrowserChoice } from './browser.js';
 import type { CallbackListener } from './callback.js';

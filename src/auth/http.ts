@@ -4,8 +4,8 @@
  * the https-or-loopback policy, bounds each request in time, and reports both directions
  * to a wire callback with secrets masked.
  */
-import type { WireEvent } from '../client/types.js';
 import { DEFAULT_TIMEOUT_MS } from '../protocol/constants.js';
+import type { WireEvent } from '../protocol/wire-event.js';
 import { redactHeaders } from '../util/redact.js';
 import { AuthError } from './errors.js';
 import { maskBody, maskUrl } from './mask.js';

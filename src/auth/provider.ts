@@ -5,7 +5,7 @@
  * `login()` for `mcp-inspect auth login`.
  * spec: basic/authorization (2026-07-28)
  */
-import type { WireEvent } from '../client/types.js';
+import type { WireEvent } from '../protocol/wire-event.js';
 import { sanitizeLine } from '../util/sanitize.js';
 import { resolveBrowser, type BrowserChoice } from './browser.js';
 import { startCallbackListener, type CallbackListener } from './callback.js';

@@ -22,6 +22,8 @@ export interface Invocation {
   findings: FindingLog;
   /** The signal that ended the run, once one arrived (set by the session). */
   signal?: EndingSignal;
+  /** The registry the program was built from (src/cli/commands/index.ts), for the commands that describe the others (`completion`). */
+  commands?: readonly CommandSpec<never>[];
 }
 
 /** A command of the registry. */

@@ -31,9 +31,11 @@ import {
 } from '../protocol/mrtr.js';
 import { rootFromArg } from '../protocol/roots.js';
 import type { JsonObject } from '../protocol/types.js';
-import { coerceElicitationField, validateElicitationContent } from '../schema/elicitation.js';
 import { sanitize, sanitizeLine } from '../util/sanitize.js';
-import { buildPendingDocument, collectAnswers, parseElicitFile, pendingSummary, resolveRound, type Answers, type PendingDocument } from './elicit-args.js';
+// Resolving a round and the elicitation forms validate with Ajv: loaded when a round arrives
+// (./elicit-args.ts, src/schema/elicitation.ts), not at the start of every command.
+import { collectAnswers, parseElicitFile, pendingSummary, type Answers } from './elicit-answers.js';
+import type { PendingDocument } from './elicit-args.js';
 import type { InputFlags } from './input-options.js';
 
 /** Asks one question on the terminal; resolves with the line typed (without the newline). */
@@ -130,6 +132,7 @@ export class CliInputHandler implements InputHandler {
       prior = this.o.resumed.responses;
       this.o.resumed = undefined;
     }
+    const { resolveRound, buildPendingDocument } = await import('./elicit-args.js');
     const resolved = resolveRound(requests, this.o.answers, prior);
     for (const k of resolved.usedKeys) this.usedKeys.add(k);
     if (resolved.unsupported.length) {
@@ -153,7 +156,7 @@ export class CliInputHandler implements InputHandler {
       missing = [];
     }
     if (missing.length) {
-      const doc = this.pendingDocument(round, requests, responses, missing);
+      const doc = this.pendingDocument(buildPendingDocument, round, requests, responses, missing);
       throw new InputRequiredError([this.missingMessage(round, missing), ...pendingLines(doc, !!this.o.json)].join('\n'), doc);
     }
     const out: InputResponses = {};
@@ -166,7 +169,13 @@ export class CliInputHandler implements InputHandler {
     return `${round.method} needs input that was not given: ${sanitizeLine(what)}`;
   }
 
-  private pendingDocument(round: InputRound, requests: InputRequest[], responses: InputResponses, missing: InputRequest[]): PendingDocument {
+  private pendingDocument(
+    buildPendingDocument: typeof import('./elicit-args.js').buildPendingDocument,
+    round: InputRound,
+    requests: InputRequest[],
+    responses: InputResponses,
+    missing: InputRequest[],
+  ): PendingDocument {
     const raw: JsonObject = {};
     for (const r of requests) raw[r.key] = r.raw;
     const doc = buildPendingDocument({
@@ -189,6 +198,7 @@ export class CliInputHandler implements InputHandler {
         say(`The server asks (${sanitizeLine(r.key)}): ${sanitize(r.message)}`);
         const action = await this.choose('accept, decline or cancel? [a/d/c] (a): ', signal);
         if (action !== 'accept') return elicitRefuse(action);
+        const { coerceElicitationField, validateElicitationContent } = await import('../schema/elicitation.js');
         const schema = r.requestedSchema;
         const props = (schema.properties && typeof schema.properties === 'object' ? schema.properties : {}) as Record<string, JsonObject>;
         const required = Array.isArray(schema.required) ? (schema.required as unknown[]) : [];

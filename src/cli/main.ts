@@ -105,7 +105,7 @@ Examples:
 /** Runs the CLI with `argv` (without node and script). Resolves to the exit code; never throws. */
 export async function main(argv: string[]): Promise<number> {
   const { cli, command } = splitArgv(argv);
-  const inv: Invocation = { command, findings: new FindingLog() };
+  const inv: Invocation = { command, findings: new FindingLog(), commands: COMMANDS };
   const chosen: { action?: Action } = {};
   installStdoutGuard();
   const program = buildProgram(inv, chosen);

@@ -5,21 +5,9 @@
  */
 import type { Finding } from '../check/types.js';
 import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../protocol/types.js';
+import type { WireEvent } from '../protocol/wire-event.js';
 
-/** One message, or one HTTP exchange detail, seen on the wire. Secrets are redacted by the producer. */
-export interface WireEvent {
-  /** ms since epoch */
-  time: number;
-  direction: 'out' | 'in';
-  /** A JSON-RPC message, when the bytes parsed as one. */
-  message?: JsonRpcMessage;
-  /** Raw text when it did not parse (non-JSON stdout line, broken SSE data) or HTTP status/headers line. */
-  raw?: string;
-  /** HTTP status and headers for HTTP exchanges (redacted). */
-  http?: { method?: string; url?: string; status?: number; headers: Record<string, string> };
-  /** Size in bytes of the message as framed on the wire. */
-  bytes: number;
-}
+export type { WireEvent };
 
 /** Options of one {@link Transport.request}. */
 export interface RequestOptions {

@@ -4,7 +4,7 @@ import type { InspectorClient, WireEvent } from '../client/types.js';
 import type { Root as McpRoot } from '../protocol/mrtr.js';
 import { InputQueue } from './forms/input.js';
 import type { ListenFilter } from '../protocol/types.js';
-import { EXIT, KIND_EXIT, exitCodeFor } from '../cli/exit.js';
+import { EXIT, KIND_EXIT, exitCodeFor } from '../protocol/exit-codes.js';
 import { sanitizeLine } from '../util/sanitize.js';
 import { App } from './App.js';
 import { useTheme } from './context/theme.js';
@@ -115,7 +115,7 @@ export function Root({
         const close = (closeClient ?? ((x: InspectorClient) => x.close()))(client).catch(() => {});
         await Promise.race([close, new Promise((r) => setTimeout(r, closeTimeoutMs))]);
       }
-      // The CLI's codes (src/cli/exit.ts); quitting while connecting cancels the connect, as Ctrl-C does in the CLI.
+      // The CLI's codes (src/protocol/exit-codes.ts); quitting while connecting cancels the connect, as Ctrl-C does in the CLI.
       onExit?.(error !== undefined ? exitCodeFor(error) : c.phase === 'connecting' ? KIND_EXIT.cancelled : EXIT.ok);
       app.exit();
     })();

@@ -9,7 +9,7 @@ import { Root, type ConnectHooks } from './Root.js';
 import { ThemeContext, makeTheme } from './context/theme.js';
 import { ServicesContext, defaultServices } from './context/services.js';
 import type { RunTuiOptions } from './run.js';
-import { EXIT, SIGNAL_EXIT, type EndingSignal } from '../cli/exit.js';
+import { EXIT, SIGNAL_EXIT, type EndingSignal } from '../protocol/exit-codes.js';
 import { KITTY_DELETE_ALL } from './images/escapes.js';
 import { overlayPictures, type InlinePicture, type OverlayState } from './images/inline.js';
 
@@ -31,7 +31,7 @@ const withTimeout = <T,>(p: Promise<T>, ms: number): Promise<T | undefined> =>
  *
  * `firstFrameShown`: runTui has entered the alternate screen and drawn the connecting screen.
  *
- * @returns the exit code (see runTui; the map is src/cli/exit.ts, shared with the CLI).
+ * @returns the exit code (see runTui; the map is src/protocol/exit-codes.ts, shared with the CLI).
  */
 export async function startTui(opts: RunTuiOptions, { firstFrameShown = false }: { firstFrameShown?: boolean } = {}): Promise<number> {
   const stdout = opts.stdout ?? process.stdout;

@@ -55,7 +55,7 @@ export interface RunTuiOptions {
  * build renders about twice as slowly). On a TTY, CI / CONTINUOUS_INTEGRATION are hidden
  * while Ink loads (Ink would otherwise draw only on exit).
  *
- * @returns the exit code, from the map the CLI uses (src/cli/exit.ts): 0 after a normal quit;
+ * @returns the exit code, from the map the CLI uses (src/protocol/exit-codes.ts): 0 after a normal quit;
  * the code of the connection error when the user quits after a failed connection (2 JSON-RPC,
  * 3 transport); 130 when the user quits while still connecting (the connect is cancelled, as
  * Ctrl-C cancels it in the CLI); 64 without a TTY; 70 when the UI crashed; 129/130/143 after

@@ -1,18 +1,13 @@
 /**
- * mcp-inspect's own version, read once from package.json (no heavy imports: `--version` stays fast).
+ * mcp-inspect's own version. A constant of the build: scripts/build.mjs (and vitest.config.ts
+ * for the tests) define `__MCPI_VERSION__` from package.json, so this module reads no file
+ * (util/ is below the pure folders, which do no I/O) and `--version` costs nothing.
  */
-import { readFileSync } from 'node:fs';
 
-let cached: string | undefined;
+/** package.json's version, put in by the bundler (esbuild's / vite's `define`). */
+declare const __MCPI_VERSION__: string | undefined;
 
-/** The package version, or "0.0.0" when package.json cannot be read. */
+/** The package version, or "0.0.0" when the code was not built with the define (e.g. by plain tsc). */
 export function packageVersion(): string {
-  if (cached) return cached;
-  try {
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
-    cached = pkg.version ?? '0.0.0';
-  } catch {
-    cached = '0.0.0';
-  }
-  return cached;
+  return typeof __MCPI_VERSION__ === 'string' ? __MCPI_VERSION__ : '0.0.0';
 }

@@ -12,7 +12,7 @@
  *   tui.keys('q');
  *   expect(await tui.exitCode()).toBe('0');
  *
- * The waits poll for a condition (every 100 ms); their deadlines only guard against a hang.
+ * The waits poll for a condition (every 40 ms: a capture is one short tmux client run); their deadlines only guard against a hang.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -127,7 +127,7 @@ export function tmuxServer(tag: string): TmuxServer {
         const start = Date.now();
         while (!ready()) {
           if (Date.now() - start >= timeoutMs) throw new Error(`timed out waiting for ${what}; screen:\n${screen()}`);
-          await new Promise((r) => setTimeout(r, 100));
+          await new Promise((r) => setTimeout(r, 40));
         }
       };
       const exited = () => existsSync(exitFile) && readFileSync(exitFile, 'utf8').trim() !== '';

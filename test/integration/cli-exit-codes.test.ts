@@ -182,6 +182,18 @@ describe('lazy loading', () => {
     }
   });
 
+  it("tools loads only its own body (and the registry's specs): neither the other commands' bodies, Ajv, the OAuth client, the demo server nor the TUI", () => {
+    const { sources } = loaded(['tools', '--quiet', ...FINDINGS]);
+    expect(sources, 'the trace works').toContain('src/cli/commands/tools.ts');
+    expect(
+      sources.filter((m) =>
+        /^src\/(tui|demo|auth|schema\/validate)\/|^src\/schema\/validate|^src\/cli\/commands\/(?!tools\.|index\.|tui\.|\w+\.spec\.)|(^|\/)node_modules\/(ajv|oauth4webapi|ink|react)\//.test(
+          m,
+        ),
+      ),
+    ).toEqual([]);
+  });
+
   it('a command that talks to a server does load the client (the trace sees it)', () => {
     expect(loaded(['tools', '--quiet', ...FINDINGS]).sources).toContain('src/client/client.ts');
   });

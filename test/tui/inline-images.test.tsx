@@ -84,7 +84,8 @@ describe('Tools pane: a picture in the result view with a graphics protocol', ()
   it('kitty: reserves the rows (blank, no ▀) and registers the picture sized to them', async () => {
     const { h, got } = setup({ MCP_INSPECT_IMAGES: 'kitty', COLORTERM: 'truecolor' });
     await callIt(h);
-    await expect.poll(() => got.at(-1)?.length).toBe(1);
+    // The picture is decoded off the render path: on a loaded machine that takes more than expect.poll's default second.
+    await expect.poll(() => got.at(-1)?.length, { timeout: 20_000 }).toBe(1);
     const p = got.at(-1)![0];
     const f = await waitFor(h.r, (fr) => fr.includes(`\uE000${p.id}\uE001`));
     expect(p.protocol).toBe('kitty');

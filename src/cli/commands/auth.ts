@@ -9,55 +9,21 @@ import { UsageError } from '../../protocol/errors.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 import type { TokenStatus } from '../../auth/store.js';
 import type { Invocation, CommandSpec } from '../command.js';
-import { addAuthOptions, scopesOf, type CommonFlags } from '../options.js';
+import { scopesOf, type CommonFlags } from '../options.js';
 import { isUrl, resolveTarget } from '../target.js';
-import { EXIT, exitCodesHelp } from '../exit.js';
+import { EXIT } from '../exit.js';
 
 export interface AuthFlags extends CommonFlags {
   /** `logout --all`. */
   all?: boolean;
 }
 
-const ACTIONS = ['login', 'status', 'logout'] as const;
-
-/** `mcp-inspect auth <login|status|logout> [url]`. */
-export const auth: CommandSpec<AuthFlags> = {
-  name: 'auth',
-  description: 'log in to an OAuth-protected server, show stored tokens (status), forget them (logout)',
-  configure: (cmd) =>
-    addAuthOptions(cmd)
-      .argument('<action>', `${ACTIONS.join(' | ')}`)
-      .argument('[url]', 'URL of the server (login, logout; optional for status)')
-      .option('--all', 'logout: forget every stored server')
-      .option('--config <file>', 'login: read the server (and its "oauth" settings) from an MCP config file')
-      .option('--server <name>', 'the server entry to use from --config')
-      .option('--json', 'machine-readable JSON on stdout')
-      .option('--trace', 'write the OAuth exchange to stderr (secrets masked)')
-      .option('--quiet', 'fewer messages on stderr')
-      .option('--no-color', 'no colors (NO_COLOR is honored too)')
-      .addHelpText(
-        'after',
-        `
-Tokens live in $XDG_CONFIG_HOME/mcp-inspect/oauth/ (default ~/.config/mcp-inspect/oauth/),
-one file per server, mode 0600. Other commands use them from the first request and log in
-on demand when interactive (stdin and stderr are terminals, or --browser is given);
-otherwise they exit 4 and print the auth login command to run.
-
-Examples:
-  mcp-inspect auth login https://mcp.example.com/mcp
-  mcp-inspect auth login https://mcp.example.com/mcp --client-id my-app --scope 'files:read files:write'
-  mcp-inspect auth login http://127.0.0.1:3000/mcp --no-browser
-  mcp-inspect auth status --json
-  mcp-inspect auth logout --all
-
-${exitCodesHelp()}`,
-      ),
-  run: (inv, words, flags) => runAuth(inv, words, flags),
-};
+/** The body of `auth` (its spec, with the help: ./auth.spec.ts). */
+export const authBody: CommandSpec<AuthFlags>['run'] = (inv, words, flags) => runAuth(inv, words, flags);
 
 async function runAuth(inv: Invocation, words: string[], flags: AuthFlags): Promise<number> {
   const [action, url, ...extra] = words;
-  if (!(ACTIONS as readonly string[]).includes(action ?? '')) throw new UsageError(`auth: unknown action ${JSON.stringify(action)} (${ACTIONS.join(', ')})`);
+  // The action was checked by the spec (./auth.spec.ts), against the list its help shows.
   if (extra.length) throw new UsageError(`auth ${action} takes at most one URL (got ${extra.map((w) => JSON.stringify(w)).join(' ')})`);
   if (url !== undefined && !isUrl(url)) throw new UsageError(`auth ${action}: expected an http(s) URL, got ${JSON.stringify(url)}`);
   const [{ makeOut, present }, store] = await Promise.all([import('../output.js'), import('../../auth/store.js')]);

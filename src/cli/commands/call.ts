@@ -14,11 +14,10 @@ import { sanitize, sanitizeLine } from '../../util/sanitize.js';
 import type { CommandResult, Out } from '../output.js';
 import { formatDuration } from '../../util/format.js';
 import type { Session } from '../session.js';
-import { addCommonOptions, type CommonFlags } from '../options.js';
-import { TARGET_HELP, runOnTarget, takeUrl, targetFirst, type CommandSpec } from '../command.js';
+import { type CommonFlags } from '../options.js';
+import { runOnTarget, takeUrl, targetFirst, type CommandSpec } from '../command.js';
 import { closest } from '../../util/distance.js';
-import { exitCodeOf, exitCodesHelp } from '../exit.js';
-import { INPUT_HELP, addResumeOption } from '../input-options.js';
+import { exitCodeOf } from '../exit.js';
 import type { ResumeRound } from '../../client/types.js';
 
 export interface CallFlags {
@@ -31,63 +30,23 @@ export interface CallFlags {
 
 const USAGE = 'which tool? usage: mcp-inspect call <url> <tool> [key=value…]  or  mcp-inspect call <tool> [key=value…] -- command args…';
 
-/** `mcp-inspect call [target] <tool> [key=value…]`. */
-export const call: CommandSpec<CommonFlags & CallFlags> = {
-  name: 'call',
-  description: "call a tool; key=value arguments are typed by the tool's inputSchema and validated before sending",
-  configure: (cmd) =>
-    addResumeOption(addCommonOptions(cmd))
-      .usage('[target] <tool> [key=value…] [options]  |  <tool> [key=value…] [options] -- command args…')
-      .argument('[words...]', 'the URL (unless the server is given after -- or by --config), the tool name, then key=value arguments')
-      .option('--args <json|@file|->', 'the whole arguments object as JSON, from a file (@file.json) or stdin (-), passed untouched')
-      .option('--no-validate', 'send the arguments even when they do not match the inputSchema')
-      .option('-o, --output <file>', 'also write the tools/call result (JSON) to this file')
-      .addHelpText(
-        'after',
-        `
-Arguments:
-  key=value    typed by the property's schema: a string property stays a string ("12345",
-               "true"); integer, number, boolean, null and enum values are checked; arrays and
-               objects are JSON (tags='["a","b"]'); key=@file reads the value from a file.
-               A property with no type: text that parses as JSON is sent as JSON (12, true,
-               {"a":1}), anything else as text.
-  names=Ada names=Bob       a repeated key builds an array where the schema says array
-                            (a bare value is one item, typed by "items")
-  owner.address.zip=75001   a dotted key builds nested objects; a property whose name
-                            contains a dot wins over this reading
-  Unknown keys are refused (with a did-you-mean) when the schema does not allow others;
-  --no-validate sends anything. The target may come before or after the tool.
-${INPUT_HELP}
-${TARGET_HELP}
-
-Examples:
-  mcp-inspect call http://127.0.0.1:3000/mcp add a=2 b=3
-  mcp-inspect call echo text=12345 -- node server.js
-  mcp-inspect call search --args '{"query":"mcp","limit":5}' --json http://127.0.0.1:3000/mcp
-  echo '{"a":1,"b":2}' | mcp-inspect call add --args - -- node server.js
-  mcp-inspect call confirm_action action=deploy --elicit confirm='{"confirm":true}' -- node server.js
-  mcp-inspect call confirm_action action=deploy --json -- node server.js > pending.json   # exit 5
-  mcp-inspect call --resume pending.json --elicit confirm='{"confirm":true}' -- node server.js
-
-${exitCodesHelp()}`,
-      ),
-  run: async (inv, words, flags) => {
-    // The tool name and its pairs follow the target: split them off before the target check.
-    const { url, rest } = takeUrl(targetFirst(words), inv.command, flags);
-    const [tool, ...pairs] = rest;
-    if (flags.resume !== undefined) {
-      if (rest.length) throw new UsageError('--resume continues the saved call: give no tool name or arguments');
-      return await runOnTarget('call', inv, url ? [url] : [], flags, async (s) => {
-        const { loadResume } = await import('../resume.js');
-        const r = loadResume(flags.resume!, 'tools/call', s);
-        const name = typeof r.params.name === 'string' ? r.params.name : '';
-        const args = (r.params.arguments && typeof r.params.arguments === 'object' ? r.params.arguments : {}) as JsonObject;
-        return callTool(s, name, [], flags, { args, resume: r.round });
-      });
-    }
-    if (!tool) throw new UsageError(USAGE);
-    return await runOnTarget('call', inv, url ? [url] : [], flags, (s) => callTool(s, tool, pairs, flags));
-  },
+/** The body of `call` (its spec, with the help: ./call.spec.ts). */
+export const callBody: CommandSpec<CommonFlags & CallFlags>['run'] = async (inv, words, flags) => {
+  // The tool name and its pairs follow the target: split them off before the target check.
+  const { url, rest } = takeUrl(targetFirst(words), inv.command, flags);
+  const [tool, ...pairs] = rest;
+  if (flags.resume !== undefined) {
+    if (rest.length) throw new UsageError('--resume continues the saved call: give no tool name or arguments');
+    return await runOnTarget('call', inv, url ? [url] : [], flags, async (s) => {
+      const { loadResume } = await import('../resume.js');
+      const r = loadResume(flags.resume!, 'tools/call', s);
+      const name = typeof r.params.name === 'string' ? r.params.name : '';
+      const args = (r.params.arguments && typeof r.params.arguments === 'object' ? r.params.arguments : {}) as JsonObject;
+      return callTool(s, name, [], flags, { args, resume: r.round });
+    });
+  }
+  if (!tool) throw new UsageError(USAGE);
+  return await runOnTarget('call', inv, url ? [url] : [], flags, (s) => callTool(s, tool, pairs, flags));
 };
 
 function readArgFile(path: string): string {

@@ -5,15 +5,14 @@
  * `--call`. Rules: src/check/rules.ts; probes: src/contract/check.ts.
  */
 import { writeFileSync } from 'node:fs';
-import { Option } from 'commander';
 import { UsageError } from '../../protocol/errors.js';
 import type { JsonObject } from '../../protocol/types.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 import { isObject } from '../../util/json.js';
 import { atLeast, type Severity } from '../../check/types.js';
-import { addCommonOptions, type CommonFlags } from '../options.js';
-import { TARGET_HELP, runOnTarget, type CommandSpec } from '../command.js';
-import { EXIT, OUTCOME_EXIT, exitCodesHelp } from '../exit.js';
+import { type CommonFlags } from '../options.js';
+import { runOnTarget, type CommandSpec } from '../command.js';
+import { EXIT, OUTCOME_EXIT } from '../exit.js';
 
 export interface CheckFlags extends CommonFlags {
   minSeverity?: Severity;
@@ -21,8 +20,6 @@ export interface CheckFlags extends CommonFlags {
   call?: boolean;
   callArgs?: string[];
 }
-
-const collect = (v: string, prev: string[] = []) => [...prev, v];
 
 /** `--call-args NAME=JSON` (repeatable) → arguments per tool. Throws UsageError. */
 export function parseCallArgs(list: string[] = []): Record<string, JsonObject> {
@@ -42,79 +39,47 @@ export function parseCallArgs(list: string[] = []): Record<string, JsonObject> {
   return out;
 }
 
-/** `mcp-inspect check [target] [--min-severity error|warning|info] [--junit FILE] [--call]`. */
-export const check: CommandSpec<CheckFlags> = {
-  name: 'check',
-  description: 'exercise the server and report what breaks the spec (MUST/SHOULD), by rule, with evidence',
-  configure: (cmd) =>
-    addCommonOptions(cmd)
-      .argument('[target]', 'URL of the server (or a command after --)')
-      .addOption(
-        new Option('--min-severity <severity>', 'the weakest finding that fails the run (exit 7)').choices(['error', 'warning', 'info']).default('error'),
-      )
-      .option('--junit <file>', 'also write the result as JUnit XML (one test case per rule) to this file')
-      .option('--call', 'also call the tools that declare an outputSchema and check structuredContent (calls can have effects)')
-      .option('--call-args <tool=json>', 'arguments for a tool called by --call (repeatable)', collect)
-      .addHelpText(
-        'after',
-        `
-Severities: error = the spec's MUST, warning = SHOULD, info = a neutral observation.
-The check sends a few requests a client would not (malformed JSON, an unknown method, a wrong
-protocol version, a contradicting Mcp-Method header) to see the error answers. Legacy servers
-get the rules that apply to them. With --json: {"verdict", "minSeverity", "rules", "findings"}.
-${TARGET_HELP}
-
-Examples:
-  mcp-inspect check -- node dist/server.js
-  mcp-inspect check http://127.0.0.1:3000/mcp --min-severity warning --junit check.xml
-  mcp-inspect check --call --call-args search='{"q":"x"}' -- node server.js
-
-${exitCodesHelp()}`,
-      ),
-  run: (inv, words, flags) => {
-    const min: Severity = flags.minSeverity ?? 'error';
-    return runOnTarget(
-      'check',
-      inv,
-      words,
-      flags,
-      async (s) => {
-        const [{ runChecks }, { renderCheckJunit, renderCheckText }] = await Promise.all([
-          import('../../contract/check.js'),
-          import('../../contract/report.js'),
-        ]);
-        const stop = s.out.wait('checking');
-        const report = await runChecks(s.client, {
-          call: flags.call,
-          callArgs: parseCallArgs(flags.callArgs),
-          signal: s.signal,
-          onInfo: (m) => s.out.info(m),
-        }).finally(stop);
-        for (const f of report.findings) s.findings.add(f);
-        const all = s.findings.list;
-        const failed = all.some((f) => atLeast(f.severity, min));
-        if (flags.junit) {
-          try {
-            writeFileSync(flags.junit, renderCheckJunit(report.rules, all, min));
-          } catch (e) {
-            throw new UsageError(`cannot write ${sanitizeLine(flags.junit)}: ${(e as Error).message}`);
-          }
+/** The body of `check` (its spec, with the help: ./check.spec.ts). */
+export const checkBody: CommandSpec<CheckFlags>['run'] = (inv, words, flags) => {
+  const min: Severity = flags.minSeverity ?? 'error';
+  return runOnTarget(
+    'check',
+    inv,
+    words,
+    flags,
+    async (s) => {
+      const [{ runChecks }, { renderCheckJunit, renderCheckText }] = await Promise.all([import('../../contract/check.js'), import('../../contract/report.js')]);
+      const stop = s.out.wait('checking');
+      const report = await runChecks(s.client, {
+        call: flags.call,
+        callArgs: parseCallArgs(flags.callArgs),
+        signal: s.signal,
+        onInfo: (m) => s.out.info(m),
+      }).finally(stop);
+      for (const f of report.findings) s.findings.add(f);
+      const all = s.findings.list;
+      const failed = all.some((f) => atLeast(f.severity, min));
+      if (flags.junit) {
+        try {
+          writeFileSync(flags.junit, renderCheckJunit(report.rules, all, min));
+        } catch (e) {
+          throw new UsageError(`cannot write ${sanitizeLine(flags.junit)}: ${(e as Error).message}`);
         }
-        return {
-          exitCode: failed ? OUTCOME_EXIT['check-failed'] : EXIT.ok,
-          json: {
-            verdict: failed ? 'fail' : 'pass',
-            minSeverity: min,
-            era: s.client.description.era,
-            transport: s.client.description.transport,
-            rules: report.rules,
-          },
-          text: (out) => {
-            for (const l of renderCheckText(all, { color: out.c.enabled, min, rules: report.rules.length }).split('\n')) out.line(l);
-          },
-        };
-      },
-      () => parseCallArgs(flags.callArgs),
-    );
-  },
+      }
+      return {
+        exitCode: failed ? OUTCOME_EXIT['check-failed'] : EXIT.ok,
+        json: {
+          verdict: failed ? 'fail' : 'pass',
+          minSeverity: min,
+          era: s.client.description.era,
+          transport: s.client.description.transport,
+          rules: report.rules,
+        },
+        text: (out) => {
+          for (const l of renderCheckText(all, { color: out.c.enabled, min, rules: report.rules.length }).split('\n')) out.line(l);
+        },
+      };
+    },
+    () => parseCallArgs(flags.callArgs),
+  );
 };

@@ -4,14 +4,13 @@
  * never drifts from the CLI. `--server` values come from the discovered configs at completion
  * time (`mcp-inspect servers --names`).
  */
-import { Argument, Command, type Option } from 'commander';
-import { UsageError } from '../../protocol/errors.js';
+import { Command, type Option } from 'commander';
 import type { CommandSpec } from '../command.js';
-import { EXIT, exitCodesHelp } from '../exit.js';
+import { EXIT } from '../exit.js';
 
-/** The shells a script is generated for. */
-export const SHELLS = ['bash', 'zsh', 'fish'] as const;
-export type Shell = (typeof SHELLS)[number];
+import type { Shell } from './completion.spec.js';
+
+export type { Shell };
 
 /** What a completion script knows of one option. */
 export interface OptionModel {
@@ -226,29 +225,14 @@ export function completionScript(shell: Shell, model: CommandModel[]): string {
   return shell === 'bash' ? bash(model) : shell === 'zsh' ? zsh(model) : fish(model);
 }
 
-/** `mcp-inspect completion <shell>`. */
-export const completion: CommandSpec<Record<string, never>> = {
-  name: 'completion',
-  description: 'print a shell completion script (bash, zsh or fish)',
-  configure: (cmd) =>
-    cmd.addArgument(new Argument('<shell>', 'the shell').choices([...SHELLS])).addHelpText(
-      'after',
-      `
-Install (one line):
-  bash  echo 'source <(mcp-inspect completion bash)' >> ~/.bashrc
-  zsh   echo 'source <(mcp-inspect completion zsh)' >> ~/.zshrc      (after compinit)
-  fish  mcp-inspect completion fish > ~/.config/fish/completions/mcp-inspect.fish
-
---server completes the names of the servers in your MCP configs (mcp-inspect servers).
-
-${exitCodesHelp()}`,
-    ),
-  run: async (_inv, words) => {
-    const shell = words[0] as Shell;
-    if (!(SHELLS as readonly string[]).includes(shell)) throw new UsageError(`completion: unknown shell ${JSON.stringify(shell)} (bash, zsh or fish)`);
-    const [{ COMMANDS }, { tuiCommand }, { writeOut }] = await Promise.all([import('./index.js'), import('./tui.js'), import('../stdout.js')]);
-    const root = tuiCommand(COMMANDS.map((c) => c.name)) as unknown as CommandSpec<never>;
-    writeOut(completionScript(shell, cliModel(COMMANDS, root)));
-    return EXIT.ok;
-  },
+/** The body of `completion` (its spec, with the help: ./completion.spec.ts). */
+export const completionBody: CommandSpec<Record<string, never>>['run'] = async (inv, words) => {
+  const shell = words[0] as Shell;
+  // The shell was checked by the spec (./completion.spec.ts). The registry comes with the
+  // invocation: importing ./index.js here would close a cycle (index → this spec → this body).
+  const commands = inv.commands ?? [];
+  const [{ tuiCommand }, { writeOut }] = await Promise.all([import('./tui.js'), import('../stdout.js')]);
+  const root = tuiCommand(commands.map((c) => c.name)) as unknown as CommandSpec<never>;
+  writeOut(completionScript(shell, cliModel(commands, root)));
+  return EXIT.ok;
 };

@@ -9,60 +9,23 @@ import { listTools } from './tools.js';
 import { callTool } from './call.js';
 import { runListen } from './listen.js';
 import { MAX_TIMER_MS, positiveNumber } from '../options.js';
-import { EXIT, exitCodesHelp } from '../exit.js';
+import { EXIT } from '../exit.js';
 
 export interface DemoFlags {
   duration: string;
   color?: boolean;
 }
 
-/** `mcp-inspect demo [--duration S]`. */
-export const demo: CommandSpec<DemoFlags> = {
-  name: 'demo',
-  description: 'a short tour against the built-in demo server: discover, tools, a call, and 15 s of listen with live diffs',
-  configure: (cmd) =>
-    cmd
-      .option('--duration <seconds>', 'how long to listen', '15')
-      .option('--no-color', 'no colors (NO_COLOR is honored too)')
-      .addHelpText(
-        'after',
-        `
-The tour is for people; for machine-readable output point discover, tools, call or listen
---json at the demo server (mcp-inspect demo-server --http 3000).
-
-Examples:
-  mcp-inspect demo
-  mcp-inspect demo --duration 30
-
-${exitCodesHelp()}`,
-      ),
-  run: (inv, _words, flags) => runDemo(inv, flags),
-};
+/** The body of `demo` (its spec, with the help: ./demo.spec.ts). */
+export const demoBody: CommandSpec<DemoFlags>['run'] = (inv, _words, flags) => runDemo(inv, flags);
 
 export interface DemoServerFlags {
   http?: string | boolean;
   changeEvery: string;
 }
 
-/** `mcp-inspect demo-server [--http [PORT]] [--change-every MS]`. */
-export const demoServer: CommandSpec<DemoServerFlags> = {
-  name: 'demo-server',
-  description: 'run the built-in demo server alone (stdio by default), so any command can point at it',
-  configure: (cmd) =>
-    cmd
-      .option('--http [port]', 'serve Streamable HTTP on 127.0.0.1 (port 0 or omitted: any free port)')
-      .option('--change-every <ms>', 'change the tool list every this many ms (0: never)', '4000')
-      .addHelpText(
-        'after',
-        `
-Examples:
-  mcp-inspect demo-server --http 3000          then: mcp-inspect tools http://127.0.0.1:3000/mcp
-  mcp-inspect tools -- mcp-inspect demo-server
-
-${exitCodesHelp()}`,
-      ),
-  run: (_inv, _words, flags) => runDemoServer(flags),
-};
+/** The body of `demoServer` (its spec, with the help: ./demo.spec.ts). */
+export const demoServerBody: CommandSpec<DemoServerFlags>['run'] = (_inv, _words, flags) => runDemoServer(flags);
 
 /** The scripted tour: discover, tools, a call and a listen against the demo server over HTTP, for people (no --json). */
 export async function runDemo(inv: Invocation, flags: DemoFlags): Promise<number> {

@@ -5,13 +5,12 @@
  * `--fail-on` decides the exit code (6 on failure). spec: server/tools, server/prompts, server/resources
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { Option } from 'commander';
 import { UsageError } from '../../protocol/errors.js';
 import { sanitizeLine } from '../../util/sanitize.js';
-import { addCommonOptions, type CommonFlags } from '../options.js';
+import { type CommonFlags } from '../options.js';
 import type { CommandSpec, Invocation } from '../command.js';
 import { isUrl } from '../target.js';
-import { OUTCOME_EXIT, EXIT, exitCodesHelp } from '../exit.js';
+import { OUTCOME_EXIT, EXIT } from '../exit.js';
 import type { Snapshot } from '../../contract/snapshot.js';
 import type { FailOn } from '../../contract/classify.js';
 
@@ -38,44 +37,8 @@ export function diffSides(words: string[], command: string[], flags: CommonFlags
   );
 }
 
-/** `mcp-inspect diff A B [--fail-on breaking|any|none] [--junit FILE] [--markdown]`. */
-export const diff: CommandSpec<DiffFlags> = {
-  name: 'diff',
-  description: 'compare two surfaces (snapshot files or live servers) and classify every change: breaking, compatible, informational',
-  configure: (cmd) =>
-    addCommonOptions(cmd)
-      .argument('[sides...]', 'snapshot files or URLs (the command after -- is a live side)')
-      .addOption(
-        new Option('--fail-on <level>', 'exit 6 on: a breaking (or needs-review) change, any change, or never')
-          .choices(['breaking', 'any', 'none'])
-          .default('breaking'),
-      )
-      .option('--junit <file>', 'also write the changes as JUnit XML to this file')
-      .option('--markdown', 'print a Markdown summary (for a pull-request comment) instead of the text diff')
-      .addHelpText(
-        'after',
-        `
-Each side is a snapshot file (mcp-inspect snapshot -o FILE) or a live server: a URL, or the
-command after -- (it is side B). Every change is classified:
-  breaking       removed/renamed tool, prompt, template; parameter removed, made required or
-                 added as required; type narrowed or changed; enum value removed;
-                 additionalProperties closed; constraint tightened; output field removed or
-                 made optional
-  needs review   a change that cannot be classified safely (anyOf/oneOf/allOf, $ref…)
-  compatible     something added and optional; a constraint loosened
-  informational  descriptions, titles, annotations, ordering, versions
---fail-on breaking (default) exits 6 on a breaking or needs-review change; --fail-on any on
-any change; --fail-on none never. Errors keep their own codes.
-
-Examples:
-  mcp-inspect diff mcp-snapshot.json -- node dist/server.js
-  mcp-inspect diff before.json after.json --fail-on any --junit diff.xml
-  mcp-inspect diff mcp-snapshot.json http://127.0.0.1:3000/mcp --markdown
-
-${exitCodesHelp()}`,
-      ),
-  run: (inv, words, flags) => runDiff(inv, words, flags),
-};
+/** The body of `diff` (its spec, with the help: ./diff.spec.ts). */
+export const diffBody: CommandSpec<DiffFlags>['run'] = (inv, words, flags) => runDiff(inv, words, flags);
 
 function readSnapshotFile(path: string, parse: (v: unknown) => Snapshot): Snapshot {
   let text: string;

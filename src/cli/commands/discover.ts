@@ -10,23 +10,11 @@ import type { CommandResult, Out } from '../output.js';
 import { formatDuration } from '../../util/format.js';
 import type { Session } from '../session.js';
 import { targetLabel } from '../target.js';
-import { addCommonOptions } from '../options.js';
-import { TARGET_HELP, runOnTarget, type CommandSpec } from '../command.js';
-import { exitCodesHelp, EXIT } from '../exit.js';
+import { runOnTarget, type CommandSpec } from '../command.js';
+import { EXIT } from '../exit.js';
 
-/** `mcp-inspect discover [target]`. */
-export const discover: CommandSpec = {
-  name: 'discover',
-  description: 'show what the server is: name, era, versions, transport, capabilities, instructions, cache hints',
-  configure: (cmd) =>
-    addCommonOptions(cmd)
-      .argument('[target]', 'URL of the server (or a command after --)')
-      .addHelpText(
-        'after',
-        `${TARGET_HELP}\n\nExamples:\n  mcp-inspect discover http://127.0.0.1:3000/mcp\n  mcp-inspect discover --json -- node server.js\n\n${exitCodesHelp()}`,
-      ),
-  run: (inv, words, flags) => runOnTarget('discover', inv, words, flags, (s) => describeServer(s)),
-};
+/** The body of `discover` (its spec, with the help: ./discover.spec.ts). */
+export const discoverBody: CommandSpec['run'] = (inv, words, flags) => runOnTarget('discover', inv, words, flags, (s) => describeServer(s));
 
 /** What each well-known capability means, in one phrase. */
 const CAPABILITY_MEANING: Record<string, string> = {

@@ -11,13 +11,13 @@ import { TransportError, UsageError, describeError } from '../../protocol/errors
 import { METHOD } from '../../protocol/constants.js';
 import type { ResourceContents } from '../../protocol/resource.js';
 import { sanitizeLine } from '../../util/sanitize.js';
-import { MAX_TIMER_MS, MIN_REFETCH_HELP, addCommonOptions, minRefetchIntervalOf, positiveNumber, type CommonFlags } from '../options.js';
+import { MAX_TIMER_MS, minRefetchIntervalOf, positiveNumber, type CommonFlags } from '../options.js';
 import type { ListenFilter } from '../../protocol/types.js';
 import { filterLabel } from '../../diff/filter.js';
 import type { CommandResult } from '../output.js';
 import type { Session } from '../session.js';
-import { TARGET_HELP, runOnTarget, type CommandSpec } from '../command.js';
-import { EXIT, exitCodeFor, exitCodesHelp } from '../exit.js';
+import { runOnTarget, type CommandSpec } from '../command.js';
+import { EXIT, exitCodeFor } from '../exit.js';
 import { watchForRestart } from '../restart-on-change.js';
 import type { InspectorClient, ListSnapshot } from '../../client/types.js';
 
@@ -36,69 +36,23 @@ export interface ListenFlags {
   restartOnChange?: string[];
 }
 
-const collect = (v: string, prev: string[] = []) => [...prev, v];
-
-/** `mcp-inspect listen [target] [--tools|--prompts|--resources|--resource URI] [--poll S] [--count N] [--duration S]`. */
-export const listen: CommandSpec<CommonFlags & ListenFlags> = {
-  name: 'listen',
-  description: 'subscribe to change notifications (subscriptions/listen) and diff the tool, prompt and resource lists on every change',
-  configure: (cmd) =>
-    addCommonOptions(cmd)
-      .argument('[target]', 'URL of the server (or a command after --)')
-      .option('--tools', 'subscribe to tools/list_changed')
-      .option('--prompts', 'subscribe to prompts/list_changed')
-      .option('--resources', 'subscribe to resources/list_changed')
-      .option('--resource <uri>', 'subscribe to updates of one resource (repeatable); each update re-reads it and shows a diff of its content', collect)
-      .option('--no-diff', 'with --resource: print the update notification alone (no re-read, no content diff)')
-      .option('--poll <seconds>', 'also re-fetch the tool list on this interval (with jitter) and flag changes that came without a notification')
-      .option('--count <n>', 'stop after n notifications')
-      .option('--duration <seconds>', 'stop after this many seconds')
-      .option('--min-refetch-interval <ms>', MIN_REFETCH_HELP)
-      .option(
-        '--restart-on-change <path>',
-        'restart the spawned server when this file or directory changes, and print what the restart changed as diffs (repeatable)',
-        collect,
-      )
-      .addHelpText(
-        'after',
-        `
-Without --tools/--prompts/--resources/--resource, subscribes to every list the server's
-capabilities say can change. Legacy servers have no subscriptions/listen: their unsolicited
-notifications are shown instead. Each change re-fetches the list it names (tools, prompts,
-resources) and prints its diff. After an abrupt drop it reconnects with backoff and re-syncs.
-With --json, prints one JSON object per line (findings too, as {"type":"finding", …}).
-
---restart-on-change PATH (repeatable; a file or a directory, watched recursively; needs a
-server command after --): when a watched file changes (300 ms debounce), the server is
-stopped and started again, every list is re-fetched and diffed against the one before the
-restart, and listening goes on. --json adds {"type":"restart", …} before those diffs.
-${TARGET_HELP}
-
-Examples:
-  mcp-inspect listen http://127.0.0.1:3000/mcp
-  mcp-inspect listen --tools --poll 30 --json -- node server.js
-  mcp-inspect listen http://127.0.0.1:3000/mcp --count 1 --duration 60
-  mcp-inspect listen --restart-on-change src -- node src/server.js
-
-${exitCodesHelp()}`,
-      ),
-  // Bad flags fail before a server is spawned.
-  run: (inv, words, flags) =>
-    runOnTarget(
-      'listen',
-      inv,
-      words,
-      flags,
-      (s) => runListen(s, flags),
-      () => {
-        parseListenFlags(flags);
-        const paths = flags.restartOnChange ?? [];
-        if (paths.length && !inv.command.length) throw new UsageError('--restart-on-change needs a spawned server: put its command after --');
-        // A path that does not exist is a usage error before anything is spawned.
-        if (paths.length) watchForRestart(paths, () => {})();
-      },
-    ),
-};
+// Bad flags fail before a server is spawned.
+/** The body of `listen` (its spec, with the help: ./listen.spec.ts). */
+export const listenBody: CommandSpec<CommonFlags & ListenFlags>['run'] = (inv, words, flags) =>
+  runOnTarget(
+    'listen',
+    inv,
+    words,
+    flags,
+    (s) => runListen(s, flags),
+    () => {
+      parseListenFlags(flags);
+      const paths = flags.restartOnChange ?? [];
+      if (paths.length && !inv.command.length) throw new UsageError('--restart-on-change needs a spawned server: put its command after --');
+      // A path that does not exist is a usage error before anything is spawned.
+      if (paths.length) watchForRestart(paths, () => {})();
+    },
+  );
 
 /** Parses and checks the listen flags (before anything is spawned). */
 export function parseListenFlags(f: ListenFlags): { pollSec?: number; count?: number; durationSec?: number; minRefetchIntervalMs?: number } {

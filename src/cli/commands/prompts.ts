@@ -10,67 +10,41 @@ import type { GetPromptResult } from '../../protocol/prompt.js';
 import { sanitize, sanitizeLine } from '../../util/sanitize.js';
 import type { CommandResult, Out } from '../output.js';
 import type { Session } from '../session.js';
-import { addCommonOptions, type CommonFlags } from '../options.js';
-import { TARGET_HELP, runOnTarget, takeUrl, type CommandSpec } from '../command.js';
-import { EXIT, exitCodesHelp } from '../exit.js';
-import { INPUT_HELP, addResumeOption } from '../input-options.js';
+import { type CommonFlags } from '../options.js';
+import { runOnTarget, takeUrl, type CommandSpec } from '../command.js';
+import { EXIT } from '../exit.js';
 import type { ResumeRound } from '../../client/types.js';
 import { whenOffered } from '../offered.js';
 
 const SUBCOMMANDS = ['get', 'complete'] as const;
 
-/** `mcp-inspect prompts [target] [get NAME [k=v…] | complete NAME ARG=PREFIX]`. */
-export const prompts: CommandSpec<CommonFlags> = {
-  name: 'prompts',
-  description: 'list prompts (all pages); `prompts get NAME key=value…`, `prompts complete NAME ARG=PREFIX`',
-  configure: (cmd) =>
-    addResumeOption(addCommonOptions(cmd))
-      .usage('[target] [get <name> [key=value…] | complete <name> <arg=prefix> [key=value…]] [options]')
-      .argument('[words...]', 'the URL (unless the server is given after -- or by --config), then what to do')
-      .addHelpText(
-        'after',
-        `
-  prompts                           every prompt: name, title, description, arguments (* = required)
-  prompts get NAME key=value…       the prompt's messages (values are strings)
-  prompts complete NAME ARG=PREFIX  the server's suggestions for argument ARG starting with PREFIX
-                                    (further key=value pairs are the context: other arguments' values)
-${INPUT_HELP}
-${TARGET_HELP}
-
-Examples:
-  mcp-inspect prompts http://127.0.0.1:3000/mcp
-  mcp-inspect prompts get greeting name=Ada style=formal -- node server.js
-  mcp-inspect prompts complete greeting name=G -- node server.js
-
-${exitCodesHelp()}`,
-      ),
-  run: async (inv, words, flags) => {
-    const { url, rest } = takeUrl(words, inv.command, flags);
-    const [sub, name, ...pairs] = rest;
-    const on = (body: (s: Session) => Promise<CommandResult>) => runOnTarget('prompts', inv, url ? [url] : [], flags, body);
-    if (sub === undefined) return on((s) => listPrompts(s));
-    if (!(SUBCOMMANDS as readonly string[]).includes(sub))
-      throw new UsageError(`prompts: unknown subcommand ${JSON.stringify(sub)} (expected ${SUBCOMMANDS.join(', ')}, or nothing to list)`);
-    if (sub === 'get') {
-      if (flags.resume !== undefined) {
-        if (name !== undefined) throw new UsageError('--resume continues the saved prompts/get: give no name or arguments');
-        return on(async (s) => {
-          const { loadResume } = await import('../resume.js');
-          const r = loadResume(flags.resume!, 'prompts/get', s);
-          const args = (r.params.arguments && typeof r.params.arguments === 'object' ? r.params.arguments : {}) as Record<string, string>;
-          return getPrompt(s, String(r.params.name ?? ''), args, r.round);
-        });
-      }
-      if (!name) throw new UsageError('which prompt? usage: mcp-inspect prompts get <name> [key=value…]');
-      const args = stringPairs(pairs, 'prompts get');
-      return on((s) => getPrompt(s, name, args));
+/** The body of `prompts` (its spec, with the help: ./prompts.spec.ts). */
+export const promptsBody: CommandSpec<CommonFlags>['run'] = async (inv, words, flags) => {
+  const { url, rest } = takeUrl(words, inv.command, flags);
+  const [sub, name, ...pairs] = rest;
+  const on = (body: (s: Session) => Promise<CommandResult>) => runOnTarget('prompts', inv, url ? [url] : [], flags, body);
+  if (sub === undefined) return on((s) => listPrompts(s));
+  if (!(SUBCOMMANDS as readonly string[]).includes(sub))
+    throw new UsageError(`prompts: unknown subcommand ${JSON.stringify(sub)} (expected ${SUBCOMMANDS.join(', ')}, or nothing to list)`);
+  if (sub === 'get') {
+    if (flags.resume !== undefined) {
+      if (name !== undefined) throw new UsageError('--resume continues the saved prompts/get: give no name or arguments');
+      return on(async (s) => {
+        const { loadResume } = await import('../resume.js');
+        const r = loadResume(flags.resume!, 'prompts/get', s);
+        const args = (r.params.arguments && typeof r.params.arguments === 'object' ? r.params.arguments : {}) as Record<string, string>;
+        return getPrompt(s, String(r.params.name ?? ''), args, r.round);
+      });
     }
-    const [pair, ...context] = pairs;
-    if (!name || !pair) throw new UsageError('usage: mcp-inspect prompts complete <name> <arg=prefix> [key=value…]');
-    const [arg] = Object.entries(stringPairs([pair], 'prompts complete'));
-    const ctx = stringPairs(context, 'prompts complete');
-    return on((s) => completePrompt(s, name, arg[0], arg[1], ctx));
-  },
+    if (!name) throw new UsageError('which prompt? usage: mcp-inspect prompts get <name> [key=value…]');
+    const args = stringPairs(pairs, 'prompts get');
+    return on((s) => getPrompt(s, name, args));
+  }
+  const [pair, ...context] = pairs;
+  if (!name || !pair) throw new UsageError('usage: mcp-inspect prompts complete <name> <arg=prefix> [key=value…]');
+  const [arg] = Object.entries(stringPairs([pair], 'prompts complete'));
+  const ctx = stringPairs(context, 'prompts complete');
+  return on((s) => completePrompt(s, name, arg[0], arg[1], ctx));
 };
 
 /** `key=value` pairs as strings (prompt arguments are always strings). Throws UsageError for a pair without `=` or a key given twice. */

@@ -13,11 +13,9 @@ import { expandUriTemplate, isUriTemplate, parseUriTemplate, templateValuesFromP
 import { sanitize, sanitizeLine } from '../../util/sanitize.js';
 import type { CommandResult, Out } from '../output.js';
 import type { Session } from '../session.js';
-import { addCommonOptions, type CommonFlags } from '../options.js';
-import { TARGET_HELP, runOnTarget, takeUrl, type CommandSpec } from '../command.js';
-import { EXIT, exitCodesHelp } from '../exit.js';
-import { INPUT_HELP, addResumeOption } from '../input-options.js';
-import { OUTPUT_FLAG } from '../output-file.js';
+import { type CommonFlags } from '../options.js';
+import { runOnTarget, takeUrl, type CommandSpec } from '../command.js';
+import { EXIT } from '../exit.js';
 import { whenOffered } from '../offered.js';
 
 export interface ResourcesFlags extends CommonFlags {
@@ -26,65 +24,37 @@ export interface ResourcesFlags extends CommonFlags {
 
 const SUBCOMMANDS = ['templates', 'read', 'complete'] as const;
 
-/** `mcp-inspect resources [target] [templates | read URI [k=v…] | complete TEMPLATE VAR=PREFIX]`. */
-export const resources: CommandSpec<ResourcesFlags> = {
-  name: 'resources',
-  description: 'list resources (all pages); `resources templates`, `resources read URI`, `resources complete TEMPLATE VAR=PREFIX`',
-  configure: (cmd) =>
-    addResumeOption(addCommonOptions(cmd))
-      .usage('[target] [templates | read <uri|template> [key=value…] | complete <template> <var=prefix>] [options]')
-      .argument('[words...]', 'the URL (unless the server is given after -- or by --config), then what to do')
-      .option(OUTPUT_FLAG, 'resources read: write the contents (decoded bytes of a blob, or the text) to FILE')
-      .addHelpText(
-        'after',
-        `
-  resources                        every resource: URI, name, mime type, size
-  resources templates              every resource template (RFC 6570 uriTemplate)
-  resources read URI               text shown; a blob as mime type and size (-o FILE writes its bytes)
-  resources read TEMPLATE k=v…     expands the template from the pairs, then reads it
-  resources complete TEMPLATE V=P  the server's suggestions for variable V starting with P
-${INPUT_HELP}
-${TARGET_HELP}
-
-Examples:
-  mcp-inspect resources http://127.0.0.1:3000/mcp
-  mcp-inspect resources read 'surface://items/{category}/{id}' category=books id=7 -- node server.js
-  mcp-inspect resources read surface://data/blob.bin -o blob.bin -- node server.js
-  mcp-inspect resources complete 'surface://items/{category}/{id}' category=b -- node server.js
-
-${exitCodesHelp()}`,
-      ),
-  run: async (inv, words, flags) => {
-    const { url, rest } = takeUrl(words, inv.command, flags);
-    const [sub, ...args] = rest;
-    const on = (body: (s: Session) => Promise<CommandResult>, check?: () => void) => runOnTarget('resources', inv, url ? [url] : [], flags, body, check);
-    if (sub === undefined) return on((s) => listResources(s));
-    if (!(SUBCOMMANDS as readonly string[]).includes(sub))
-      throw new UsageError(`resources: unknown subcommand ${JSON.stringify(sub)} (expected ${SUBCOMMANDS.join(', ')}, or nothing to list)`);
-    if (sub === 'templates') {
-      if (args.length) throw new UsageError('resources templates takes no arguments besides the target');
-      return on((s) => listTemplates(s));
+/** The body of `resources` (its spec, with the help: ./resources.spec.ts). */
+export const resourcesBody: CommandSpec<ResourcesFlags>['run'] = async (inv, words, flags) => {
+  const { url, rest } = takeUrl(words, inv.command, flags);
+  const [sub, ...args] = rest;
+  const on = (body: (s: Session) => Promise<CommandResult>, check?: () => void) => runOnTarget('resources', inv, url ? [url] : [], flags, body, check);
+  if (sub === undefined) return on((s) => listResources(s));
+  if (!(SUBCOMMANDS as readonly string[]).includes(sub))
+    throw new UsageError(`resources: unknown subcommand ${JSON.stringify(sub)} (expected ${SUBCOMMANDS.join(', ')}, or nothing to list)`);
+  if (sub === 'templates') {
+    if (args.length) throw new UsageError('resources templates takes no arguments besides the target');
+    return on((s) => listTemplates(s));
+  }
+  if (sub === 'read') {
+    if (flags.resume !== undefined) {
+      if (args.length) throw new UsageError('--resume continues the saved read: give no URI');
+      return on(async (s) => {
+        const { loadResume } = await import('../resume.js');
+        const r = loadResume(flags.resume!, 'resources/read', s);
+        return readResource(s, String(r.params.uri ?? ''), flags, r.round);
+      });
     }
-    if (sub === 'read') {
-      if (flags.resume !== undefined) {
-        if (args.length) throw new UsageError('--resume continues the saved read: give no URI');
-        return on(async (s) => {
-          const { loadResume } = await import('../resume.js');
-          const r = loadResume(flags.resume!, 'resources/read', s);
-          return readResource(s, String(r.params.uri ?? ''), flags, r.round);
-        });
-      }
-      const [target, ...pairs] = args;
-      if (!target) throw new UsageError('which resource? usage: mcp-inspect resources read <uri|template> [key=value…]');
-      const uri = uriOf(target, pairs);
-      return on((s) => readResource(s, uri, flags));
-    }
-    const [template, pair, ...extra] = args;
-    if (!template || !pair || extra.length) throw new UsageError('usage: mcp-inspect resources complete <template> <var=prefix>');
-    const eq = pair.indexOf('=');
-    if (eq <= 0) throw new UsageError(`resources complete: write VAR=PREFIX (got ${JSON.stringify(pair)})`);
-    return on((s) => completeTemplate(s, template, pair.slice(0, eq), pair.slice(eq + 1)));
-  },
+    const [target, ...pairs] = args;
+    if (!target) throw new UsageError('which resource? usage: mcp-inspect resources read <uri|template> [key=value…]');
+    const uri = uriOf(target, pairs);
+    return on((s) => readResource(s, uri, flags));
+  }
+  const [template, pair, ...extra] = args;
+  if (!template || !pair || extra.length) throw new UsageError('usage: mcp-inspect resources complete <template> <var=prefix>');
+  const eq = pair.indexOf('=');
+  if (eq <= 0) throw new UsageError(`resources complete: write VAR=PREFIX (got ${JSON.stringify(pair)})`);
+  return on((s) => completeTemplate(s, template, pair.slice(0, eq), pair.slice(eq + 1)));
 };
 
 /** The URI to read: `target` itself, or the template `target` expanded from `pairs`. Throws UsageError for pairs a plain URI does not take, unknown or malformed pairs. */

@@ -4,9 +4,8 @@
  * command or URL, source file, whether they are disabled and which entry wins a name clash.
  * Values are shown as written (variables not substituted, env and header values left out).
  */
-import { Option } from 'commander';
 import type { CommandSpec } from '../command.js';
-import { EXIT, exitCodesHelp } from '../exit.js';
+import { EXIT } from '../exit.js';
 import type { CommandResult, Out } from '../output.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 import { redactUrl } from '../../util/redact.js';
@@ -19,46 +18,20 @@ export interface ServersFlags {
   names?: boolean;
 }
 
-/** `mcp-inspect servers [--config FILE] [--json]`. */
-export const servers: CommandSpec<ServersFlags> = {
-  name: 'servers',
-  description: 'list the MCP servers configured for Claude Code, Claude Desktop, Cursor, VS Code, Windsurf and Codex',
-  configure: (cmd) =>
-    cmd
-      .option('--config <file>', 'list this config file instead of discovering them (default: $MCP_INSPECT_CONFIG)')
-      .option('--json', 'machine-readable JSON on stdout')
-      .option('--no-color', 'no colors (NO_COLOR is honored too)')
-      .addOption(new Option('--names', 'the usable server names, one per line (for shell completion)').hideHelp())
-      .addHelpText(
-        'after',
-        `
-Search order (the first entry of a name wins; project files before user files):
-  project  ~/.claude.json projects[<cwd>], .mcp.json, .cursor/mcp.json, .vscode/mcp.json
-  user     ~/.claude.json, Claude Desktop's claude_desktop_config.json, ~/.cursor/mcp.json,
-           VS Code's user mcp.json, ~/.codeium/windsurf/mcp_config.json, ~/.codex/config.toml
-A disabled entry is listed and used only when named and no enabled entry has its name.
-
-Examples:
-  mcp-inspect servers
-  mcp-inspect tools --server github
-  mcp-inspect servers --json | jq '.servers[] | select(.wins) | .name'
-
-${exitCodesHelp()}`,
-      ),
-  run: async (inv, _words, flags) => {
-    const [{ makeOut, present }, config] = await Promise.all([import('../output.js'), import('../../config/index.js')]);
-    const ctx = config.processConfigContext(flags.config !== undefined ? { configFile: flags.config } : {});
-    const d = config.discoverServers(ctx);
-    if (flags.names) {
-      const { writeOut } = await import('../stdout.js');
-      const names = [...new Set(d.entries.filter((e) => !e.shadowedBy && !e.error).map((e) => e.name))];
-      writeOut(names.map((n) => n + '\n').join(''));
-      return EXIT.ok;
-    }
-    const out = makeOut({ json: flags.json, color: flags.color });
-    for (const e of d.errors) if (e.server === undefined) out.warn(e.message);
-    return present(serversResult(d, ctx, config), out, inv.findings);
-  },
+/** The body of `servers` (its spec, with the help: ./servers.spec.ts). */
+export const serversBody: CommandSpec<ServersFlags>['run'] = async (inv, _words, flags) => {
+  const [{ makeOut, present }, config] = await Promise.all([import('../output.js'), import('../../config/index.js')]);
+  const ctx = config.processConfigContext(flags.config !== undefined ? { configFile: flags.config } : {});
+  const d = config.discoverServers(ctx);
+  if (flags.names) {
+    const { writeOut } = await import('../stdout.js');
+    const names = [...new Set(d.entries.filter((e) => !e.shadowedBy && !e.error).map((e) => e.name))];
+    writeOut(names.map((n) => n + '\n').join(''));
+    return EXIT.ok;
+  }
+  const out = makeOut({ json: flags.json, color: flags.color });
+  for (const e of d.errors) if (e.server === undefined) out.warn(e.message);
+  return present(serversResult(d, ctx, config), out, inv.findings);
 };
 
 type Config = typeof import('../../config/index.js');

@@ -7,60 +7,38 @@
 import { writeFileSync } from 'node:fs';
 import { UsageError } from '../../protocol/errors.js';
 import { sanitizeLine } from '../../util/sanitize.js';
-import { addCommonOptions, type CommonFlags } from '../options.js';
-import { TARGET_HELP, runOnTarget, type CommandSpec } from '../command.js';
-import { EXIT, exitCodesHelp } from '../exit.js';
+import { type CommonFlags } from '../options.js';
+import { runOnTarget, type CommandSpec } from '../command.js';
+import { EXIT } from '../exit.js';
 import { writeOut } from '../stdout.js';
 
 export interface SnapshotFlags extends CommonFlags {
   output?: string;
 }
 
-/** `mcp-inspect snapshot [target] [-o FILE]`. */
-export const snapshot: CommandSpec<SnapshotFlags> = {
-  name: 'snapshot',
-  description: "write the server's surface as canonical JSON (for mcp-inspect diff and CI)",
-  configure: (cmd) =>
-    addCommonOptions(cmd)
-      .argument('[target]', 'URL of the server (or a command after --)')
-      .option('-o, --output <file>', 'write the snapshot to this file instead of stdout')
-      .addHelpText(
-        'after',
-        `
-The snapshot is sorted and normalised (keys, entries, required lists) and carries no
-timestamp: commit it, and let \`mcp-inspect diff\` compare it with the live server.
-With --json, prints {"snapshot": …, "file": …, "findings": […]}.
-${TARGET_HELP}
-
-Examples:
-  mcp-inspect snapshot -o mcp-snapshot.json -- node dist/server.js
-  mcp-inspect snapshot http://127.0.0.1:3000/mcp > mcp-snapshot.json
-
-${exitCodesHelp()}`,
-      ),
-  run: (inv, words, flags) =>
-    runOnTarget('snapshot', inv, words, flags, async (s) => {
-      const { takeSnapshot, serializeSnapshot } = await import('../../contract/snapshot.js');
-      const stop = s.out.wait('reading the surface');
-      const snap = await takeSnapshot(s.client, s.signal).finally(stop);
-      const text = serializeSnapshot(snap);
-      if (flags.output) {
-        try {
-          writeFileSync(flags.output, text);
-        } catch (e) {
-          throw new UsageError(`cannot write ${sanitizeLine(flags.output)}: ${(e as Error).message}`);
-        }
+/** The body of `snapshot` (its spec, with the help: ./snapshot.spec.ts). */
+export const snapshotBody: CommandSpec<SnapshotFlags>['run'] = (inv, words, flags) =>
+  runOnTarget('snapshot', inv, words, flags, async (s) => {
+    const { takeSnapshot, serializeSnapshot } = await import('../../contract/snapshot.js');
+    const stop = s.out.wait('reading the surface');
+    const snap = await takeSnapshot(s.client, s.signal).finally(stop);
+    const text = serializeSnapshot(snap);
+    if (flags.output) {
+      try {
+        writeFileSync(flags.output, text);
+      } catch (e) {
+        throw new UsageError(`cannot write ${sanitizeLine(flags.output)}: ${(e as Error).message}`);
       }
-      return {
-        exitCode: EXIT.ok,
-        json: { snapshot: snap, file: flags.output ?? null },
-        text: (out) => {
-          if (flags.output)
-            out.info(
-              `wrote ${flags.output}: ${snap.tools.length} tools, ${snap.prompts.length} prompts, ${snap.resources.length} resources, ${snap.resourceTemplates.length} resource templates`,
-            );
-          else writeOut(text);
-        },
-      };
-    }),
-};
+    }
+    return {
+      exitCode: EXIT.ok,
+      json: { snapshot: snap, file: flags.output ?? null },
+      text: (out) => {
+        if (flags.output)
+          out.info(
+            `wrote ${flags.output}: ${snap.tools.length} tools, ${snap.prompts.length} prompts, ${snap.resources.length} resources, ${snap.resourceTemplates.length} resource templates`,
+          );
+        else writeOut(text);
+      },
+    };
+  });

@@ -7,28 +7,16 @@ import { displayName, toolHints } from '../../protocol/tool.js';
 import { sanitize, sanitizeLine } from '../../util/sanitize.js';
 import type { CommandResult, Out } from '../output.js';
 import type { Session } from '../session.js';
-import { addCommonOptions, type CommonFlags } from '../options.js';
-import { TARGET_HELP, runOnTarget, type CommandSpec } from '../command.js';
-import { exitCodesHelp, EXIT } from '../exit.js';
+import { type CommonFlags } from '../options.js';
+import { runOnTarget, type CommandSpec } from '../command.js';
+import { EXIT } from '../exit.js';
 
 export interface ToolsFlags extends CommonFlags {
   schema?: boolean;
 }
 
-/** `mcp-inspect tools [target] [--schema]`. */
-export const tools: CommandSpec<ToolsFlags> = {
-  name: 'tools',
-  description: 'list every tool (all pages): name, title, description, required arguments, annotation hints',
-  configure: (cmd) =>
-    addCommonOptions(cmd)
-      .argument('[target]', 'URL of the server (or a command after --)')
-      .option('--schema', "print each tool's inputSchema, outputSchema and annotations")
-      .addHelpText(
-        'after',
-        `${TARGET_HELP}\n\nAnnotations (read-only, destructive, …) are the server's own unverified hints.\n\nExamples:\n  mcp-inspect tools http://127.0.0.1:3000/mcp --schema\n  mcp-inspect tools --json -- node server.js | jq '.tools[].name'\n\n${exitCodesHelp()}`,
-      ),
-  run: (inv, words, flags) => runOnTarget('tools', inv, words, flags, (s) => listTools(s, flags)),
-};
+/** The body of `tools` (its spec, with the help: ./tools.spec.ts). */
+export const toolsBody: CommandSpec<ToolsFlags>['run'] = (inv, words, flags) => runOnTarget('tools', inv, words, flags, (s) => listTools(s, flags));
 
 /** Required argument names of a tool's inputSchema. */
 export function requiredArgs(t: Tool): string[] {
