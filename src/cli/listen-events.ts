@@ -7,10 +7,13 @@ import { renderToolDiff } from '../diff/render.js';
 import { summarizeDiff, isEmptyDiff, listedKey } from '../diff/diff.js';
 import { sanitizeLine } from '../util/sanitize.js';
 import { filterLabel } from '../diff/filter.js';
+import { LIST_KINDS } from '../protocol/list-kinds.js';
+import type { ListKind } from '../diff/types.js';
 import type { Out } from './output.js';
 
 /** How a diff's first line names its list (the tool one as before). */
-const LIST_NOUN = { tools: 'tool list', prompts: 'prompt list', resources: 'resource list' } as const;
+/** `tool list`, `prompt list`, `resource list`: a watched list in words (src/protocol/list-kinds.ts). */
+const listNoun = (kind: ListKind) => `${LIST_KINDS[kind].noun} list`;
 
 const ts = (t: number) => new Date(t).toISOString().slice(11, 23);
 
@@ -74,7 +77,7 @@ export function renderEvent(ev: ListenSessionEvent, out: Out): string[] {
               : `after ${kind}/list_changed`;
       if (isEmptyDiff(ev.diff)) return [`${at} ${kind}/list re-fetched ${label}: ${c.dim('no change')}`];
       return [
-        `${at} ${LIST_NOUN[kind]} ${label}: ${summarizeDiff(ev.diff)}`,
+        `${at} ${listNoun(kind)} ${label}: ${summarizeDiff(ev.diff)}`,
         ...renderToolDiff(ev.diff, { color: c.enabled, noun: kind })
           .replace(/\n$/, '')
           .split('\n')

@@ -7,11 +7,12 @@
  */
 import { McpError, NotOfferedError } from '../protocol/errors.js';
 import { ERROR_CODE } from '../protocol/constants.js';
+import type { LIST_KINDS, ListKindId } from '../protocol/list-kinds.js';
 import { sanitizeLine } from '../util/sanitize.js';
 import type { Session } from './session.js';
 
-/** The server capabilities the CLI names when their requests are refused. */
-export type OfferedCapability = 'resources' | 'prompts' | 'completions';
+/** The server capabilities the CLI names when their requests are refused: each list kind's (src/protocol/list-kinds.ts) but tools', and completions. */
+export type OfferedCapability = Exclude<(typeof LIST_KINDS)[ListKindId]['capability'], 'tools'> | 'completions';
 
 /**
  * Runs `request`; when it rejects with McpError -32601 and the server's capabilities have no

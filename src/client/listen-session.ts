@@ -1,16 +1,18 @@
 /**
  * listenSession: the listen → re-fetch → diff cycle shared by `mcp-inspect listen` and the TUI.
  * Opens the listen stream, re-fetches `tools/list` on every `tools/list_changed` (and, when
- * watched, the prompts and resources lists on theirs: {@link LIST_KINDS}) from page 1 and diffs
+ * watched, the prompts and resources lists on theirs: src/protocol/list-kinds.ts) from page 1 and diffs
  * it against the last list, optionally polls (with jitter) to catch changes that arrived without
  * any notification, and reconnects with exponential backoff after an abrupt drop, re-syncing by
  * fetching and diffing. spec: basic/patterns/subscriptions (delivery is best effort: poll too)
  */
-import { ERROR_CODE, METHOD } from '../protocol/constants.js';
+import { ERROR_CODE } from '../protocol/constants.js';
 import { McpError, TransportError, describeError } from '../protocol/errors.js';
-import type { ListenFilter, Tool } from '../protocol/types.js';
+import { LIST_KINDS, WATCH_KINDS, kindsOfWatch, watchOfNotification } from '../protocol/list-kinds.js';
+import type { ListenFilter, ServerCapabilities, Tool } from '../protocol/types.js';
 import { diffListed, diffTools, isEmptyDiff } from '../diff/diff.js';
 import type { ListKind, ListedItem, ToolDiff } from '../diff/types.js';
+import { fetchList } from './fetch-list.js';
 import { AsyncQueue } from './queue.js';
 import type { InspectorClient, ListenSessionEvent } from './types.js';
 
@@ -47,10 +49,8 @@ export const DEFAULT_MIN_REFETCH_INTERVAL_MS = 50;
 export function defaultFilter(client: InspectorClient): ListenFilter {
   const caps = client.description.capabilities;
   const f: ListenFilter = {};
-  if (caps.tools?.listChanged) f.toolsListChanged = true;
-  if (caps.prompts?.listChanged) f.promptsListChanged = true;
-  if (caps.resources?.listChanged) f.resourcesListChanged = true;
-  if (!f.toolsListChanged && !f.promptsListChanged && !f.resourcesListChanged && caps.tools) f.toolsListChanged = true;
+  for (const w of WATCH_KINDS) if (capabilityOf(caps, w)?.listChanged) f[LIST_KINDS[w].listenFlag] = true;
+  if (!WATCH_KINDS.some((w) => f[LIST_KINDS[w].listenFlag]) && caps.tools) f.toolsListChanged = true;
   return f;
 }
 
@@ -66,63 +66,40 @@ interface KindState {
   lastFetchAt: number;
 }
 
+/** The capability object of watched list `w` in `caps` (src/protocol/list-kinds.ts), if it is one. */
+function capabilityOf(caps: ServerCapabilities, w: ListKind): { listChanged?: unknown } | undefined {
+  const c = caps[LIST_KINDS[w].capability];
+  return c && typeof c === 'object' ? c : undefined;
+}
+
 /**
- * The lists that are re-fetched and diffed: how each is fetched (every page, from page 1,
- * through the client's one listAll) and named in errors. Each is diffed keyed by its key
- * field (src/diff/diff.ts: tools and prompts by `name`, resources by `uri`, templates by
- * `uriTemplate`). spec: server/tools, server/prompts, server/resources (#list-changed-notification)
+ * Fetches watched list `w`: each list kind it covers (resources: resources and templates
+ * together, one resources/list_changed covers both), the entries concatenated in table order.
+ * A covered kind other than the watched one itself may be missing: a server without templates
+ * may not implement the method (-32601), no entries then. Each list is diffed keyed by its key
+ * field (src/protocol/list-kinds.ts). spec: server/tools, server/prompts, server/resources (#list-changed-notification)
  */
-export const LIST_KINDS: Record<
-  ListKind,
-  { method: string; notification: string; list: (c: InspectorClient, signal: AbortSignal) => Promise<{ items: unknown[]; incomplete?: 'loop' | 'page-cap' }> }
-> = {
-  tools: {
-    method: METHOD.toolsList,
-    notification: METHOD.toolsListChanged,
-    list: async (c, signal) => {
-      const l = await c.listTools({ signal });
-      return { items: l.tools, incomplete: l.incomplete };
-    },
-  },
-  prompts: { method: METHOD.promptsList, notification: METHOD.promptsListChanged, list: async (c, signal) => await c.listPrompts({ signal }) },
-  resources: {
-    method: METHOD.resourcesList,
-    notification: METHOD.resourcesListChanged,
-    // Resources and templates together: one resources/list_changed covers both.
-    list: async (c, signal) => {
-      const [resources, templates] = await Promise.all([
-        c.listResources({ signal }),
-        c.listResourceTemplates({ signal }).catch((e: unknown) => {
-          // A server without templates may not implement the method: no templates then.
-          if (e instanceof McpError && e.code === ERROR_CODE.methodNotFound) return { items: [] };
-          throw e;
-        }),
-      ]);
-      return {
-        items: [...resources.items, ...templates.items],
-        incomplete: resources.incomplete ?? (templates as { incomplete?: 'loop' | 'page-cap' }).incomplete,
-      };
-    },
-  },
-};
-
-const KIND_OF_NOTIFICATION: Record<string, ListKind | undefined> = {
-  [METHOD.toolsListChanged]: 'tools',
-  [METHOD.promptsListChanged]: 'prompts',
-  [METHOD.resourcesListChanged]: 'resources',
-};
+export async function fetchWatched(client: InspectorClient, w: ListKind, signal: AbortSignal): Promise<{ items: unknown[]; incomplete?: 'loop' | 'page-cap' }> {
+  const lists = await Promise.all(
+    kindsOfWatch(w).map((k) =>
+      fetchList(client, k, signal).catch((e: unknown) => {
+        if (k !== w && e instanceof McpError && e.code === ERROR_CODE.methodNotFound) return { items: [] as unknown[], incomplete: undefined };
+        throw e;
+      }),
+    ),
+  );
+  const incomplete = lists.find((l) => l.incomplete)?.incomplete;
+  return { items: lists.flatMap((l) => l.items), ...(incomplete && { incomplete }) };
+}
 
 /**
- * The lists a watch re-fetches: always tools (its first list is the watch's first event);
- * prompts and resources when the filter asks for their list_changed and the server's
- * capabilities say that list can change (`listChanged`).
+ * The lists a watch re-fetches: always tools (its first list is the watch's first event); each
+ * other watched list (src/protocol/list-kinds.ts) when the filter asks for its list_changed and
+ * the server's capabilities say that list can change (`listChanged`).
  */
 export function watchedKinds(client: InspectorClient, filter: ListenFilter): ListKind[] {
   const caps = client.description.capabilities;
-  const kinds: ListKind[] = ['tools'];
-  if (filter.promptsListChanged && caps.prompts?.listChanged) kinds.push('prompts');
-  if (filter.resourcesListChanged && caps.resources?.listChanged) kinds.push('resources');
-  return kinds;
+  return WATCH_KINDS.filter((w) => w === 'tools' || (filter[LIST_KINDS[w].listenFlag] && capabilityOf(caps, w)?.listChanged));
 }
 
 const sleep = (ms: number, signal?: AbortSignal) =>
@@ -187,7 +164,7 @@ export function listenSession(client: InspectorClient, opts: ListenSessionOption
       if (signal.aborted) return;
       st.lastFetchAt = performance.now();
       try {
-        const { items, incomplete } = await LIST_KINDS[kind].list(client, signal);
+        const { items, incomplete } = await fetchWatched(client, kind, signal);
         const diff = kind === 'tools' ? diffTools(st.current as Tool[], items as Tool[]) : diffListed(kind, st.current as ListedItem[], items as ListedItem[]);
         st.current = items;
         let cause = entry.cause;
@@ -237,7 +214,7 @@ export function listenSession(client: InspectorClient, opts: ListenSessionOption
             if (!sawAck) upSince = Date.now();
             sawAck = true;
           }
-          const kind = ev.type === 'notification' ? KIND_OF_NOTIFICATION[ev.method] : undefined;
+          const kind = ev.type === 'notification' ? watchOfNotification(ev.method) : undefined;
           const st = kind && lists.get(kind);
           if (kind && st) {
             st.notifiedSinceFetch = true;
@@ -300,7 +277,7 @@ export function listenSession(client: InspectorClient, opts: ListenSessionOption
         if (kind === 'tools') continue;
         st.lastFetchAt = performance.now();
         try {
-          st.current = (await LIST_KINDS[kind].list(client, signal)).items;
+          st.current = (await fetchWatched(client, kind, signal)).items;
         } catch (e) {
           if (signal.aborted) return;
           q.push({ type: 'error', time: Date.now(), error: `fetching ${LIST_KINDS[kind].method} failed: ${describeError(e, 'inline')}`, cause: e });

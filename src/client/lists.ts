@@ -8,9 +8,10 @@
  */
 import { createHash } from 'node:crypto';
 import { METHOD } from '../protocol/constants.js';
+import { LIST_KINDS, LIST_KIND_IDS, type ListItemOf, type ListKindId } from '../protocol/list-kinds.js';
 import { TransportError, describeError } from '../protocol/errors.js';
 import { filterToolsByXMcpHeader, type XMcpHeaderSpec } from '../protocol/xmcpheader.js';
-import type { JsonObject, JsonRpcNotification, Prompt, Resource, ResourceTemplate } from '../protocol/types.js';
+import type { JsonObject, JsonRpcNotification, Prompt, Resource, ResourceTemplate, Tool } from '../protocol/types.js';
 import { checkToolList, isNamedTool } from '../check/rules/tools.js';
 import { invalidListItem, listLoop, pageCap } from '../check/rules/list.js';
 import { invalidXMcpHeaders } from '../check/rules/xmcpheader.js';
@@ -103,17 +104,29 @@ export class Lists {
     return { items, pages, ttlMs, cacheScope, ...(incomplete && { incomplete }) };
   }
 
-  /** listAll, keeping the entries that are objects with a string `field` (a finding for each other one); cached. */
-  private async listEntries<T>(method: string, key: string, noun: string, field: string, opts: ListOptions): Promise<PagedList<T>> {
-    const list = await this.listAll(method, key, opts);
-    const items: T[] = [];
+  /**
+   * listAll of list kind `kind` (src/protocol/list-kinds.ts), keeping the entries that are
+   * objects with a string key field (a finding for each other one); cached, and kept for snapshot().
+   */
+  private async listEntries<K extends Exclude<ListKindId, 'tools'>>(kind: K, opts: ListOptions): Promise<PagedList<ListItemOf[K]>> {
+    const { method, resultKey, itemKey, noun } = LIST_KINDS[kind];
+    const list = await this.listAll(method, resultKey, opts);
+    const items: ListItemOf[K][] = [];
     list.items.forEach((item, index) => {
-      if (isObject(item) && typeof item[field] === 'string') items.push(item as T);
-      else this.core.report(invalidListItem(method, noun, field, item, index));
+      if (isObject(item) && typeof item[itemKey] === 'string') items.push(item as ListItemOf[K]);
+      else this.core.report(invalidListItem(method, noun, itemKey, item, index));
     });
     const out = { ...list, items };
     this.core.cache.set(method, {}, out, out);
+    (this.last as Record<string, unknown>)[kind] = items;
     return out;
+  }
+
+  /** Fetches every page of the list of `kind` (tools through listTools: its findings and header filter). Throws as listAll. */
+  async list<K extends ListKindId>(kind: K, opts: ListOptions = {}): Promise<PagedList<ListItemOf[K]>> {
+    if (kind !== 'tools') return (await this.listEntries(kind, opts)) as PagedList<ListItemOf[K]>;
+    const { tools, dropped: _dropped, ...rest } = await this.listTools(opts);
+    return { ...rest, items: tools as ListItemOf[K][] };
   }
 
   /**
@@ -122,7 +135,7 @@ export class Lists {
    * `x-mcp-header` annotations are invalid (a finding each). spec: server/tools#listing-tools
    */
   async listTools(opts: ListOptions = {}): Promise<ToolList> {
-    const { items, pages, ttlMs, cacheScope, incomplete } = await this.listAll(METHOD.toolsList, 'tools', opts);
+    const { items, pages, ttlMs, cacheScope, incomplete } = await this.listAll(LIST_KINDS.tools.method, LIST_KINDS.tools.resultKey, opts);
     for (const f of checkToolList(items)) this.core.report(f);
     const all = items.filter(isNamedTool);
     const mark = incomplete ? { incomplete } : {};
@@ -134,38 +147,32 @@ export class Lists {
       list = { tools: f.tools, dropped: f.dropped, pages, ttlMs, cacheScope, ...mark };
     }
     this.last.tools = list.tools;
-    this.core.cache.set(METHOD.toolsList, {}, list, list);
+    this.core.cache.set(LIST_KINDS.tools.method, {}, list, list);
     return list;
   }
 
   /** Fetches every page of `prompts/list`; entries without a string `name` are left out (a finding). spec: server/prompts#listing-prompts */
   async listPrompts(opts: ListOptions = {}): Promise<PagedList<Prompt>> {
-    const l = await this.listEntries<Prompt>(METHOD.promptsList, 'prompts', 'prompt', 'name', opts);
-    this.last.prompts = l.items;
-    return l;
+    return await this.listEntries('prompts', opts);
   }
 
   /** Fetches every page of `resources/list`; entries without a string `uri` are left out (a finding). spec: server/resources#listing-resources */
   async listResources(opts: ListOptions = {}): Promise<PagedList<Resource>> {
-    const l = await this.listEntries<Resource>(METHOD.resourcesList, 'resources', 'resource', 'uri', opts);
-    this.last.resources = l.items;
-    return l;
+    return await this.listEntries('resources', opts);
   }
 
   /** Fetches every page of `resources/templates/list`; entries without a string `uriTemplate` are left out (a finding). spec: server/resources#resource-templates */
   async listResourceTemplates(opts: ListOptions = {}): Promise<PagedList<ResourceTemplate>> {
-    const l = await this.listEntries<ResourceTemplate>(METHOD.resourceTemplatesList, 'resourceTemplates', 'resource template', 'uriTemplate', opts);
-    this.last.resourceTemplates = l.items;
-    return l;
+    return await this.listEntries('resourceTemplates', opts);
   }
 
   /** The description and the lists last fetched through this client (copies of the arrays), for `resync`. */
   snapshot(): ListSnapshot {
     const s: ListSnapshot = { description: this.core.desc };
-    if (this.last.tools) s.tools = [...this.last.tools];
-    if (this.last.prompts) s.prompts = [...this.last.prompts];
-    if (this.last.resources) s.resources = [...this.last.resources];
-    if (this.last.resourceTemplates) s.resourceTemplates = [...this.last.resourceTemplates];
+    for (const k of LIST_KIND_IDS) {
+      const items = this.last[k];
+      if (items) (s as Record<string, unknown>)[k] = [...items];
+    }
     return s;
   }
 
@@ -194,31 +201,16 @@ export class Lists {
         errors[method] = describeError(e, 'inline');
       }
     };
-    if (isObject(caps.tools))
-      await fetch(METHOD.toolsList, async () => {
-        const l = await this.listTools(opts);
-        lists.tools = {
-          items: l.tools,
-          diff: diffByKey(before.tools, l.tools, 'name'),
-          toolDiff: diffTools(before.tools ?? [], l.tools),
-          ...(l.incomplete && { incomplete: l.incomplete }),
-        };
-      });
-    if (isObject(caps.prompts))
-      await fetch(METHOD.promptsList, async () => {
-        const l = await this.listPrompts(opts);
-        lists.prompts = { items: l.items, diff: diffByKey(before.prompts, l.items, 'name'), ...(l.incomplete && { incomplete: l.incomplete }) };
-      });
-    if (isObject(caps.resources)) {
-      await fetch(METHOD.resourcesList, async () => {
-        const l = await this.listResources(opts);
-        lists.resources = { items: l.items, diff: diffByKey(before.resources, l.items, 'uri'), ...(l.incomplete && { incomplete: l.incomplete }) };
-      });
-      await fetch(METHOD.resourceTemplatesList, async () => {
-        const l = await this.listResourceTemplates(opts);
-        lists.resourceTemplates = {
+    // Every list kind the capabilities offer, in table order (src/protocol/list-kinds.ts).
+    for (const kind of LIST_KIND_IDS) {
+      const { method, capability, itemKey } = LIST_KINDS[kind];
+      if (!isObject(caps[capability])) continue;
+      await fetch(method, async () => {
+        const l = await this.list(kind, opts);
+        (lists as Record<string, unknown>)[kind] = {
           items: l.items,
-          diff: diffByKey(before.resourceTemplates, l.items, 'uriTemplate'),
+          diff: diffByKey(before[kind] as object[] | undefined, l.items, itemKey),
+          ...(kind === 'tools' && { toolDiff: diffTools(before.tools ?? [], l.items as Tool[]) }),
           ...(l.incomplete && { incomplete: l.incomplete }),
         };
       });

@@ -7,6 +7,7 @@
 import type { ListDiff, ListSnapshot, ListenSessionEvent, ResyncResult } from './types.js';
 import type { ListedItem } from '../diff/types.js';
 import { diffListed, diffTools } from '../diff/diff.js';
+import { LIST_KINDS, LIST_KIND_IDS, WATCH_KINDS, kindsOfWatch } from '../protocol/list-kinds.js';
 
 /** Stable JSON (object keys sorted), so that two equal values compare equal whatever their key order. */
 function stable(v: unknown): string {
@@ -59,10 +60,9 @@ function listSummary(label: string, d: ListDiff): string {
 /** The one-line summary of a re-sync (ResyncResult.summary). */
 export function resyncSummary(r: Omit<ResyncResult, 'summary'>): string {
   const parts = [isSameList(r.capabilities) ? 'capabilities unchanged' : listSummary('capabilities', r.capabilities)];
-  const labels = { tools: 'tools', prompts: 'prompts', resources: 'resources', resourceTemplates: 'resource templates' } as const;
-  for (const k of Object.keys(labels) as (keyof typeof labels)[]) {
+  for (const k of LIST_KIND_IDS) {
     const l = r.lists[k];
-    if (l) parts.push(listSummary(labels[k], l.diff) + (l.incomplete ? ' (incomplete)' : ''));
+    if (l) parts.push(listSummary(LIST_KINDS[k].label, l.diff) + (l.incomplete ? ' (incomplete)' : ''));
   }
   for (const [method, error] of Object.entries(r.errors)) parts.push(`${method} failed: ${error}`);
   return parts.join('; ');
@@ -88,27 +88,22 @@ export function restartDiffEvents(before: ListSnapshot, result: ResyncResult, ti
   // A list the old run did not offer (its capability absent from the description before) was
   // empty, not unknown: when the new run offers it, everything in it is new.
   const had = before.description?.capabilities;
-  const notOffered = (cap: 'prompts' | 'resources') => had !== undefined && had[cap] === undefined;
-  const wasPrompts = before.prompts ?? (notOffered('prompts') && result.lists.prompts ? [] : undefined);
-  const newResources = notOffered('resources');
-  const wasResources = before.resources ?? (newResources && result.lists.resources ? [] : undefined);
-  const wasTemplates = before.resourceTemplates ?? (newResources && result.lists.resourceTemplates ? [] : undefined);
-  if (before.tools && !failed('tools/list')) {
-    const tools = result.lists.tools?.items ?? [];
-    const incomplete = result.lists.tools?.incomplete;
-    out.push({ type: 'diff', time, cause: 'restart', diff: diffTools(before.tools, tools), tools, ...(incomplete && { incomplete }) });
-  }
-  if (wasPrompts && !failed('prompts/list')) {
-    const items = result.lists.prompts?.items ?? [];
-    out.push({ type: 'diff', time, cause: 'restart', kind: 'prompts', diff: diffListed('prompts', wasPrompts, items), items });
-  }
-  if ((wasResources || wasTemplates) && !failed('resources/list', 'resources/templates/list')) {
-    const was: ListedItem[] = [...(wasResources ?? []), ...(wasTemplates ?? [])];
-    const items: ListedItem[] = [
-      ...(wasResources ? (result.lists.resources?.items ?? []) : []),
-      ...(wasTemplates ? (result.lists.resourceTemplates?.items ?? []) : []),
-    ];
-    out.push({ type: 'diff', time, cause: 'restart', kind: 'resources', diff: diffListed('resources', was, items), items });
+  for (const watch of WATCH_KINDS) {
+    const kinds = kindsOfWatch(watch);
+    const notOffered = had !== undefined && had[LIST_KINDS[watch].capability] === undefined;
+    // Per list kind of this watch (resources: resources and templates): the old list, or [] when not offered.
+    const was = kinds.map((k) => before[k] ?? (notOffered && result.lists[k] ? [] : undefined));
+    if (watch === 'tools') {
+      if (!before.tools || failed(LIST_KINDS.tools.method)) continue;
+      const tools = result.lists.tools?.items ?? [];
+      const incomplete = result.lists.tools?.incomplete;
+      out.push({ type: 'diff', time, cause: 'restart', diff: diffTools(before.tools, tools), tools, ...(incomplete && { incomplete }) });
+      continue;
+    }
+    if (!was.some(Boolean) || failed(...kinds.map((k) => LIST_KINDS[k].method))) continue;
+    const old: ListedItem[] = was.flatMap((w) => (w ?? []) as ListedItem[]);
+    const items: ListedItem[] = kinds.flatMap((k, i) => (was[i] ? ((result.lists[k]?.items ?? []) as ListedItem[]) : []));
+    out.push({ type: 'diff', time, cause: 'restart', kind: watch, diff: diffListed(watch, old, items), items });
   }
   return out;
 }

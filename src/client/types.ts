@@ -19,6 +19,7 @@ import type {
   Tool,
 } from '../protocol/types.js';
 import type { LogLevel } from '../protocol/constants.js';
+import type { ListItemOf, ListKindId } from '../protocol/list-kinds.js';
 import type { Finding } from '../check/types.js';
 import type { RawReply, WireEvent } from '../transport/types.js';
 
@@ -284,13 +285,7 @@ export interface InspectorClient {
 }
 
 /** The lists a client fetched last, with the description they belong to. Absent lists were never fetched. */
-export interface ListSnapshot {
-  description?: ServerDescription;
-  tools?: Tool[];
-  prompts?: Prompt[];
-  resources?: Resource[];
-  resourceTemplates?: ResourceTemplate[];
-}
+export type ListSnapshot = { description?: ServerDescription } & { [K in ListKindId]?: ListItemOf[K][] };
 
 /** Names added, removed and changed between two lists of one kind (keyed by name, uri or uriTemplate). */
 export interface ListDiff {
@@ -307,11 +302,8 @@ export interface ResyncResult {
   /** Capability keys (`tools`, `prompts`, `logging`…) added, removed or changed since `before.description`. */
   capabilities: ListDiff;
   /** Each list re-fetched: its entries now and the diff against `before` (against nothing when `before` lacked it). */
-  lists: {
-    tools?: { items: Tool[]; diff: ListDiff; incomplete?: 'loop' | 'page-cap'; toolDiff: import('../diff/types.js').ToolDiff };
-    prompts?: { items: Prompt[]; diff: ListDiff; incomplete?: 'loop' | 'page-cap' };
-    resources?: { items: Resource[]; diff: ListDiff; incomplete?: 'loop' | 'page-cap' };
-    resourceTemplates?: { items: ResourceTemplate[]; diff: ListDiff; incomplete?: 'loop' | 'page-cap' };
+  lists: { [K in ListKindId]?: { items: ListItemOf[K][]; diff: ListDiff; incomplete?: 'loop' | 'page-cap' } } & {
+    tools?: { toolDiff: import('../diff/types.js').ToolDiff };
   };
   /** Lists that could not be re-fetched: method → error sentence. */
   errors: Record<string, string>;
@@ -362,7 +354,7 @@ export type ListenSessionEvent =
       type: 'diff';
       time: number;
       cause: 'notification' | 'poll' | 'resync' | 'restart';
-      kind: 'prompts' | 'resources';
+      kind: Exclude<import('../protocol/list-kinds.js').WatchKind, 'tools'>;
       diff: import('../diff/types.js').ListDiff<import('../diff/types.js').ListedItem>;
       /** The new list. */
       items: import('../diff/types.js').ListedItem[];

@@ -16,6 +16,7 @@ import type { JsonObject, ListenFilter, Tool } from '../protocol/types.js';
 import { TransportError, describeError } from '../protocol/errors.js';
 import { isObject } from '../util/json.js';
 import { checkToolList, isNamedTool } from '../check/rules/tools.js';
+import { LIST_KINDS, LIST_KIND_IDS, WATCH_KINDS } from '../protocol/list-kinds.js';
 import { invalidXMcpHeaders } from '../check/rules/xmcpheader.js';
 import { checkCacheHints, checkDiscoverShape, checkResultEnvelope } from '../check/rules/discover.js';
 import { checkToolDefinitions, checkToolOrder } from '../check/rules/schema.js';
@@ -161,7 +162,7 @@ export async function runChecks(client: InspectorClient, opts: CheckOptions = {}
       'list.next-cursor-invalid',
       'list.invalid-cursor-accepted',
     );
-    const first = (await listed('tools/list', 'tools')) ?? [];
+    const first = (await listed(LIST_KINDS.tools.method, LIST_KINDS.tools.resultKey)) ?? [];
     add(checkToolList(first));
     const tools = first.filter(isNamedTool);
     add(checkToolDefinitions(tools));
@@ -169,7 +170,7 @@ export async function runChecks(client: InspectorClient, opts: CheckOptions = {}
       ran('xmcpheader.invalid');
       add(invalidXMcpHeaders(xmcpDropped(tools)));
     }
-    const second = ((await listed('tools/list', 'tools')) ?? []).filter(isNamedTool);
+    const second = ((await listed(LIST_KINDS.tools.method, LIST_KINDS.tools.resultKey)) ?? []).filter(isNamedTool);
     add(
       checkToolOrder(
         tools.map((t) => t.name),
@@ -183,18 +184,15 @@ export async function runChecks(client: InspectorClient, opts: CheckOptions = {}
     if (opts.call) ran('tools.output-schema-mismatch', 'tools.output-schema-unusable');
   }
   // The other lists: their envelope and pagination.
-  if (caps.prompts) await listed('prompts/list', 'prompts');
-  if (caps.resources) {
-    await listed('resources/list', 'resources');
-    await listed('resources/templates/list', 'resourceTemplates');
-  }
-  if (caps.tools || caps.prompts || caps.resources) ran('list.next-cursor-invalid');
+  for (const k of LIST_KIND_IDS) if (k !== 'tools' && caps[LIST_KINDS[k].capability]) await listed(LIST_KINDS[k].method, LIST_KINDS[k].resultKey);
+  if (LIST_KIND_IDS.some((k) => caps[LIST_KINDS[k].capability])) ran('list.next-cursor-invalid');
 
   // A declared listChanged: subscriptions/listen must acknowledge it first.
   const declared: ListenFilter = {};
-  if (isObject(caps.tools) && caps.tools.listChanged) declared.toolsListChanged = true;
-  if (isObject(caps.prompts) && caps.prompts.listChanged) declared.promptsListChanged = true;
-  if (isObject(caps.resources) && caps.resources.listChanged) declared.resourcesListChanged = true;
+  for (const w of WATCH_KINDS) {
+    const cap = caps[LIST_KINDS[w].capability];
+    if (isObject(cap) && cap.listChanged) declared[LIST_KINDS[w].listenFlag] = true;
+  }
   if (modern && Object.keys(declared).length) {
     ran('subscriptions.not-acknowledged', 'subscriptions.declared-refused');
     add(await listenCheck(client, declared, probeMs, opts.signal));

@@ -7,7 +7,9 @@
  * (a reorder is an informational change). Pure, except {@link takeSnapshot} (which asks a client).
  */
 import type { InspectorClient } from '../client/types.js';
-import type { Era, JsonObject, Prompt, Resource, ResourceTemplate, ServerCapabilities, Tool } from '../protocol/types.js';
+import { fetchList } from '../client/fetch-list.js';
+import { LIST_KINDS, LIST_KIND_IDS, type ListItemOf, type ListKindId } from '../protocol/list-kinds.js';
+import type { Era, JsonObject, ServerCapabilities, Tool } from '../protocol/types.js';
 import { canonicalize, isObject, safeJson } from '../util/json.js';
 import { McpError } from '../protocol/errors.js';
 import { MAX_DEPTH, deepMarker } from '../util/depth.js';
@@ -16,7 +18,10 @@ import { MAX_DEPTH, deepMarker } from '../util/depth.js';
 export const SNAPSHOT_FORMAT = 1;
 
 /** One server's surface. Every field is compared by `diff`. */
-export interface Snapshot {
+/** Every list kind (src/protocol/list-kinds.ts), sorted by its key field. */
+type SnapshotLists = { [K in ListKindId]: ListItemOf[K][] };
+
+export interface Snapshot extends SnapshotLists {
   /** Always {@link SNAPSHOT_FORMAT}; tells a snapshot file from any other JSON. */
   mcpSnapshot: number;
   server: { name?: string; version?: string; title?: string };
@@ -25,18 +30,14 @@ export interface Snapshot {
   supportedVersions: string[];
   capabilities: ServerCapabilities;
   instructions?: string;
-  tools: Tool[];
   /** Over HTTP, tools the client leaves out for an invalid `x-mcp-header` annotation (name and reason). */
   droppedTools?: { name: string; reason: string }[];
-  prompts: Prompt[];
-  resources: Resource[];
-  resourceTemplates: ResourceTemplate[];
   /** The names / URIs in the order the server listed them. */
-  order: { tools: string[]; prompts: string[]; resources: string[]; resourceTemplates: string[] };
+  order: Record<ListKindId, string[]>;
 }
 
 /** What {@link buildSnapshot} takes: the description and the lists as the client returned them. */
-export interface SnapshotParts {
+export interface SnapshotParts extends Partial<SnapshotLists> {
   era: Era;
   protocolVersion: string;
   supportedVersions: string[];
@@ -45,9 +46,6 @@ export interface SnapshotParts {
   instructions?: string;
   tools: Tool[];
   droppedTools?: { name: string; reason: string }[];
-  prompts?: Prompt[];
-  resources?: Resource[];
-  resourceTemplates?: ResourceTemplate[];
 }
 
 const SET_LIKE_KEYS = new Set(['required', 'type']);
@@ -97,10 +95,14 @@ export function buildSnapshot(parts: SnapshotParts): Snapshot {
   if (typeof info.name === 'string') server.name = info.name;
   if (typeof info.version === 'string') server.version = info.version;
   if (typeof info.title === 'string') server.title = info.title;
-  const tools = parts.tools.map((t) => normalize(t) as Tool).sort(byKey((t) => t.name));
-  const prompts = (parts.prompts ?? []).map((p) => normalize(p) as Prompt).sort(byKey((p) => p.name));
-  const resources = (parts.resources ?? []).map((r) => normalize(r) as Resource).sort(byKey((r) => r.uri));
-  const resourceTemplates = (parts.resourceTemplates ?? []).map((r) => normalize(r) as ResourceTemplate).sort(byKey((r) => r.uriTemplate));
+  const key = (kind: ListKindId) => (x: object) => (x as Record<string, unknown>)[LIST_KINDS[kind].itemKey] as string;
+  const lists = {} as SnapshotLists;
+  const order = {} as Record<ListKindId, string[]>;
+  for (const k of LIST_KIND_IDS) {
+    const given: object[] = parts[k] ?? [];
+    (lists as Record<string, unknown>)[k] = given.map((x) => normalize(x) as object).sort(byKey(key(k)));
+    order[k] = given.map(key(k));
+  }
   const snap: Snapshot = {
     mcpSnapshot: SNAPSHOT_FORMAT,
     server,
@@ -108,16 +110,8 @@ export function buildSnapshot(parts: SnapshotParts): Snapshot {
     protocolVersion: parts.protocolVersion,
     supportedVersions: [...parts.supportedVersions].sort(),
     capabilities: normalize(parts.capabilities) as ServerCapabilities,
-    tools,
-    prompts,
-    resources,
-    resourceTemplates,
-    order: {
-      tools: parts.tools.map((t) => t.name),
-      prompts: (parts.prompts ?? []).map((p) => p.name),
-      resources: (parts.resources ?? []).map((r) => r.uri),
-      resourceTemplates: (parts.resourceTemplates ?? []).map((r) => r.uriTemplate),
-    },
+    ...lists,
+    order,
   };
   if (parts.instructions !== undefined) snap.instructions = parts.instructions;
   if (parts.droppedTools?.length) snap.droppedTools = [...parts.droppedTools].sort(byKey((d) => d.name));
@@ -135,17 +129,16 @@ export function serializeSnapshot(s: Snapshot): string {
  */
 export function parseSnapshot(value: unknown): Snapshot {
   if (!isObject(value) || value.mcpSnapshot !== SNAPSHOT_FORMAT) throw new Error(`not an mcp-inspect snapshot (format ${SNAPSHOT_FORMAT})`);
-  for (const k of ['tools', 'prompts', 'resources', 'resourceTemplates'] as const) {
+  for (const k of LIST_KIND_IDS) {
     if (!Array.isArray(value[k])) throw new Error(`the snapshot has no ${k} array`);
   }
   const s = value as unknown as Snapshot;
   // Older or hand-edited files may lack `order`: the sorted lists stand in for it.
-  s.order ??= {
-    tools: s.tools.map((t) => t.name),
-    prompts: s.prompts.map((p) => p.name),
-    resources: s.resources.map((r) => r.uri),
-    resourceTemplates: s.resourceTemplates.map((r) => r.uriTemplate),
-  };
+  if (!s.order) {
+    const order = {} as Record<ListKindId, string[]>;
+    for (const k of LIST_KIND_IDS) order[k] = (s[k] as object[]).map((x) => (x as Record<string, unknown>)[LIST_KINDS[k].itemKey] as string);
+    s.order = order;
+  }
   s.capabilities ??= {};
   s.server ??= {};
   return s;
@@ -171,9 +164,11 @@ export async function takeSnapshot(client: InspectorClient, signal?: AbortSignal
     }
   };
   const tools = caps.tools ? await client.listTools({ signal }) : { tools: [], dropped: [] };
-  const prompts = await opt(!!caps.prompts, () => client.listPrompts({ signal }));
-  const resources = await opt(!!caps.resources, () => client.listResources({ signal }));
-  const resourceTemplates = await opt(!!caps.resources, () => client.listResourceTemplates({ signal }));
+  const lists: Partial<SnapshotLists> = {};
+  for (const k of LIST_KIND_IDS) {
+    if (k === 'tools') continue;
+    (lists as Record<string, unknown>)[k] = await opt(!!caps[LIST_KINDS[k].capability], () => fetchList(client, k, signal));
+  }
   return buildSnapshot({
     era: d.era,
     protocolVersion: d.protocolVersion,
@@ -181,10 +176,8 @@ export async function takeSnapshot(client: InspectorClient, signal?: AbortSignal
     serverInfo: d.serverInfo,
     capabilities: caps,
     instructions: d.instructions,
+    ...lists,
     tools: tools.tools,
     droppedTools: tools.dropped,
-    prompts,
-    resources,
-    resourceTemplates,
   });
 }

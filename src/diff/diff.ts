@@ -12,6 +12,7 @@
  */
 import { diffLines } from 'diff';
 import type { Tool } from '../protocol/types.js';
+import { LIST_KINDS, kindsOfWatch } from '../protocol/list-kinds.js';
 import { DIFFED_FIELDS, type ChangedItem, type DiffLine, type FieldChange, type ListDiff, type ListKind, type ListedItem, type ToolDiff } from './types.js';
 
 /** Extra top-level fields reported first (in this order) after {@link DIFFED_FIELDS}; any other field follows, sorted. */
@@ -146,30 +147,27 @@ export function diffTools(before: Tool[], after: Tool[]): ToolDiff {
 }
 
 /**
- * The key of a listed entry of `kind`: a tool's or prompt's `name`; a resource's `uri`, a
- * template's `uriTemplate` (`''` when absent: the client leaves such entries out).
+ * The key of a listed entry of `kind`: the first string among the key fields of the list kinds
+ * the watched list covers (a tool's or prompt's `name`; a resource's `uri`, a template's
+ * `uriTemplate`: src/protocol/list-kinds.ts), else its `name` (`''` when absent: the client
+ * leaves such entries out).
  */
 export function listedKey(item: Tool | ListedItem, kind: ListKind = 'tools'): string {
-  if (kind === 'resources') {
-    if (typeof item.uri === 'string') return item.uri;
-    if (typeof item.uriTemplate === 'string') return item.uriTemplate;
+  const fields = item as unknown as Record<string, unknown>;
+  for (const k of kindsOfWatch(kind)) {
+    const v = fields[LIST_KINDS[k].itemKey];
+    if (typeof v === 'string') return v;
   }
   return typeof item.name === 'string' ? item.name : '';
 }
 
-/** The prompt fields reported first, in order. spec: server/prompts#prompt */
-const PROMPT_FIELDS = ['title', 'description', 'arguments'] as const;
-/** The resource (and template) fields reported first, in order. spec: server/resources#resource */
-const RESOURCE_FIELDS = ['name', 'title', 'description', 'mimeType', 'size', 'annotations'] as const;
-
 /**
- * Diffs two `prompts/list` results keyed by `name`, or two resource lists (resources and
- * templates together) keyed by `uri` / `uriTemplate`; the same rules as {@link diffTools}.
+ * Diffs two lists of a watched kind other than tools (prompts keyed by `name`; resources and
+ * templates together keyed by `uri` / `uriTemplate`), reporting the kind's `diffFields` first;
+ * the same rules as {@link diffTools}.
  */
-export function diffListed(kind: 'prompts' | 'resources', before: ListedItem[], after: ListedItem[]): ListDiff<ListedItem> {
-  return kind === 'prompts'
-    ? diffList(before, after, (p) => listedKey(p, 'prompts'), PROMPT_FIELDS, 'name')
-    : diffList(before, after, (r) => listedKey(r, 'resources'), RESOURCE_FIELDS, 'uri');
+export function diffListed(kind: Exclude<ListKind, 'tools'>, before: ListedItem[], after: ListedItem[]): ListDiff<ListedItem> {
+  return diffList(before, after, (x) => listedKey(x, kind), LIST_KINDS[kind].diffFields, LIST_KINDS[kind].itemKey);
 }
 
 /** True when nothing changed: no tool added, removed or changed, and no reorder. */

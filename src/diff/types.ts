@@ -2,10 +2,11 @@
  * The model of a change between two tool lists. Produced by `diffTools` (src/diff/diff.ts),
  * rendered by the CLI (kleur) and the TUI (Ink) from the same data.
  */
-import type { Prompt, Resource, ResourceTemplate, Tool } from '../protocol/types.js';
+import type { Tool } from '../protocol/types.js';
+import { LIST_KINDS, type ListItemOf, type ListKindId, type WatchKind } from '../protocol/list-kinds.js';
 
-/** The tool fields whose changes are reported, in display order. */
-export const DIFFED_FIELDS = ['title', 'description', 'inputSchema', 'outputSchema', 'annotations'] as const;
+/** The tool fields whose changes are reported, in display order (the table's `tools` row). */
+export const DIFFED_FIELDS = LIST_KINDS.tools.diffFields;
 
 /** One line of a line diff of pretty-printed JSON (or plain text for string fields). */
 export interface DiffLine {
@@ -46,7 +47,7 @@ export type ChangedTool = ChangedItem<Tool>;
 export type ToolDiff = ListDiff<Tool>;
 
 /** The lists whose `list_changed` notifications are re-fetched and diffed (`resources`: `resources/list` and `resources/templates/list` together). */
-export type ListKind = 'tools' | 'prompts' | 'resources';
+export type ListKind = WatchKind;
 
-/** An entry of a prompts or resources list (a resource or a resource template). */
-export type ListedItem = Prompt | Resource | ResourceTemplate;
+/** An entry of a list other than tools (a prompt, a resource or a resource template: src/protocol/list-kinds.ts). */
+export type ListedItem = ListItemOf[Exclude<ListKindId, 'tools'>];

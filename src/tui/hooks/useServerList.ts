@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { PagedList } from '../../client/types.js';
-import type { ListenSessionState } from '../model/listenSessionState.js';
+import type { ListKind, ListenSessionState } from '../model/listenSessionState.js';
+import { LIST_KINDS } from '../../protocol/list-kinds.js';
 import { useServices } from '../context/services.js';
 import { describeError } from '../model/errors.js';
 
@@ -40,7 +41,7 @@ export function isFresh(fetchedAt: number | undefined, ttlMs: number | undefined
  */
 export function useServerList<T>(
   fetchList: (signal: AbortSignal) => Promise<PagedList<T>>,
-  opts: { enabled: boolean; watch: ListenSessionState; kind: 'prompts' | 'resources' },
+  opts: { enabled: boolean; watch: ListenSessionState; kind: Exclude<ListKind, 'tools'> },
 ): UseServerList<T> {
   const services = useServices();
   const [state, setState] = useState<ServerListState<T>>({ loading: false });
@@ -79,7 +80,7 @@ export function useServerList<T>(
     if (received === seen.current) return;
     const from = seen.current;
     seen.current = received;
-    const method = `notifications/${opts.kind}/list_changed`;
+    const method = LIST_KINDS[opts.kind].notification;
     const hit = tail.some(
       (t) =>
         t.seq > from &&

@@ -7,6 +7,7 @@
 import type { DroppedTool, ListSnapshot, ListenSessionEvent, ResyncResult } from '../../client/types.js';
 import type { ListenFilter, Tool } from '../../protocol/types.js';
 import type { ListDiff, ListKind, ListedItem, ToolDiff } from '../../diff/types.js';
+import { WATCH_KINDS } from '../../protocol/list-kinds.js';
 import { isEmptyDiff } from '../../diff/diff.js';
 import { restartDiffEvents } from '../../client/resync.js';
 
@@ -32,10 +33,10 @@ export interface DiffEntry {
 /** The lists a diff may be about. */
 export type { ListKind };
 
-/** The `kind` of a watch `diff` event: `tools` unless it says `prompts` or `resources`. */
+/** The `kind` of a watch `diff` event: `tools` unless it names another watched list (src/protocol/list-kinds.ts). */
 export function diffKindOf(ev: object): ListKind {
   const k = (ev as { kind?: unknown }).kind;
-  return k === 'prompts' || k === 'resources' ? k : 'tools';
+  return WATCH_KINDS.find((w) => w === k) ?? 'tools';
 }
 
 /** An event of the tail with a session-wide sequence number. */
