@@ -3,19 +3,23 @@
  * binary, against the raw fault peer test/fixtures/faults/http-wire.mjs (the CLI face is
  * test/integration/cli-wire-hardening.test.ts): a legacy server whose GET stream answers 404
  * keeps its session and the header says it can only poll (1); a 401 with nothing to log in to
- * names the status and the flags to pass (4). Skipped when tmux is missing or dist/ is not
+ * names the status and the flags to pass (4); the stored OAuth token stays home on a 307 to
+ * another origin and the warning reaches the Log pane (6). Skipped when tmux is missing or dist/ is not
  * built (`npm run build`).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { saveAuth } from '../../src/auth/store.js';
+import { tempConfigHome } from '../helpers/oauth.js';
 import { startHttpFixture, stopAllFixtures, type HttpFixture } from '../helpers/servers.js';
-import { HAS_TMUX, TUI_BUILT, inspectorCommand, tmuxServer, type TmuxSession } from '../helpers/tmux.js';
+import { HAS_TMUX, TUI_BUILT, TUI_ENV, inspectorCommand, tmuxServer, type TmuxSession } from '../helpers/tmux.js';
 
 const canRun = HAS_TMUX && TUI_BUILT;
 
 const term = tmuxServer('e2e-wire');
 
 /** Starts the inspector with `args` in a new 100×30 tmux session `name`. */
-const session = (name: string, args: string[]): TmuxSession => term.start({ session: name, cols: 100, rows: 30, command: inspectorCommand(args) });
+const session = (name: string, args: string[], env: Record<string, string> = {}, cols = 100): TmuxSession =>
+  term.start({ session: name, cols, rows: 30, command: inspectorCommand(args, { ...TUI_ENV, ...env }) });
 
 const fixtures: Record<string, HttpFixture> = {};
 
@@ -77,6 +81,47 @@ describe.skipIf(!canRun)('e2e in tmux: issue 17 wire points in the TUI', () => {
       expect(s).not.toMatch(/log in first with|auth login/);
       t.keys('q');
       expect(await t.exitCode()).not.toBe('0');
+    },
+  );
+
+  it(
+    '6. the stored OAuth token does not follow a 307 to another origin (--follow-redirects any); the warning reaches the Log pane',
+    { timeout: 90_000 },
+    async () => {
+      const f = fixtures['cross-redirect'];
+      const seen = async () => (await (await fetch(`${f.origin}/seen`)).json()) as { authorization: string | null }[];
+      const home = tempConfigHome();
+      try {
+        await saveAuth(
+          {
+            version: 1,
+            server: f.url,
+            resource: f.url,
+            issuer: 'http://127.0.0.1:1',
+            tokens: { accessToken: 'stored-oauth-token-xyz', tokenType: 'Bearer' },
+            updatedAt: Date.now(),
+          },
+          { env: home.env },
+        );
+        const before = (await seen()).length;
+        const t = session('cross', [f.url, '--follow-redirects', 'any'], { XDG_CONFIG_HOME: home.dir, HOME: home.dir, BROWSER: '' }, 180);
+        await t.waitForScreen((x) => x.includes('Tools (1)') && x.startsWith('● connected'), 'the tool list');
+        // Shift-Tab from the first pane wraps to the last one, the Log pane.
+        t.keys('BTab');
+        let s = '';
+        s = await t.waitForScreen((x) => x.includes('Log  stderr') && x.includes('the OAuth token was not sent'), 'the warning in the Log pane');
+        expect(s).toMatch(
+          /^›?\d\d:\d\d:\d\d warning the OAuth token was not sent to http:\/\/127\.0\.0\.1:\d+\/mcp: it was issued for http:\/\/127\.0\.0\.1:\d+/m,
+        );
+        expect(s).not.toContain('stored-oauth-token-xyz');
+        const after = (await seen()).slice(before);
+        expect(after.length).toBeGreaterThan(0);
+        expect(after.map((x) => x.authorization)).toEqual(after.map(() => null));
+        t.keys('q');
+        expect(await t.exitCode()).toBe('0');
+      } finally {
+        home.cleanup();
+      }
     },
   );
 });
