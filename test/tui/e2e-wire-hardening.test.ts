@@ -43,6 +43,12 @@ describe.skipIf(!canRun)('e2e in tmux: issue 17 wire points in the TUI', () => {
       expect(s).toMatch(/^› +whoami +Which session and headers this POST carried/m);
       s = await t.waitForScreen((x) => x.includes('no GET stream'), 'the listen status');
       expect(s.split('\n')[1]).toMatch(/^listen no GET stream: nothing can arrive, it can only poll · polling off \(--poll SECONDS\)/);
+      // The Listen pane says the same (Tab: Server, Tab: Listen), then back to the tools.
+      t.keys('Tab', 'Tab');
+      s = await t.waitForScreen((x) => x.includes('Legacy server '), 'the Listen pane');
+      expect(s).toMatch(/^Legacy server no subscriptions\/listen, no GET stream: nothing can arrive, it can only poll/m);
+      t.keys('BTab', 'BTab');
+      await t.waitForScreen((x) => x.includes('Tools (1)'), 'the tool list again');
       t.keys('Enter');
       await t.waitForScreen((x) => x.includes('This tool takes no arguments'), 'the tool');
       t.keys('Enter');
