@@ -214,6 +214,7 @@ function Inspector() {
         auth={auth}
         connectionDetail={st.detail}
         activity={pane.activity ? undefined : activities[0]}
+        noGetStream={client.description.transport === 'http' && client.legacyGetStream === false ? { pollMs } : undefined}
       />
       <PaneTabs panes={bar} active={active} width={width} badges={badges} />
       <Box height={mainH} flexDirection="column" overflow="hidden">

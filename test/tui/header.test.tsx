@@ -80,6 +80,26 @@ describe('Header', () => {
     expect(r.lastFrame()).toContain('unsolicited notifications (legacy server, no subscription)');
   });
 
+  it('a legacy HTTP server without a GET stream can only poll (issue 17 point 1)', () => {
+    const ws = initialListenSessionState({ toolsListChanged: true });
+    const header = (pollMs?: number) => (
+      <Header
+        description={description({ era: 'legacy', protocolVersion: '2025-11-25' })}
+        targetLabel="x"
+        connection="connected"
+        watch={ws}
+        now={0}
+        hints=""
+        width={140}
+        noGetStream={{ pollMs }}
+      />
+    );
+    const r = renderWith(header(), svc());
+    expect(r.lastFrame()).toContain('listen no GET stream: nothing can arrive, it can only poll · polling off (--poll SECONDS)');
+    r.rerender(header(30_000));
+    expect(r.lastFrame()).toContain('it can only poll · polling every 30.0 s');
+  });
+
   it('sanitizes the server name', () => {
     const r = renderWith(
       <Header

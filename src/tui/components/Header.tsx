@@ -5,6 +5,7 @@ import { useTheme, type StyleKey } from '../context/theme.js';
 import type { ListenSessionState } from '../model/listenSessionState.js';
 import { filterLabel } from '../../diff/filter.js';
 import { formatAge, textWidth } from '../lines/text.js';
+import { formatDuration } from '../../util/format.js';
 import { authLabel, type AuthView } from '../connection/authView.js';
 
 export type ConnectionState = 'connecting' | 'connected' | 'reconnecting' | 'disconnected' | 'unreachable' | 'closing' | 'failed';
@@ -26,6 +27,11 @@ export interface HeaderProps {
   connectionDetail?: string;
   /** Work running on another pane (`calling echo 3 s`): shown on the first line. */
   activity?: string;
+  /**
+   * A legacy HTTP server without a GET stream (issue 17 point 1): nothing unsolicited can
+   * arrive, only polling (`pollMs`, ms; 0/undefined: off) finds changes.
+   */
+  noGetStream?: { pollMs?: number };
 }
 
 const CONN_STYLE: Record<ConnectionState, StyleKey> = {
@@ -69,7 +75,12 @@ export function headerSegments(segments: readonly (HeaderSegment | undefined)[],
   return list;
 }
 
-export function Header({ description: d, targetLabel, connection, watch, now, hints, width, auth, activity, connectionDetail }: HeaderProps) {
+/** The listen state of a legacy HTTP server without a GET stream: it can only poll. */
+function onlyPollsText(pollMs: number | undefined): string {
+  return `no GET stream: nothing can arrive, it can only poll · ${pollMs && pollMs > 0 ? `polling every ${formatDuration(pollMs)}` : 'polling off (--poll SECONDS)'}`;
+}
+
+export function Header({ description: d, targetLabel, connection, watch, now, hints, width, auth, activity, connectionDetail, noGetStream }: HeaderProps) {
   const theme = useTheme();
   const info = d?.serverInfo;
   const name = info ? sanitizeLine(`${info.title ?? info.name}${info.version ? ` ${info.version}` : ''}`) : sanitizeLine(targetLabel);
@@ -80,7 +91,10 @@ export function Header({ description: d, targetLabel, connection, watch, now, hi
   else {
     switch (l.status) {
       case 'starting':
-        if (d?.era === 'legacy') {
+        if (d?.era === 'legacy' && noGetStream) {
+          listenText = onlyPollsText(noGetStream.pollMs);
+          listenStyle = 'warn';
+        } else if (d?.era === 'legacy') {
           // A legacy server has no subscriptions/listen: its list_changed notifications come unsolicited.
           listenText = 'unsolicited notifications (legacy server, no subscription)';
           listenStyle = 'accent';
@@ -90,6 +104,11 @@ export function Header({ description: d, targetLabel, connection, watch, now, hi
         }
         break;
       case 'listening': {
+        if (d?.era === 'legacy' && noGetStream) {
+          listenText = onlyPollsText(noGetStream.pollMs);
+          listenStyle = 'warn';
+          break;
+        }
         if (d?.era === 'legacy') {
           listenText = '✓ unsolicited notifications (legacy server)';
           listenStyle = 'ok';

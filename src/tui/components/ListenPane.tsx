@@ -12,6 +12,8 @@ export interface ListenPaneProps {
   listen: ListenSessionState['listen'];
   /** A legacy server has no subscriptions/listen; its notifications arrive unsolicited. */
   legacy?: boolean;
+  /** A legacy HTTP server without a GET stream: nothing unsolicited can arrive, only polling finds changes (issue 17 point 1). */
+  noGetStream?: boolean;
   /** The filter being edited for the next subscription. */
   pending: ListenFilter;
   pollMs?: number;
@@ -28,7 +30,7 @@ export interface ListenPaneProps {
  * the subscription (requested / granted / refused) and the filter for the next one
  * (1/2/3 toggle tools/prompts/resources, Enter re-subscribes).
  */
-export function ListenPane({ listen, legacy, pending, pollMs, lines, offset, follow, width, height }: ListenPaneProps) {
+export function ListenPane({ listen, legacy, noGetStream, pending, pollMs, lines, offset, follow, width, height }: ListenPaneProps) {
   const theme = useTheme();
   const box = (on: boolean | undefined) => (on ? '[x]' : '[ ]');
   const refused = filterLabel(listen.refused);
@@ -40,7 +42,11 @@ export function ListenPane({ listen, legacy, pending, pollMs, lines, offset, fol
       {legacy ? (
         <Text wrap="truncate-end">
           <Text {...theme.style('title')}>Legacy server </Text>
-          <Text>{'no subscriptions/listen: list_changed notifications arrive unsolicited'}</Text>
+          <Text>
+            {noGetStream
+              ? 'no subscriptions/listen, no GET stream: nothing can arrive, it can only poll'
+              : 'no subscriptions/listen: list_changed notifications arrive unsolicited'}
+          </Text>
           <Text
             {...theme.style('muted')}
           >{` · ${listen.status === 'starting' ? 'watching' : listen.status}${listen.detail ? `: ${sanitizeLine(listen.detail)}` : ''}`}</Text>

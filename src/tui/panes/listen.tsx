@@ -64,6 +64,7 @@ function useListenPane({ client, watch, pollMs, width, height, flash, clearFlash
       <ListenPane
         listen={ws.listen}
         legacy={legacy}
+        noGetStream={legacy && client.description.transport === 'http' && client.legacyGetStream === false}
         pending={pending}
         pollMs={pollMs}
         lines={lines}
