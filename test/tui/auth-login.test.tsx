@@ -73,7 +73,7 @@ describe('TUI login (OAuth)', () => {
       await promisify(execFile)(process.execPath, [fixturePath('oauth/headless-browser.mjs'), pendingUrl!]);
       feed.push(toolsEvent([tool('whoami')]));
       const connected = await waitFor(r, (fr) => fr.includes('Tools (1)') && fr.includes('🔒 oauth · expires in'));
-      expect(connected).toMatch(/● connected · oauth-fixture 1\.0\.0 · modern 2026-07-28 · http · 🔒 oauth · expires in \d+m \d+s \(refreshable\)/);
+      expect(connected).toMatch(/● connected · oauth-fixture 1\.0\.0 · 🔒 oauth · expires in \d+m \d+s \(refreshable\) · modern 2026-07-28 · http/);
       r.unmount();
     } finally {
       await f.close();
