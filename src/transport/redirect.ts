@@ -74,11 +74,9 @@ export async function followRedirects(url: string, o: FollowOptions): Promise<{ 
     try {
       next = new URL(location, url);
     } catch {
-      throw new TransportError(
-        'MCPI_REDIRECT',
-        `HTTP ${status} from ${redactUrl(url)} redirects to an invalid URL (${sanitizeLine(location).slice(0, 200)})`,
-        { status },
-      );
+      throw new TransportError('MCPI_REDIRECT', `HTTP ${status} from ${redactUrl(url)} redirects to an invalid URL (${sanitizeLine(location).slice(0, 200)})`, {
+        status,
+      });
     }
     const where = `HTTP ${status} from ${redactUrl(url)} redirects ${o.method} to ${redactUrl(next.href)}`;
     if (status !== 307 && status !== 308 && o.method !== 'GET') {

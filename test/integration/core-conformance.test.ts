@@ -29,10 +29,14 @@ describe('conformance: core client scenarios (2026-07-28)', () => {
   }, 60_000);
 
   for (const scenario of SCENARIOS) {
-    test(scenario, async () => {
-      const r = await runClientScenario({ scenario, command: `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI_CLIENT)}` });
-      const why = r.failures.map((c) => `${c.status} ${c.id}: ${c.description} ${c.errorMessage ?? ''}`).join('\n');
-      expect(r.passed, `${why}\n${r.clientStderr}\n${r.output.slice(-1500)}`).toBe(true);
-    }, 150_000);
+    test(
+      scenario,
+      async () => {
+        const r = await runClientScenario({ scenario, command: `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI_CLIENT)}` });
+        const why = r.failures.map((c) => `${c.status} ${c.id}: ${c.description} ${c.errorMessage ?? ''}`).join('\n');
+        expect(r.passed, `${why}\n${r.clientStderr}\n${r.output.slice(-1500)}`).toBe(true);
+      },
+      150_000,
+    );
   }
 });
