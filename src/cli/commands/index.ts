@@ -16,6 +16,7 @@ export const COMMANDS: readonly CommandSpec<never>[] = [
   (await import('./diff.spec.js')).diff,
   (await import('./check.spec.js')).check,
   (await import('./servers.spec.js')).servers,
+  (await import('./proxy.spec.js')).proxy,
   (await import('./completion.spec.js')).completion,
   (await import('./demo.spec.js')).demo,
   (await import('./demo.spec.js')).demoServer,
