@@ -8,8 +8,8 @@
  *
  * Ends as the server ends, with its exit code (128 + the signal number when a signal killed
  * it). No orphans: when the host closes stdin the server's stdin is closed, then SIGTERM, then
- * SIGKILL if it lingers; a SIGTERM/SIGINT/SIGHUP to the proxy is passed to the server's process
- * group, then SIGKILL. spec: basic/transports/stdio; PROTOCOL.md §11.
+ * SIGKILL if it lingers; a SIGTERM/SIGINT/SIGHUP to the proxy is passed to the server (SIGHUP
+ * as SIGTERM), then SIGKILL if it lingers. spec: basic/transports/stdio; PROTOCOL.md §11.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync } from 'node:fs';
@@ -43,17 +43,13 @@ export interface StdioProxyOptions {
 
 const ENDING_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
 
-/** Signals `proc`'s process group (it is spawned detached: a wrapper's children are reached too), else `proc` alone. */
-function signalGroup(proc: ChildProcess, sig: NodeJS.Signals): void {
-  if (!proc.pid || proc.exitCode !== null || proc.signalCode !== null) return;
+/** Sends `sig` to the server unless it has exited. */
+function signalServer(proc: ChildProcess, sig: NodeJS.Signals): void {
+  if (proc.exitCode !== null || proc.signalCode !== null) return;
   try {
-    process.kill(-proc.pid, sig);
+    proc.kill(sig);
   } catch {
-    try {
-      proc.kill(sig);
-    } catch {
-      /* already gone */
-    }
+    /* already gone */
   }
 }
 
@@ -82,12 +78,16 @@ export async function runStdioProxy(opts: StdioProxyOptions): Promise<number> {
   const grace = opts.graceMs ?? 2000;
   const rec = opts.record ? new RecordingWriter(opts.record, { command: opts.command, args: opts.args }, 'stdio') : undefined;
 
+  // Signals are caught before the spawn: one that arrives while the server starts still ends it in order.
+  let onSignal: (sig: NodeJS.Signals) => void = (sig) => (early ??= sig);
+  let early: NodeJS.Signals | undefined;
+  const signalListener = (sig: NodeJS.Signals) => onSignal(sig);
+  for (const s of ENDING_SIGNALS) process.on(s, signalListener);
   const proc = spawn(opts.command, opts.args, {
     env: process.env,
     stdio: ['pipe', 'pipe', 'pipe'],
-    // Own process group: a signal for the host's terminal reaches the proxy, which ends the
-    // server in order, and a wrapper's children (npx, sh -c) are signalled with it.
-    detached: true,
+    // The proxy's own process group, as the host would have spawned the server: a host (or a
+    // terminal) that signals the whole group reaches the server as it would without the proxy.
     windowsHide: true,
   });
   try {
@@ -99,6 +99,7 @@ export async function runStdioProxy(opts: StdioProxyOptions): Promise<number> {
       });
     });
   } catch (e) {
+    for (const s of ENDING_SIGNALS) process.off(s, signalListener);
     rec?.stderr(`mcp-inspect: ${(e as Error).message}`);
     rec?.close();
     throw e;
@@ -118,15 +119,18 @@ export async function runStdioProxy(opts: StdioProxyOptions): Promise<number> {
     timers.add(t);
   };
   let ending = false;
-  /** Ends the server: close its stdin (done by the caller when the host's stdin ended), SIGTERM after grace, SIGKILL after another. */
+  /**
+   * Ends the server: its stdin closed (the host's ended) or `first` sent (a signal to the proxy:
+   * always passed on, even while an ending is under way), then SIGTERM after grace, SIGKILL after another.
+   */
   const endServer = (first?: NodeJS.Signals) => {
+    if (first) signalServer(proc, first);
+    else child.stdin.end();
     if (ending) return;
     ending = true;
-    if (first) signalGroup(proc, first);
-    else child.stdin.end();
     later(grace, () => {
-      signalGroup(proc, 'SIGTERM');
-      later(grace, () => signalGroup(proc, 'SIGKILL'));
+      signalServer(proc, 'SIGTERM');
+      later(grace, () => signalServer(proc, 'SIGKILL'));
     });
   };
 
@@ -227,24 +231,18 @@ export async function runStdioProxy(opts: StdioProxyOptions): Promise<number> {
   child.stderr.once('end', () => errLines?.end());
 
   // ---- signals to the proxy end the server
-  const onSignal = (sig: NodeJS.Signals) => endServer(sig === 'SIGHUP' ? 'SIGTERM' : sig);
-  for (const s of ENDING_SIGNALS) process.on(s, onSignal);
+  onSignal = (sig) => endServer(sig === 'SIGHUP' ? 'SIGTERM' : sig);
+  if (early) onSignal(early);
 
   const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => proc.once('close', (c, s) => resolve([c, s])));
   if (inFlightDelays > 0) await new Promise<void>((r) => (flushed = r));
-  for (const s of ENDING_SIGNALS) process.off(s, onSignal);
+  for (const s of ENDING_SIGNALS) process.off(s, signalListener);
   for (const t of timers) clearTimeout(t);
   hostIn.off('data', onHostData);
   hostIn.off('end', onHostEnd);
   hostIn.pause();
   hostOut.off('error', onHostOutError);
   rec?.close();
-  // A wrapper (sh -c, npx) that exited may leave its children behind: the group goes with it.
-  try {
-    process.kill(-proc.pid!, 'SIGKILL');
-  } catch {
-    /* the group is empty */
-  }
   if (signal) return 128 + (constants.signals[signal] ?? 15);
   return code ?? 0;
 }
