@@ -17,6 +17,8 @@ export const COMMANDS: readonly CommandSpec<never>[] = [
   (await import('./check.spec.js')).check,
   (await import('./servers.spec.js')).servers,
   (await import('./proxy.spec.js')).proxy,
+  (await import('./replay.spec.js')).replay,
+  (await import('./mock.spec.js')).mock,
   (await import('./completion.spec.js')).completion,
   (await import('./demo.spec.js')).demo,
   (await import('./demo.spec.js')).demoServer,
