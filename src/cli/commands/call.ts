@@ -275,7 +275,7 @@ export async function callTool(
     .finally(stop);
   let followed: TaskOutcome | undefined;
   if (outcome.kind === 'task') {
-    if (flags.wait === false) return taskCreated(toolName, args, outcome.task, Date.now() - started);
+    if (flags.wait === false) return taskCreated(toolName, args, outcome.task, Date.now() - started, s.target.kind === 'stdio' ? out : undefined);
     followed = await followTask(s, toolName, args, outcome.task);
     if (!followed.result) return taskEnded(toolName, args, followed, Date.now() - started);
   }
@@ -339,13 +339,18 @@ export async function callTool(
   };
 }
 
-/** `--no-wait`: the task the server created; its id on stdout (the whole task under --json). */
-function taskCreated(toolName: string, args: JsonObject, task: Task, elapsed: number): CommandResult {
+/**
+ * `--no-wait`: the task the server created; its id on stdout (the whole task under --json).
+ * Over stdio a warning says the task stops with the server, which this command stops on exit.
+ */
+function taskCreated(toolName: string, args: JsonObject, task: Task, elapsed: number, stdio: Out | undefined): CommandResult {
+  stdio?.warn('over stdio the task stops with the server, which mcp-inspect stops now: nothing can follow it later (use an HTTP server, or call without --no-wait)');
   return {
     exitCode: exitCodeOf('ok'),
     json: { tool: toolName, arguments: args, resultType: 'task', task, elapsedMs: elapsed },
     text: (o) => {
       o.line(sanitizeLine(task.taskId));
+      if (stdio) return;
       o.info(
         `${toolName} runs as task ${sanitizeLine(task.taskId)} (${task.status}${task.statusMessage ? `: ${sanitizeLine(task.statusMessage)}` : ''}); follow it with: mcp-inspect tasks get|result TARGET ${sanitizeLine(task.taskId)}`,
       );
