@@ -189,6 +189,7 @@ async function followTask(
   onStatus: (task: Task, polls: number) => void,
 ): Promise<CallOutcome> {
   if (!client.waitForTask) throw new TransportError('MCPI_BAD_RESPONSE', 'the server answered with a task, and this client cannot follow tasks');
+  onStatus(task, 0);
   const out = await client.waitForTask(task, { signal, onStatus, call });
   if (out.result) return { kind: 'complete', result: out.result };
   if (out.error) throw new McpError(out.error, undefined, 'tasks/result');
