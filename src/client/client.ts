@@ -352,7 +352,8 @@ export class McpClient implements InspectorClient {
     if (result.resultType === 'input_required') return { kind: 'input_required', result: result as InputRequiredResult };
     const created = params.task || result.resultType === 'task' ? createdTaskOf(result) : undefined;
     if (created) return { kind: 'task', task: created, result };
-    if (result.resultType === 'task') throw new TransportError('MCPI_BAD_RESPONSE', `the tools/call result of ${sanitizeLine(name)} has resultType "task" but no taskId and known status`);
+    if (result.resultType === 'task')
+      throw new TransportError('MCPI_BAD_RESPONSE', `the tools/call result of ${sanitizeLine(name)} has resultType "task" but no taskId and known status`);
     for (const f of checkCallResult(name, result)) this.core.report(f);
     if (!Array.isArray(result.content)) result.content = [];
     return { kind: 'complete', result: result as CallToolResult };

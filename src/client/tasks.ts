@@ -82,7 +82,8 @@ export class Tasks {
    */
   async list(o: { signal?: AbortSignal } = {}): Promise<TaskList> {
     const s = this.need('tasks list');
-    if (s.flavor === 'extension') throw new UsageError('tasks list: the tasks extension (io.modelcontextprotocol/tasks) has no tasks/list; ask for one task with tasks get ID');
+    if (s.flavor === 'extension')
+      throw new UsageError('tasks list: the tasks extension (io.modelcontextprotocol/tasks) has no tasks/list; ask for one task with tasks get ID');
     if (!s.list) throw new UsageError('tasks list: the server does not offer tasks/list (no `tasks.list` capability)');
     const tasks: Task[] = [];
     let cursor: string | undefined;
@@ -174,7 +175,7 @@ export class Tasks {
               signal,
             );
             for (const r of fresh) answered.add(r.key);
-            await this.request(TASK_METHOD.update, { taskId: id, inputResponses: responses as unknown as JsonObject }, { signal });
+            await this.request(TASK_METHOD.update, { taskId: id, inputResponses: responses }, { signal });
           }
         }
         await pause(pollDelay(task), signal, (w) => (wake = w), pending);

@@ -110,13 +110,13 @@ export function parseTask(v: unknown): DetailedTask | undefined {
   if (ttl === null || (typeof ttl === 'number' && ttl >= 0)) t.ttlMs = ttl;
   const poll = 'pollIntervalMs' in v ? v.pollIntervalMs : v.pollInterval;
   if (typeof poll === 'number' && poll > 0) t.pollIntervalMs = poll;
-  if (isObject(v.result)) t.result = v.result as JsonObject;
+  if (isObject(v.result)) t.result = v.result;
   if (isObject(v.error)) {
     const e = v.error;
     t.error = { code: typeof e.code === 'number' ? e.code : -32603, message: typeof e.message === 'string' ? e.message : 'task failed' };
     if ('data' in e) t.error.data = e.data;
   }
-  if (isObject(v.inputRequests)) t.inputRequests = v.inputRequests as JsonObject;
+  if (isObject(v.inputRequests)) t.inputRequests = v.inputRequests;
   return t;
 }
 

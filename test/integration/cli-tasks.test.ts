@@ -47,7 +47,11 @@ describe('@modelcontextprotocol/server-everything: simulate-research-query (task
     expect(r.stderr).toMatch(/task \w+ working: Gathering sources\.\.\. \(\d+ polls?\)/);
     expect(r.stderr).toMatch(/task \w+ completed after \d+ tasks\/get polls?/);
 
-    const amb = await stdio(EVERYTHING, ['call', 'simulate-research-query', 'topic=python', 'ambiguous=true', '--elicit', '1={"interpretation":"snake"}'], ['stdio']);
+    const amb = await stdio(
+      EVERYTHING,
+      ['call', 'simulate-research-query', 'topic=python', 'ambiguous=true', '--elicit', '1={"interpretation":"snake"}'],
+      ['stdio'],
+    );
     ok(amb);
     expect(amb.stderr).toMatch(/task \w+ input_required: Found multiple interpretations/);
     expect(amb.stdout).toContain('# Research Report: python (snake)');
@@ -70,7 +74,9 @@ describe('@modelcontextprotocol/server-everything: simulate-research-query (task
   it('over HTTP: the same task, with its elicitation', async () => {
     const f = await startHttpFixture('everything-http', [], { timeoutMs: 30_000 });
     try {
-      const r = await runCli(['call', f.url, 'simulate-research-query', 'topic=python', 'ambiguous=true', '--elicit', '1={"interpretation":"comedy"}'], { timeoutMs: 60_000 });
+      const r = await runCli(['call', f.url, 'simulate-research-query', 'topic=python', 'ambiguous=true', '--elicit', '1={"interpretation":"comedy"}'], {
+        timeoutMs: 60_000,
+      });
       ok(r);
       expect(r.stdout).toContain('# Research Report: python (comedy)');
       expect(r.stderr).toMatch(/task \w+ input_required/);
@@ -148,7 +154,8 @@ describe('an SDK v1 server with experimental tasks (2025-11-25)', () => {
 
 describe('a server offering the tasks extension (io.modelcontextprotocol/tasks, SEP-2663)', () => {
   it.each(['stdio', 'http'] as const)('over %s: server-directed tasks, inlined results and errors, tasks/update input, MRTR then a task', async (kind) => {
-    const run = (words: string[]) => (kind === 'http' ? runCli([words[0], extensionHttp.url, ...words.slice(1)], { timeoutMs: 60_000 }) : stdio(EXTENSION, words));
+    const run = (words: string[]) =>
+      kind === 'http' ? runCli([words[0], extensionHttp.url, ...words.slice(1)], { timeoutMs: 60_000 }) : stdio(EXTENSION, words);
     const greet = await run(['call', 'greet', 'name=Ada', '--json']);
     ok(greet);
     expect(json(greet).task).toBeUndefined();

@@ -51,11 +51,20 @@ describe('a task in the result view', () => {
     f = await waitFor(r, (x) => x.includes('task input_required'));
     expect(f).toContain('Requesting clarification...  (2 polls · task-7)');
     wait().o.onStatus?.({ ...TASK, status: 'completed', statusMessage: 'done' }, 4);
-    wait().resolve({ task: { ...TASK, status: 'completed', statusMessage: 'done' }, polls: 4, result: { content: [{ type: 'text', text: '# Research Report: mcp' }] } });
+    wait().resolve({
+      task: { ...TASK, status: 'completed', statusMessage: 'done' },
+      polls: 4,
+      result: { content: [{ type: 'text', text: '# Research Report: mcp' }] },
+    });
     f = await waitFor(r, (x) => x.includes('✓ simulate-research-query'));
     expect(f).toContain('task task-7 completed: done · 4 tasks/get polls');
     expect(f).toContain('# Research Report: mcp');
-    expect(r.lastFrame()!.split('\n').every((l) => l.length <= 80)).toBe(true);
+    expect(
+      r
+        .lastFrame()!
+        .split('\n')
+        .every((l) => l.length <= 80),
+    ).toBe(true);
   });
 
   it('cancel aborts the wait (the client sends tasks/cancel) and the view says the task was cancelled', async () => {
@@ -74,7 +83,11 @@ describe('a task in the result view', () => {
     const { client, wait } = taskClient();
     const r = renderWith(<Harness client={client} onCall={() => undefined} />, fakeServices(new Feed<ListenSessionEvent>()));
     await waitFor(r, (x) => x.includes('task working'));
-    wait().resolve({ task: { ...TASK, status: 'failed', statusMessage: 'the worker crashed' }, polls: 1, error: { code: -32603, message: 'no result stored' } });
+    wait().resolve({
+      task: { ...TASK, status: 'failed', statusMessage: 'the worker crashed' },
+      polls: 1,
+      error: { code: -32603, message: 'no result stored' },
+    });
     const f = await waitFor(r, (x) => x.includes('JSON-RPC error'));
     expect(f).toContain('-32603');
     expect(f).toContain('no result stored');

@@ -5,9 +5,19 @@ import { TASKS_EXTENSION, createdTaskOf, isTerminal, parseTask, pollDelay, taskS
 describe('taskSupportOf', () => {
   it('reads the 2025-11-25 capability and the SEP-2663 extension (which wins)', () => {
     expect(taskSupportOf({ tools: {} })).toBeUndefined();
-    expect(taskSupportOf({ tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } })).toEqual({ flavor: 'core', toolsCall: true, list: true, cancel: true });
+    expect(taskSupportOf({ tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } })).toEqual({
+      flavor: 'core',
+      toolsCall: true,
+      list: true,
+      cancel: true,
+    });
     expect(taskSupportOf({ tasks: {} })).toEqual({ flavor: 'core', toolsCall: false, list: false, cancel: false });
-    expect(taskSupportOf({ tasks: { list: {} }, extensions: { [TASKS_EXTENSION]: {} } })).toEqual({ flavor: 'extension', toolsCall: true, list: false, cancel: true });
+    expect(taskSupportOf({ tasks: { list: {} }, extensions: { [TASKS_EXTENSION]: {} } })).toEqual({
+      flavor: 'extension',
+      toolsCall: true,
+      list: false,
+      cancel: true,
+    });
   });
 });
 
@@ -25,14 +35,30 @@ describe('toolTaskSupport', () => {
 describe('parseTask and createdTaskOf', () => {
   it('reads the core shape (ttl, pollInterval) into ms names', () => {
     const core = { task: { taskId: 'a', status: 'working', ttl: 60000, pollInterval: 500, createdAt: 'c', lastUpdatedAt: 'u', statusMessage: 'm' } };
-    expect(createdTaskOf(core)).toEqual({ taskId: 'a', status: 'working', ttlMs: 60000, pollIntervalMs: 500, createdAt: 'c', lastUpdatedAt: 'u', statusMessage: 'm' });
+    expect(createdTaskOf(core)).toEqual({
+      taskId: 'a',
+      status: 'working',
+      ttlMs: 60000,
+      pollIntervalMs: 500,
+      createdAt: 'c',
+      lastUpdatedAt: 'u',
+      statusMessage: 'm',
+    });
     expect(parseTask({ taskId: 'a', status: 'working', ttl: null })?.ttlMs).toBeNull();
   });
   it('reads the extension flat CreateTaskResult and a DetailedTask with its inlined result or error', () => {
-    expect(createdTaskOf({ resultType: 'task', taskId: 'b', status: 'working', ttlMs: 1000, pollIntervalMs: 100 })).toMatchObject({ taskId: 'b', ttlMs: 1000, pollIntervalMs: 100 });
+    expect(createdTaskOf({ resultType: 'task', taskId: 'b', status: 'working', ttlMs: 1000, pollIntervalMs: 100 })).toMatchObject({
+      taskId: 'b',
+      ttlMs: 1000,
+      pollIntervalMs: 100,
+    });
     const done = parseTask({ resultType: 'complete', taskId: 'b', status: 'completed', result: { content: [] } });
     expect(done?.result).toEqual({ content: [] });
-    expect(parseTask({ taskId: 'b', status: 'failed', error: { code: -32603, message: 'boom', data: 1 } })?.error).toEqual({ code: -32603, message: 'boom', data: 1 });
+    expect(parseTask({ taskId: 'b', status: 'failed', error: { code: -32603, message: 'boom', data: 1 } })?.error).toEqual({
+      code: -32603,
+      message: 'boom',
+      data: 1,
+    });
   });
   it('refuses what is no task: a plain result, an unknown status, no taskId', () => {
     expect(createdTaskOf({ content: [{ type: 'text', text: 'x' }] })).toBeUndefined();

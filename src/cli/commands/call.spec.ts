@@ -54,7 +54,7 @@ Examples:
   mcp-inspect call confirm_action action=deploy --elicit confirm='{"confirm":true}' -- node server.js
   mcp-inspect call confirm_action action=deploy --json -- node server.js > pending.json   # exit 5
   mcp-inspect call --resume pending.json --elicit confirm='{"confirm":true}' -- node server.js
-  mcp-inspect call http://127.0.0.1:3001/mcp simulate-research-query topic=mcp --no-wait
+  mcp-inspect call simulate-research-query topic=mcp -- npx -y @modelcontextprotocol/server-everything
 
 ${exitCodesHelp()}`,
       ),

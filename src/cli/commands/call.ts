@@ -250,7 +250,9 @@ export async function callTool(
     if (support.flavor === 'core' && !support.toolsCall)
       throw new UsageError('--task: the server does not accept task-augmented tools/call (no `tasks.requests.tools.call` capability)');
     if (support.flavor === 'core' && taskSupport === 'forbidden' && flags.validate !== false)
-      throw new UsageError(`--task: ${toolName} does not run as a task (its execution.taskSupport is absent or "forbidden"); --no-validate sends it as a task anyway`);
+      throw new UsageError(
+        `--task: ${toolName} does not run as a task (its execution.taskSupport is absent or "forbidden"); --no-validate sends it as a task anyway`,
+      );
   }
   // A tool that requires a task runs as one by itself (a plain call would be refused).
   const asTask = !resumed && (!!flags.task || (taskSupport === 'required' && support?.flavor === 'core'));
@@ -333,7 +335,8 @@ export async function callTool(
         for (const l of sanitize(JSON.stringify(result.structuredContent, null, 2)).split('\n')) o.line(`  ${l}`);
       }
       if (verdict) o.line(verdictLine(verdict, o, formatIssues));
-      if (followed) o.info(`task ${sanitizeLine(followed.task.taskId)} ${followed.task.status} after ${followed.polls} tasks/get poll${followed.polls === 1 ? '' : 's'}`);
+      if (followed)
+        o.info(`task ${sanitizeLine(followed.task.taskId)} ${followed.task.status} after ${followed.polls} tasks/get poll${followed.polls === 1 ? '' : 's'}`);
       o.info(`${result.isError ? 'tool error' : 'ok'} in ${formatDuration(elapsed)}`);
     },
   };
@@ -344,7 +347,9 @@ export async function callTool(
  * Over stdio a warning says the task stops with the server, which this command stops on exit.
  */
 function taskCreated(toolName: string, args: JsonObject, task: Task, elapsed: number, stdio: Out | undefined): CommandResult {
-  stdio?.warn('over stdio the task stops with the server, which mcp-inspect stops now: nothing can follow it later (use an HTTP server, or call without --no-wait)');
+  stdio?.warn(
+    'over stdio the task stops with the server, which mcp-inspect stops now: nothing can follow it later (use an HTTP server, or call without --no-wait)',
+  );
   return {
     exitCode: exitCodeOf('ok'),
     json: { tool: toolName, arguments: args, resultType: 'task', task, elapsedMs: elapsed },

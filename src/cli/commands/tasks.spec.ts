@@ -34,10 +34,11 @@ ${INPUT_HELP}
 ${TARGET_HELP}
 
 Examples:
-  mcp-inspect call http://127.0.0.1:3001/mcp simulate-research-query topic=mcp --no-wait
-  mcp-inspect tasks http://127.0.0.1:3001/mcp list
-  mcp-inspect tasks http://127.0.0.1:3001/mcp get 5b6e…
-  mcp-inspect tasks http://127.0.0.1:3001/mcp result 5b6e… --json
+  id=$(mcp-inspect call http://127.0.0.1:3000/mcp slow_job seconds=30 --task --no-wait)
+  mcp-inspect tasks http://127.0.0.1:3000/mcp list
+  mcp-inspect tasks http://127.0.0.1:3000/mcp get "$id"
+  mcp-inspect tasks http://127.0.0.1:3000/mcp result "$id" --json
+  mcp-inspect tasks http://127.0.0.1:3000/mcp cancel "$id"
 
 ${exitCodesHelp()}`,
       ),

@@ -29,7 +29,9 @@ export const tasksBody: CommandSpec<CommonFlags>['run'] = async (inv, words, fla
   const [sub, id, ...extra] = rest;
   if (inv.command.length) throw new UsageError(STDIO_TASKS);
   if (!sub || !(SUBCOMMANDS as readonly string[]).includes(sub))
-    throw new UsageError(`tasks: ${sub ? `unknown subcommand ${JSON.stringify(sub)}` : 'what to do?'} (expected ${SUBCOMMANDS.join(', ')}; e.g. mcp-inspect tasks URL get TASK_ID)`);
+    throw new UsageError(
+      `tasks: ${sub ? `unknown subcommand ${JSON.stringify(sub)}` : 'what to do?'} (expected ${SUBCOMMANDS.join(', ')}; e.g. mcp-inspect tasks URL get TASK_ID)`,
+    );
   if (sub === 'list' ? id !== undefined : !id || extra.length)
     throw new UsageError(sub === 'list' ? 'tasks list takes no arguments besides the target' : `usage: mcp-inspect tasks [target] ${sub} <taskId>`);
   return runOnTarget('tasks', inv, url ? [url] : [], flags, (s) => {
@@ -50,7 +52,9 @@ async function run(s: Session, sub: Sub, id: string | undefined): Promise<Comman
         json: { tasks: l.tasks, pages: l.pages, ...(l.incomplete ? { incomplete: l.incomplete } : {}) },
         text: (o) => {
           for (const t of l.tasks) o.line(taskRow(t));
-          o.info(`${l.tasks.length} task${l.tasks.length === 1 ? '' : 's'}${l.pages > 1 ? ` in ${l.pages} pages` : ''}${l.incomplete ? ` (incomplete: ${l.incomplete})` : ''}`);
+          o.info(
+            `${l.tasks.length} task${l.tasks.length === 1 ? '' : 's'}${l.pages > 1 ? ` in ${l.pages} pages` : ''}${l.incomplete ? ` (incomplete: ${l.incomplete})` : ''}`,
+          );
         },
       };
     }

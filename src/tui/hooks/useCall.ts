@@ -154,7 +154,11 @@ export function useCall(client: InspectorClient | undefined): UseCall {
           onProgress: (p) => push({ kind: 'progress', id, p }),
           onLog: (l) => push({ kind: 'log', id, l }),
         })
-        .then((outcome) => (outcome.kind === 'task' ? followTask(client, outcome.task, { name: tool, arguments: args }, ac.signal, (task, polls) => push({ kind: 'task', id, task, polls })) : outcome))
+        .then((outcome) =>
+          outcome.kind === 'task'
+            ? followTask(client, outcome.task, { name: tool, arguments: args }, ac.signal, (task, polls) => push({ kind: 'task', id, task, polls }))
+            : outcome,
+        )
         .then(
           (outcome) => push({ kind: 'done', id, outcome, at: now() }),
           (error: unknown) => push({ kind: 'failed', id, error, cancelled: ac.signal.aborted || isCancellation(error), at: now() }),
