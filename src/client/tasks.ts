@@ -11,9 +11,20 @@
  */
 import { McpError, InputRequiredError, TransportError, UsageError } from '../protocol/errors.js';
 import { encodeHeaderValue } from '../protocol/headers.js';
-import { HEADER } from '../protocol/constants.js';
+import { HEADER, METHOD } from '../protocol/constants.js';
+import { isObject } from '../util/json.js';
 import { parseInputRequired } from '../protocol/mrtr.js';
-import { TASK_METHOD, isTerminal, parseTask, pollDelay, taskSupportOf, type DetailedTask, type Task, type TaskSupport } from '../protocol/task.js';
+import {
+  RELATED_TASK_META,
+  TASK_METHOD,
+  isTerminal,
+  parseTask,
+  pollDelay,
+  taskSupportOf,
+  type DetailedTask,
+  type Task,
+  type TaskSupport,
+} from '../protocol/task.js';
 import type { CallToolResult, JsonObject, JsonRpcNotification } from '../protocol/types.js';
 import { sanitizeLine } from '../util/sanitize.js';
 import type { RpcCore, RpcOptions } from './rpc.js';
@@ -145,9 +156,21 @@ export class Tasks {
     const signal = o.signal ? AbortSignal.any([o.signal, ctl.signal]) : ctl.signal;
     let wake: (() => void) | undefined;
     const onNote = (n: JsonRpcNotification) => {
+      // Progress of the task outlives the tools/call that created it: it names the task instead. spec: 2025-11-25 basic/utilities/tasks#task-progress
+      if (n.method === METHOD.progress) {
+        const p = n.params ?? {};
+        const related = isObject(p._meta) ? p._meta[RELATED_TASK_META] : undefined;
+        if (isObject(related) && related.taskId === id && typeof p.progress === 'number')
+          o.onProgress?.({
+            progress: p.progress,
+            total: typeof p.total === 'number' ? p.total : undefined,
+            message: typeof p.message === 'string' ? p.message : undefined,
+          });
+        return;
+      }
       if (n.method !== TASK_METHOD.status && n.method !== TASK_METHOD.extensionStatus) return;
       const t = parseTask(n.params);
-      if (!t || t.taskId !== id || isTerminal(task.status)) return;
+      if (!t || t.taskId !== id || isTerminal(task.status) || older(t, task)) return;
       task = { ...task, ...t };
       o.onStatus?.(task, polls);
       wake?.();
@@ -171,7 +194,15 @@ export class Tasks {
           if (fresh.length) {
             if (!core.opts.input) throw new InputRequiredError(`task ${sanitizeLine(id)} needs input (input_required) and no input handler is set`);
             const responses = await core.opts.input.answer(
-              { method: 'tools/call', params: o.call ?? { taskId: id }, round: ++rounds, requests: fresh, era: 'modern', lastRequestId: core.lastRequestId },
+              {
+                method: 'tools/call',
+                params: o.call ?? { taskId: id },
+                round: ++rounds,
+                requests: fresh,
+                era: 'modern',
+                lastRequestId: core.lastRequestId,
+                taskId: id,
+              },
               signal,
             );
             for (const r of fresh) answered.add(r.key);
@@ -180,8 +211,10 @@ export class Tasks {
         }
         await pause(pollDelay(task), signal, (w) => (wake = w), pending);
         if (signal.aborted) break;
-        task = await this.get(id, { signal });
+        const now = await this.get(id, { signal });
         polls++;
+        // A poll answered before a status notification that overtook it must not step the status back.
+        if (!older(now, task)) task = now;
         o.onStatus?.(task, polls);
       }
       if (signal.aborted) throw new TransportError('MCPI_CANCELLED', 'cancelled while waiting for the task');
@@ -204,6 +237,14 @@ export class Tasks {
       ctl.abort();
     }
   }
+}
+
+/** True when `a` was last updated before `b` (both ISO 8601 timestamps as the server wrote them) and is not terminal. */
+function older(a: Task, b: Task): boolean {
+  if (isTerminal(a.status) || !a.lastUpdatedAt || !b.lastUpdatedAt) return false;
+  const ta = Date.parse(a.lastUpdatedAt);
+  const tb = Date.parse(b.lastUpdatedAt);
+  return Number.isFinite(ta) && Number.isFinite(tb) && ta < tb;
 }
 
 /** Waits `ms`, or less: until `signal` aborts, the wake function handed to `onWake` is called, or `also` settles. */

@@ -212,6 +212,8 @@ export interface TaskWaitOptions {
   onStatus?: (task: import('../protocol/task.js').Task, polls: number) => void;
   /** The call the task runs (`{name, arguments}`), shown to the input handler when the task asks for input. */
   call?: JsonObject;
+  /** Progress notifications of the task (those tagged `_meta["io.modelcontextprotocol/related-task"]` with its taskId). */
+  onProgress?: (p: ProgressEvent) => void;
 }
 
 /** How a task ended (see InspectorClient.waitForTask). */
@@ -458,6 +460,8 @@ export interface InputRound {
    * spec: basic/patterns/mrtr (the retry is a new request with a new id)
    */
   lastRequestId?: number;
+  /** Set when a running task asks (the tasks extension's `inputRequests`, answered with `tasks/update`): a retry cannot resume it. */
+  taskId?: string;
 }
 
 /**

@@ -92,6 +92,8 @@ describe('an SDK v1 server with experimental tasks (2025-11-25)', () => {
     ok(slow);
     expect(slow.stdout).toContain('slow job done after 0.5 s');
     expect(slow.stderr).toMatch(/task \w+ working: step 1\/2/);
+    // The task's progress, tagged with the task (related-task), after the tools/call has ended.
+    expect(slow.stderr).toContain('progress 1/2 50%');
     const plain = await stdio(LEGACY, ['call', 'slow_job', 'seconds=0.2', '--json']);
     ok(plain);
     expect(json(plain).task).toBeUndefined();
@@ -176,7 +178,10 @@ describe('a server offering the tasks extension (io.modelcontextprotocol/tasks, 
     ok(confirm);
     expect(confirm.stdout).toContain('deleted /tmp/x');
     expect(confirm.stderr).toMatch(/input_required: waiting for confirmation/);
-    ok(await run(['call', 'confirm_delete', 'path=/tmp/x']), 5);
+    const unanswered = await run(['call', 'confirm_delete', 'path=/tmp/x']);
+    ok(unanswered, 5);
+    expect(unanswered.stderr).toContain("answer with --elicit 'confirm=");
+    expect(unanswered.stderr).toContain('--resume cannot continue it');
 
     const composed = await run(['call', 'test_tool_with_task', '--elicit', 'user_name={"name":"Grace"}']);
     ok(composed);

@@ -21,7 +21,7 @@ import { EXIT, exitCodeOf } from '../exit.js';
 import type { ResumeRound } from '../../client/types.js';
 import { parseBounded } from '../../util/depth.js';
 import { toolTaskSupport, type Task } from '../../protocol/task.js';
-import type { TaskOutcome } from '../../client/types.js';
+import type { ProgressEvent, TaskOutcome } from '../../client/types.js';
 
 export interface CallFlags {
   args?: string;
@@ -200,6 +200,12 @@ export function verdictLine(v: OutputSchemaVerdict, out: Out, formatIssues: (e: 
   }
 }
 
+/** `progress 3/10 30% message` for stderr. */
+function progressLine(p: ProgressEvent): string {
+  const pct = p.total ? ` ${Math.round((p.progress / p.total) * 100)}%` : '';
+  return `progress ${p.progress}${p.total !== undefined ? `/${p.total}` : ''}${pct}${p.message ? ` ${sanitizeLine(p.message)}` : ''}`;
+}
+
 /**
  * Calls a tool: finds it in the list, builds and validates the arguments (UsageError when
  * they do not fit, unless --no-validate), calls, and returns the outcome with the one
@@ -265,10 +271,7 @@ export async function callTool(
       signal: s.signal,
       resume: resumed?.resume,
       task: asTask,
-      onProgress: (p) => {
-        const pct = p.total ? ` ${Math.round((p.progress / p.total) * 100)}%` : '';
-        out.status(`progress ${p.progress}${p.total !== undefined ? `/${p.total}` : ''}${pct}${p.message ? ` ${sanitizeLine(p.message)}` : ''}`);
-      },
+      onProgress: (p) => out.status(progressLine(p)),
       onLog: (l) =>
         out.info(
           `log ${sanitizeLine(l.level)}${l.logger ? ` [${sanitizeLine(l.logger)}]` : ''}: ${sanitizeLine(typeof l.data === 'string' ? l.data : JSON.stringify(l.data))}`,
@@ -376,6 +379,7 @@ async function followTask(s: Session, toolName: string, args: JsonObject, task: 
     return await client.waitForTask(task, {
       signal: s.signal,
       call: { name: toolName, arguments: args },
+      onProgress: (p) => out.status(progressLine(p)),
       onStatus: (t, polls) => {
         const now = `${t.status}${t.statusMessage ? `: ${sanitizeLine(t.statusMessage)}` : ''}`;
         if (now === last) return;

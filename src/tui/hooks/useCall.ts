@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef } from 'react';
-import type { CallOutcome, InspectorClient, LogEvent, ProgressEvent } from '../../client/types.js';
+import type { CallOutcome, InspectorClient, LogEvent, ProgressEvent, TaskWaitOptions } from '../../client/types.js';
 import type { JsonObject } from '../../protocol/types.js';
 import type { Task } from '../../protocol/task.js';
 import { McpError, TransportError } from '../../protocol/errors.js';
@@ -156,7 +156,10 @@ export function useCall(client: InspectorClient | undefined): UseCall {
         })
         .then((outcome) =>
           outcome.kind === 'task'
-            ? followTask(client, outcome.task, { name: tool, arguments: args }, ac.signal, (task, polls) => push({ kind: 'task', id, task, polls }))
+            ? followTask(client, outcome.task, { name: tool, arguments: args }, ac.signal, {
+                onStatus: (task, polls) => push({ kind: 'task', id, task, polls }),
+                onProgress: (p) => push({ kind: 'progress', id, p }),
+              })
             : outcome,
         )
         .then(
@@ -190,11 +193,11 @@ async function followTask(
   task: Task,
   call: JsonObject,
   signal: AbortSignal,
-  onStatus: (task: Task, polls: number) => void,
+  on: Pick<TaskWaitOptions, 'onStatus' | 'onProgress'>,
 ): Promise<CallOutcome> {
   if (!client.waitForTask) throw new TransportError('MCPI_BAD_RESPONSE', 'the server answered with a task, and this client cannot follow tasks');
-  onStatus(task, 0);
-  const out = await client.waitForTask(task, { signal, onStatus, call });
+  on.onStatus?.(task, 0);
+  const out = await client.waitForTask(task, { signal, call, ...on });
   if (out.result) return { kind: 'complete', result: out.result };
   if (out.error) throw new McpError(out.error, undefined, 'tasks/result');
   throw new TransportError('MCPI_CANCELLED', `the task ended ${out.task.status}${out.task.statusMessage ? `: ${out.task.statusMessage}` : ''}`);
