@@ -201,7 +201,7 @@ export function resultLayout(call: Finished, tool: Tool | undefined, width: numb
       append(out, textLines(e instanceof Error ? e.message : String(e), width, 2, 'error'));
     }
     append(out, hangLines([{ text: '  arguments ', style: 'muted' }], compactJson(call.args), width, 'muted'));
-    if (call.task) out.push(taskLine(call.task));
+    if (call.task) append(out, taskLines(call.task, width));
     return layout();
   }
 
@@ -259,7 +259,7 @@ export function resultLayout(call: Finished, tool: Tool | undefined, width: numb
         : [{ text: `✓ ${name}`, style: 'ok' }, { text: `  complete after ${took}` }],
   );
   append(out, hangLines([{ text: '  arguments ', style: 'muted' }], compactJson(call.args), width, 'muted'));
-  if (call.task) out.push(taskLine(call.task));
+  if (call.task) append(out, taskLines(call.task, width));
   if (call.progressCount > 0) out.push(line(`  ${call.progressCount} progress notification(s)`, 'muted'));
   out.push([]);
   out.push(line(`Content (${content.length} block${content.length === 1 ? '' : 's'})`, 'title'));
@@ -289,10 +289,10 @@ export function resultLayout(call: Finished, tool: Tool | undefined, width: numb
   return layout();
 }
 
-/** `  task <id> <status>: <message> · N polls` under a call that ran as a task. */
-function taskLine(t: NonNullable<Finished['task']>): Line {
+/** `  task <id> <status>: <message> · N polls` under a call that ran as a task, wrapped to `width`. */
+function taskLines(t: NonNullable<Finished['task']>, width: number): Line[] {
   const m = t.task.statusMessage ? `: ${sanitizeLine(t.task.statusMessage)}` : '';
-  return line(`  task ${sanitizeLine(t.task.taskId)} ${t.task.status}${m} · ${t.polls} tasks/get poll${t.polls === 1 ? '' : 's'}`, 'muted');
+  return textLines(`task ${sanitizeLine(t.task.taskId)} ${t.task.status}${m} · ${t.polls} tasks/get poll${t.polls === 1 ? '' : 's'}`, width, 2, 'muted');
 }
 
 /** The raw JSON written by the save key: the result, or the JSON-RPC / transport error. */
