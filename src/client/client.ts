@@ -163,7 +163,7 @@ export class McpClient implements InspectorClient {
     this.lists = new Lists(core, this.handshake);
     this.rounds = new Rounds(core);
     this.listens = new Listens(core, this.session);
-    this.tasks = new Tasks(core);
+    this.tasks = new Tasks(core, this.rounds);
     transport.setHooks({
       onFinding: (f) => core.report(f),
       onUnsolicited: (n) => {

@@ -28,6 +28,7 @@ import {
 import type { CallToolResult, JsonObject, JsonRpcNotification } from '../protocol/types.js';
 import { sanitizeLine } from '../util/sanitize.js';
 import type { RpcCore, RpcOptions } from './rpc.js';
+import type { Rounds } from './rounds.js';
 import type { TaskList, TaskOutcome, TaskWaitOptions } from './types.js';
 
 /** Most `tasks/list` pages fetched before stopping (a server that never ends its cursor). */
@@ -39,7 +40,10 @@ const CANCEL_ON_ABORT_MS = 5000;
 
 /** The tasks of one client. */
 export class Tasks {
-  constructor(private readonly core: RpcCore) {}
+  constructor(
+    private readonly core: RpcCore,
+    private readonly rounds?: Rounds,
+  ) {}
 
   /** How the server offers tasks (its capabilities), or undefined. */
   support(): TaskSupport | undefined {
@@ -184,6 +188,13 @@ export class Tasks {
       ));
     const answered = new Set<string>();
     let rounds = 0;
+    // The core's questions arrive as the server's own requests on the tasks/result stream: answered
+    // in the call's context, and one left unanswered ends the wait with the handler's error (exit 5).
+    let failure: { e: unknown } | undefined;
+    const untrack = this.rounds?.track('tools/call', o.call ?? { taskId: id }, signal, (e) => {
+      failure ??= { e };
+      ctl.abort();
+    });
     try {
       o.onStatus?.(task, polls);
       while (!isTerminal(task.status)) {
@@ -217,6 +228,7 @@ export class Tasks {
         if (!older(now, task)) task = now;
         o.onStatus?.(task, polls);
       }
+      if (failure) throw failure.e;
       if (signal.aborted) throw new TransportError('MCPI_CANCELLED', 'cancelled while waiting for the task');
       if (ext || task.status === 'cancelled') return { task, polls, result: ext ? (task.result as CallToolResult | undefined) : undefined, error: task.error };
       const got = await openResult();
@@ -227,12 +239,14 @@ export class Tasks {
       if (got.e instanceof McpError) return { task, polls, error: { code: got.e.rpcCode, message: got.e.message, data: got.e.data } };
       throw got.e;
     } catch (e) {
+      if (failure) throw failure.e;
       if (o.signal?.aborted && o.cancelOnAbort !== false && !isTerminal(task.status)) {
         await this.cancel(id, { timeoutMs: CANCEL_ON_ABORT_MS }).catch(() => undefined);
         throw new TransportError('MCPI_CANCELLED', `cancelled: sent tasks/cancel for task ${sanitizeLine(id)}`);
       }
       throw e;
     } finally {
+      untrack?.();
       core.unsolicited.delete(onNote);
       ctl.abort();
     }

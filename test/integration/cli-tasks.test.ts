@@ -55,6 +55,11 @@ describe('@modelcontextprotocol/server-everything: simulate-research-query (task
     ok(amb);
     expect(amb.stderr).toMatch(/task \w+ input_required: Found multiple interpretations/);
     expect(amb.stdout).toContain('# Research Report: python (snake)');
+    // Unanswered, the task's question (on the tasks/result stream) ends the call with exit 5, as any missing input.
+    const unanswered = await stdio(EVERYTHING, ['call', 'simulate-research-query', 'topic=python', 'ambiguous=true'], ['stdio']);
+    ok(unanswered, 5);
+    expect(unanswered.stderr).toContain('tools/call needs input that was not given: 1 (elicitation/create)');
+    expect(unanswered.stderr).toContain('--resume cannot continue it');
 
     const j = await stdio(EVERYTHING, ['call', 'simulate-research-query', 'topic=mcp', '--json'], ['stdio']);
     ok(j);
