@@ -116,11 +116,31 @@ export async function withSession<T>(
     }
     try {
       return await fn({ client, out, target, signal: ctl.signal, findings: inv.findings, input, connectAgain: () => connect(target, opts) });
+    } catch (e) {
+      // A failed command still tells what was given for nothing (its error document lists the findings).
+      if (inv.signal === undefined) await reportUnusedAnswers({ out, findings: inv.findings, input });
+      throw e;
     } finally {
       await client.close();
     }
   } finally {
     for (const s of SIGNALS) process.off(s, onSignal);
     offStdout();
+  }
+}
+
+/**
+ * Tells, once per run, each `--elicit` / `--elicit-file` answer that no input request asked
+ * for: an `input.unused-answer` finding (a warning on stderr, and in `--json`'s findings),
+ * with a did-you-mean among the keys that were asked. Call it when the command ends, before
+ * its result is printed.
+ */
+export async function reportUnusedAnswers(s: Pick<Session, 'out' | 'findings' | 'input'>): Promise<void> {
+  const unused = s.input?.takeUnusedAnswers() ?? [];
+  if (!unused.length) return;
+  const { unusedAnswerFinding } = await import('../check/rules/input.js');
+  for (const u of unused) {
+    const f = unusedAnswerFinding(u.key, u.near);
+    if (s.findings.add(f)) s.out.finding(f);
   }
 }

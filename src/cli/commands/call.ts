@@ -7,7 +7,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { UsageError } from '../../protocol/errors.js';
 import type { ContentBlock, JsonObject, Tool } from '../../protocol/types.js';
-import { coerceArgs, parseArgsJson, undeclaredKeyHints } from '../../schema/coerce.js';
+import { coerceArgs, parseArgsJson, undeclaredArguments, undeclaredKeyHints } from '../../schema/coerce.js';
+import { reportUndeclared, type StrictArgsFlags } from '../strict-args.js';
 import type { ValidationIssue } from '../../schema/validate.js';
 import type { OutputSchemaVerdict } from '../../check/output-schema.js';
 import { sanitize, sanitizeLine } from '../../util/sanitize.js';
@@ -21,7 +22,7 @@ import { exitCodeOf } from '../exit.js';
 import type { ResumeRound } from '../../client/types.js';
 import { parseBounded } from '../../util/depth.js';
 
-export interface CallFlags {
+export interface CallFlags extends StrictArgsFlags {
   args?: string;
   validate?: boolean;
   resume?: string;
@@ -237,6 +238,9 @@ export async function callTool(
       throw new UsageError(`invalid arguments for ${toolName}:\n${formatIssues(v.errors)}${hints.join('')}\n(use --no-validate to send them anyway)`);
     }
   }
+  // A key the schema does not name is sent silently otherwise (the SDKs publish no
+  // additionalProperties: false, so the server ignores it): warn, or refuse with --strict-args.
+  if (!resumed) await reportUndeclared(s, flags, { kind: 'tool', name: toolName }, undeclaredArguments(tool.inputSchema, args));
   const started = Date.now();
   const stop = out.wait(`tools/call ${toolName}`);
   const outcome = await client
