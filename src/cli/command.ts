@@ -16,6 +16,8 @@ import type { Session } from './session.js';
 
 /** One run of the CLI, shared by main, the command and its session. */
 export interface Invocation {
+  /** The command chosen (`discover`, `call`…), once commander has parsed; undefined for the interactive inspector. */
+  name?: string;
   /** The words after the first `--`: the command line of a stdio server. */
   command: string[];
   /** Every finding of the run (for `--json` documents, error documents included). */

@@ -55,7 +55,9 @@ describe.each<Kind>(['stdio', 'http', 'http-stateless'])('legacy server over %s'
     expect(lines).toContain('  protocol    2025-11-25');
     expect(lines).toContain(kind === 'stdio' ? `  transport   stdio  ${process.execPath} ${LEGACY} --stdio` : `  transport   http  ${url(kind)}`);
     expect(r.stdout).toContain('instructions\n  Legacy (2025-11-25) test fixture for mcp-inspect.\n');
-    expect(ownStderr(r.stderr)).toMatch(/^server\/discover was not understood \(.+\): a legacy server; using the initialize handshake$/m);
+    expect(ownStderr(r.stderr)).toMatch(
+      /^server\/discover was not understood \(.+\): a legacy server; using the initialize handshake \(--era legacy skips the probe\)$/m,
+    );
   });
 
   it('discover --json', async () => {

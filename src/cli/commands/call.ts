@@ -234,8 +234,13 @@ export async function callTool(
       out.warn(`pattern ${JSON.stringify(p)} of ${toolName}'s inputSchema was not checked: it could take exponential time on some strings`);
     if (v.schemaError) out.warn(`the inputSchema of ${toolName} cannot be compiled (${v.schemaError}); sending without validation`);
     else if (!v.valid) {
-      const hints = undeclaredKeyHints(tool.inputSchema, args).map((h) => `\n${h}`);
-      throw new UsageError(`invalid arguments for ${toolName}:\n${formatIssues(v.errors)}${hints.join('')}\n(use --no-validate to send them anyway)`);
+      // One line for people (a script matches it); every issue under --json as `details`.
+      const hints = undeclaredKeyHints(tool.inputSchema, args);
+      const e = new UsageError(
+        `invalid arguments for ${toolName}: ${[...v.errors.map((i) => i.message), ...hints].join('; ')} (use --no-validate to send them anyway)`,
+      );
+      e.details = v.errors;
+      throw e;
     }
   }
   // A key the schema does not name is sent silently otherwise (the SDKs publish no
