@@ -184,7 +184,7 @@ describe('legacy listen', () => {
     // The variant flips on every change_tools: whichever way it went, the diff is the mirror pair.
     const d = events[2];
     expect(d.cause).toBe('notification');
-    expect([...d.added, ...d.removed].sort()).toEqual(['extra', 'fail']);
+    expect([...d.added, ...d.removed].map((x: { name: string }) => x.name).sort()).toEqual(['extra', 'fail']);
     expect(d.changed).toEqual([{ name: 'echo', fields: ['description'] }]);
   });
 

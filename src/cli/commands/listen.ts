@@ -266,15 +266,17 @@ export async function runListen(s: Session, flags: ListenFlags): Promise<Command
     // The session closes the first client; a restarted one is closed here (stopping its server).
     if (client && client !== first) await client.close().catch(() => {});
   }
-  // A signal or --duration ended it: say so as the stream's last line. SIGTERM and SIGHUP exit
-  // by the table (143, 129); Ctrl-C is how a listen is meant to end (0), as --count and --duration.
-  const signal = s.endingSignal?.();
-  endReason = signal ?? endReason;
+  // SIGTERM, SIGHUP or --duration ended it: say so as the stream's last line (a script or a
+  // service manager stopped it; Ctrl-C is someone watching). SIGTERM and SIGHUP exit by the
+  // table (143, 129); Ctrl-C is how a listen is meant to end (0), as --count and --duration.
+  const ended = s.endingSignal?.();
+  const signal = ended === 'SIGTERM' || ended === 'SIGHUP' ? ended : undefined;
+  endReason = signal ?? (ended ? undefined : endReason);
   if (endReason !== undefined) {
     const ev = { type: 'end' as const, time: Date.now(), reason: endReason };
     out.item(eventJson(ev), () => renderEvent({ ...ev, reason: signal ? `ended by ${signal}` : `--duration ${durationSec}s elapsed` }, out));
   }
-  if (signal === 'SIGTERM' || signal === 'SIGHUP') return { exitCode: SIGNAL_EXIT[signal] };
+  if (signal) return { exitCode: SIGNAL_EXIT[signal] };
   if (stopped || !failure) return { exitCode: EXIT.ok };
   return { exitCode: exitCodeFor(failure.cause ?? new TransportError('MCPI_CLOSED', failure.error)) };
 }
