@@ -219,7 +219,8 @@ describe('legacy listen', () => {
     await listen.waitFor(/^ {2}~ echo$/m, { timeoutMs: 20_000 });
     const r = await interrupt(listen);
     ok(r);
-    expect(ownStderr(r.stderr)).toContain('it offers no GET stream, so nothing can arrive (use --poll)');
+    // --poll is given: it is not told to use it (issue 24.5).
+    expect(ownStderr(r.stderr)).toContain('it offers no GET stream, so nothing can arrive: polling every 1s');
     expect(r.stdout).toMatch(/^\d\d:\d\d:\d\d\.\d{3} tool list changed WITHOUT any notification \(found by polling\): \+1 added, -1 removed, ~1 changed$/m);
     expect(r.stdout).toMatch(/^ {2}~ echo$/m);
     expect(r.stdout).not.toMatch(/notifications\/tools\/list_changed/);
