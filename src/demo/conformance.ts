@@ -12,6 +12,7 @@ import type { Tool } from '../protocol/types.js';
 import { isObject } from '../util/json.js';
 import { CHIME_WAV_BASE64, PIXEL_PNG_BASE64 } from './assets.js';
 import { sleep, textResult } from './common.js';
+import { taskFixtures } from './conformance-tasks.js';
 import { canAsk, describeElicit, samplingText, type InputRequest } from './inputs.js';
 import type { DemoPrompt } from './prompts.js';
 import { simpleTemplate, type DemoResource, type DemoTemplate } from './resources.js';
@@ -260,7 +261,7 @@ function templates(): DemoTemplate[] {
 
 /** The fixtures, wired to `hooks` for the trigger tools. */
 export function conformanceFixtures(hooks: ConformanceHooks): ConformanceFixtures {
-  return { tools: tools(hooks), prompts: prompts(), resources: resources(), templates: templates() };
+  return { tools: [...tools(hooks), ...taskFixtures()], prompts: prompts(), resources: resources(), templates: templates() };
 }
 
 /** True when the env asks for the fixtures (`1`, `true`, `yes`). */
