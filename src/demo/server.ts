@@ -346,6 +346,9 @@ async function startHttp(core: DemoCore, opts: DemoServerOptions, log: (l: strin
       else res.destroy();
     });
   });
+  // Idle keep-alive sockets live longer than a client's pool keeps them (undici: 4 s), so a
+  // client never reuses one the server is closing at that moment ("fetch failed" under load).
+  server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port ?? 0, '127.0.0.1', () => {
