@@ -43,7 +43,14 @@ afterAll(async () => {
 /** A legacy SDK v1 client that answers every question, and what the server sent it unasked. */
 function legacyClient() {
   const client = new Client({ name: 'demo-legacy-test', version: '1.0.0' }, { capabilities: { elicitation: {}, sampling: {}, roots: { listChanged: true } } });
-  const seen = { logs: [] as string[], questions: [] as { method: string; meta: unknown }[], notes: [] as string[], updated: 0, status: [] as string[] };
+  const seen = {
+    wire: [] as { method?: string; id?: unknown; params?: { progress?: number } }[],
+    logs: [] as string[],
+    questions: [] as { method: string; meta: unknown }[],
+    notes: [] as string[],
+    updated: 0,
+    status: [] as string[],
+  };
   client.setRequestHandler(ElicitRequestSchema, (r) => {
     seen.questions.push({ method: r.method, meta: r.params._meta });
     const props = Object.keys((r.params as { requestedSchema?: { properties?: object } }).requestedSchema?.properties ?? {});
@@ -82,6 +89,13 @@ async function connect(kind: 'stdio' | 'http') {
           stderr: 'ignore',
         });
   await c.client.connect(transport);
+  // What arrived on the wire, in order: the SDK dispatches notifications a tick after a
+  // response in the same chunk, so its onprogress may miss the last step; the wire does not.
+  const dispatch = transport.onmessage!;
+  transport.onmessage = (m, extra) => {
+    c.seen.wire.push(m as { method?: string; id?: unknown; params?: { progress?: number } });
+    dispatch(m, extra);
+  };
   clients.push(c.client);
   return c;
 }
@@ -143,7 +157,11 @@ describe.each(['stdio', 'http'] as const)('the demo as a legacy server over %s (
     expect(seen.logs).toEqual(['error', 'critical', 'alert', 'emergency']);
     const steps: number[] = [];
     await client.callTool({ name: 'countdown', arguments: { from: 3, delayMs: 5 } }, undefined, { onprogress: (p) => void steps.push(p.progress) });
-    expect(steps).toEqual([1, 2, 3]);
+    expect(steps[0]).toBe(1);
+    const progress = seen.wire.filter((m) => m.method === 'notifications/progress');
+    expect(progress.map((m) => m.params?.progress)).toEqual([1, 2, 3]);
+    const liftoff = seen.wire.findIndex((m) => JSON.stringify(m).includes('Liftoff'));
+    expect(seen.wire.indexOf(progress[2])).toBeLessThan(liftoff); // every step before the result
 
     expect(textOf(await client.callTool({ name: 'ask_name', arguments: {} }))).toBe('Hello, Ada! Nice choice: green.');
     expect(textOf(await client.callTool({ name: 'ask_model', arguments: {} }))).toBe('The model says: a haiku, from the test');
