@@ -20,6 +20,7 @@ import { closest } from '../../util/distance.js';
 import { exitCodeOf } from '../exit.js';
 import type { ResumeRound } from '../../client/types.js';
 import { parseBounded } from '../../util/depth.js';
+import { LIST_KINDS } from '../../protocol/list-kinds.js';
 
 export interface CallFlags {
   args?: string;
@@ -213,7 +214,7 @@ export async function callTool(
     import('../../check/output-schema.js'),
   ]);
   const { out, client } = s;
-  const stopList = out.wait('tools/list');
+  const stopList = out.wait(LIST_KINDS.tools.method);
   const list = await client.listTools({ signal: s.signal }).finally(stopList);
   const tool = list.tools.find((t) => t.name === toolName);
   if (!tool) {
