@@ -6,6 +6,7 @@
  */
 import { sanitizeLine } from '../util/sanitize.js';
 import type { AuthorizationServerInfo, ProtectedResource } from './discovery.js';
+import { jwkThumbprint } from './dpop.js';
 import { AuthError } from './errors.js';
 import type { LoginStep } from './flow.js';
 import { maskUrl } from './mask.js';
@@ -47,20 +48,74 @@ export function authorizationServerStep(as: AuthorizationServerInfo): LoginStep 
   };
 }
 
-/** What --explain shows of an assertion: its header's typ/alg and the claims that decide (never the JWT, never its signature). */
-export function assertionEvidence(jwt: string): Record<string, unknown> {
+/** The decoded header and claims of a compact JWS (empty objects for parts that are not JSON). The signature is not read. */
+function jwtParts(jwt: string): { header: Record<string, unknown>; claims: Record<string, unknown> } {
   const [h, p] = jwt.split('.');
   const dec = (x: string | undefined) => {
     try {
-      return JSON.parse(Buffer.from(x ?? '', 'base64url').toString('utf8')) as Record<string, unknown>;
+      const v: unknown = JSON.parse(Buffer.from(x ?? '', 'base64url').toString('utf8'));
+      return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
     } catch {
       return {};
     }
   };
-  const header = dec(h);
-  const c = dec(p);
-  const time = (v: unknown) => (typeof v === 'number' ? new Date(v * 1000).toISOString() : null);
-  return { typ: header.typ ?? null, alg: header.alg ?? null, iss: c.iss ?? null, sub: c.sub ?? null, aud: c.aud ?? null, exp: time(c.exp), iat: time(c.iat) };
+  return { header: dec(h), claims: dec(p) };
+}
+
+/** Seconds since the epoch as an ISO time, else null. */
+const isoTime = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? new Date(v * 1000).toISOString() : null);
+
+/**
+ * What --explain shows of a DPoP proof (RFC 9449 §4.2): the header's `typ`, `alg` and the
+ * RFC 7638 thumbprint of its public `jwk` (the key the token is bound to: `cnf.jkt`), and the
+ * claims `htm`, `htu`, `iat` (ISO time), `jti`, `ath` (token requests have none) and `nonce`.
+ * Never the signature, never a private key member (a proof carries none; `d` is not read).
+ */
+export function dpopProofEvidence(proof: string): Record<string, unknown> {
+  const { header, claims } = jwtParts(proof);
+  const jwk = header.jwk && typeof header.jwk === 'object' ? (header.jwk as Record<string, string>) : undefined;
+  let jkt: string | null = null;
+  try {
+    jkt = jwk ? jwkThumbprint(jwk) : null;
+  } catch {
+    jkt = null;
+  }
+  return {
+    typ: header.typ ?? null,
+    alg: header.alg ?? null,
+    jwk_thumbprint: jkt,
+    htm: claims.htm ?? null,
+    htu: typeof claims.htu === 'string' ? maskUrl(claims.htu) : null,
+    iat: isoTime(claims.iat),
+    jti: claims.jti ?? null,
+    ath: claims.ath ?? null,
+    nonce: claims.nonce ?? null,
+  };
+}
+
+/** The step of one DPoP proof: `what` it goes with (`token request`, `MCP requests`), its decoded claims as evidence. */
+export function dpopProofStep(what: string, proof: string, note = ''): LoginStep {
+  const ev = dpopProofEvidence(proof);
+  return {
+    step: 'dpop-proof',
+    status: 'ok',
+    summary: `DPoP proof on the ${what}: ${String(ev.htm)} ${String(ev.htu)}${ev.ath ? ', bound to the access token by ath' : ''}${note}`,
+    evidence: ev,
+  };
+}
+
+/** What --explain shows of an assertion: its header's typ/alg and the claims that decide (never the JWT, never its signature). */
+export function assertionEvidence(jwt: string): Record<string, unknown> {
+  const { header, claims: c } = jwtParts(jwt);
+  return {
+    typ: header.typ ?? null,
+    alg: header.alg ?? null,
+    iss: c.iss ?? null,
+    sub: c.sub ?? null,
+    aud: c.aud ?? null,
+    exp: isoTime(c.exp),
+    iat: isoTime(c.iat),
+  };
 }
 
 /** Why this client identity was used (the registration step's summary). */

@@ -13,7 +13,7 @@ import { challengeScheme, dpopNonceError, isDpopChallenge, oauthChallenge, type 
 import { createDpopKey, dpopAdvertised, dpopProof, importDpopKey, type DpopKey } from './dpop.js';
 import { discoverAuthorizationServer, discoverProtectedResource, type AuthorizationServerInfo, type ProtectedResource } from './discovery.js';
 import { AuthError, AuthRequiredError } from './errors.js';
-import { authorizationServerStep, expectedAt, protectedResourceStep, registrationWhy } from './explain.js';
+import { authorizationServerStep, dpopProofStep, expectedAt, protectedResourceStep, registrationWhy } from './explain.js';
 import { authorizationCodeFlow, refreshGrant, toStoredTokens, type LoginStep, type StepSink } from './flow.js';
 import { MACHINE_GRANTS } from './machine-grants.js';
 import { maskUrl } from './mask.js';
@@ -149,7 +149,11 @@ class Provider implements OAuthProvider {
     this.key = serverKey(o.serverUrl);
     this.now = o.now ?? Date.now;
     const common = { onWire: o.onWire, timeoutMs: o.requestTimeoutMs, signal: o.signal, fetch: o.fetch };
-    this.fetch = createAuthFetch({ ...common, allowInsecureHttp: o.allowInsecureHttp });
+    this.fetch = createAuthFetch({
+      ...common,
+      allowInsecureHttp: o.allowInsecureHttp,
+      onDpopProof: o.onStep ? (proof) => this.step(dpopProofStep('token request', proof)) : undefined,
+    });
     // The MCP server itself is wherever the user points; the https rule is for the AS leg.
     this.probeFetch = createAuthFetch({ ...common, allowInsecureHttp: true });
   }
@@ -301,7 +305,23 @@ class Provider implements OAuthProvider {
       }
       throw e;
     }
+    await this.mcpProofStep();
     return (await this.status())!;
+  }
+
+  /**
+   * `--explain` of a DPoP-bound login: the proof MCP requests carry (one made for a POST to the
+   * server, with `ath` of the new token; each request gets a fresh one), decoded.
+   */
+  private async mcpProofStep(): Promise<void> {
+    const t = this.entry?.tokens;
+    if (!this.o.onStep || t?.tokenType !== 'dpop' || !this.entry?.dpop) return;
+    try {
+      const proof = await dpopProof(await this.dpop(), { method: 'POST', url: this.o.serverUrl, accessToken: t.accessToken, nowMs: this.now() });
+      this.step(dpopProofStep('MCP requests', proof, ' (a fresh proof per request; this one shown, not sent)'));
+    } catch (e) {
+      this.o.onWarning?.(`cannot sign a DPoP proof with the stored key: ${(e as Error).message}`);
+    }
   }
 
   /** POSTs a bare JSON-RPC request to the server to read its challenge (for `login` without one). */
