@@ -6,11 +6,25 @@
  */
 import { sanitizeLine } from '../util/sanitize.js';
 import type { AuthorizationServerInfo, ProtectedResource } from './discovery.js';
+import { challengeScheme } from './challenge.js';
 import { jwkThumbprint } from './dpop.js';
 import { AuthError } from './errors.js';
 import type { LoginStep } from './flow.js';
 import { maskUrl } from './mask.js';
 import type { StoredClient } from './store.js';
+import type { AuthChallenge } from './types.js';
+
+/** The challenge step: the server's 401/403 and its `WWW-Authenticate` (skipped: it asked for nothing, discovery from the well-known locations of `serverUrl`). */
+export function challengeStep(challenge: AuthChallenge | undefined, serverUrl: string): LoginStep {
+  return {
+    step: 'challenge',
+    status: challenge ? 'ok' : 'skipped',
+    summary: challenge
+      ? `the server answered HTTP ${challenge.status} with a ${challengeScheme(challenge.wwwAuthenticate) ?? 'WWW-Authenticate'} challenge`
+      : 'the server did not ask for authorization: discovery from the well-known locations',
+    evidence: challenge ? { status: challenge.status, 'WWW-Authenticate': challenge.wwwAuthenticate } : { url: maskUrl(serverUrl) },
+  };
+}
 
 /** The protected-resource-metadata step: where the metadata came from (`named`: the challenge's `resource_metadata`), and what it says. */
 export function protectedResourceStep(prm: ProtectedResource, named: boolean): LoginStep {

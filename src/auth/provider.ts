@@ -9,14 +9,13 @@ import type { WireEvent } from '../protocol/wire-event.js';
 import { sanitizeLine } from '../util/sanitize.js';
 import { resolveBrowser, type BrowserChoice } from './browser.js';
 import { startCallbackListener, type CallbackListener } from './callback.js';
-import { challengeScheme, dpopNonceError, isDpopChallenge, oauthChallenge, type BearerChallenge } from './challenge.js';
+import { dpopNonceError, isDpopChallenge, oauthChallenge, type BearerChallenge } from './challenge.js';
 import { createDpopKey, dpopAdvertised, dpopProof, importDpopKey, type DpopKey } from './dpop.js';
 import { discoverAuthorizationServer, discoverProtectedResource, type AuthorizationServerInfo, type ProtectedResource } from './discovery.js';
 import { AuthError, AuthRequiredError } from './errors.js';
-import { authorizationServerStep, dpopProofStep, expectedAt, protectedResourceStep, registrationWhy } from './explain.js';
+import { authorizationServerStep, challengeStep, dpopProofStep, expectedAt, protectedResourceStep, registrationWhy } from './explain.js';
 import { authorizationCodeFlow, refreshGrant, toStoredTokens, type LoginStep, type StepSink } from './flow.js';
 import { MACHINE_GRANTS } from './machine-grants.js';
-import { maskUrl } from './mask.js';
 import { createAuthFetch, type AuthFetch } from './http.js';
 import { obtainClient, type ClientSettings } from './registration.js';
 import { scopeSetKey, selectScopes, unionScopes } from './scopes.js';
@@ -283,14 +282,7 @@ class Provider implements OAuthProvider {
       this.failed(e);
       throw e;
     }
-    this.step({
-      step: 'challenge',
-      status: challenge ? 'ok' : 'skipped',
-      summary: challenge
-        ? `the server answered HTTP ${challenge.status} with a ${challengeScheme(challenge.wwwAuthenticate) ?? 'WWW-Authenticate'} challenge`
-        : 'the server did not ask for authorization: discovery from the well-known locations',
-      evidence: challenge ? { status: challenge.status, 'WWW-Authenticate': challenge.wwwAuthenticate } : { url: maskUrl(this.o.serverUrl) },
-    });
+    this.step(challengeStep(challenge, this.o.serverUrl));
     const ch = oauthChallenge(challenge?.wwwAuthenticate) ?? {};
     try {
       await this.authorize(ch, { scopes: lo.scopes, interactive: true, forceLogin: true, dpopChallenge: isDpopChallenge(challenge?.wwwAuthenticate) });
@@ -358,6 +350,8 @@ class Provider implements OAuthProvider {
       if (!this.o.interactive && (this.o.grant ?? 'authorization_code') === 'authorization_code' && !this.entry?.tokens?.refreshToken) {
         throw new AuthRequiredError(this.o.serverUrl, `the server requires authorization (HTTP ${c.status}) and this session cannot open a browser`);
       }
+      // The login's first step, as `auth login --explain` shows it (the TUI's step view).
+      this.step(challengeStep(c, this.o.serverUrl));
       await this.authorize(ch ?? {}, {
         interactive: this.o.interactive,
         allowRefresh: true,
