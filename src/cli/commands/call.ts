@@ -21,6 +21,7 @@ import { closest } from '../../util/distance.js';
 import { EXIT, exitCodeOf } from '../exit.js';
 import type { ResumeRound } from '../../client/types.js';
 import { parseBounded } from '../../util/depth.js';
+import { LIST_KINDS } from '../../protocol/list-kinds.js';
 import { toolTaskSupport, type Task } from '../../protocol/task.js';
 import type { ProgressEvent, TaskOutcome } from '../../client/types.js';
 
@@ -226,7 +227,7 @@ export async function callTool(
     import('../../check/output-schema.js'),
   ]);
   const { out, client } = s;
-  const stopList = out.wait('tools/list');
+  const stopList = out.wait(LIST_KINDS.tools.method);
   const list = await client.listTools({ signal: s.signal }).finally(stopList);
   const tool = list.tools.find((t) => t.name === toolName);
   if (!tool) {
