@@ -561,9 +561,9 @@ export const KEY_TABLE = [
   {
     command: 'input.decline',
     keys: ['ctrl-x'],
-    in: ['input-form', 'input-url'],
+    in: ['input-form', 'input-url', 'input-sampling'],
     section: 'Server asks for input',
-    does: 'decline the elicitation (an explicit no)',
+    does: 'decline: an elicitation (an explicit no); sampling: refuse it (legacy: a JSON-RPC error; modern: the retry goes without this answer)',
     hint: 'decline',
   },
   {
