@@ -291,7 +291,7 @@ export const KEY_TABLE = [
     keys: ['return'],
     in: ['tools-filter'],
     section: 'Tools list',
-    does: 'while filtering: keep the filter, back to the list',
+    does: 'while filtering: keep the filter, back to the list (one match: open it)',
     hint: 'keep',
   },
   {
@@ -520,8 +520,19 @@ export const KEY_TABLE = [
     keys: ['tab'],
     in: ['completing'],
     section: 'Prompts and resources',
-    does: "in a prompt argument or template variable with suggestions: take the first (the server's completion/complete)",
+    does: "in a prompt argument or template variable with suggestions: take the chosen one (the server's completion/complete)",
     hint: 'take suggestion',
+  },
+  {
+    command: 'complete.choose',
+    keys: [
+      { key: 'up', arg: -1 },
+      { key: 'down', arg: 1 },
+    ],
+    in: ['completing'],
+    section: 'Prompts and resources',
+    does: 'with suggestions under the field: choose among them (Tab takes it)',
+    hint: 'choose',
   },
   {
     command: 'resource.save',

@@ -8,7 +8,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Tool } from '../../protocol/types.js';
 import { useServices } from '../context/services.js';
 import { useToolList, toolListContexts } from '../hooks/useToolList.js';
-import { useForm } from '../hooks/useForm.js';
+import { useForm, type FormMemory } from '../hooks/useForm.js';
 import { useCall } from '../hooks/useCall.js';
 import { formContexts } from '../forms/formState.js';
 import { matchKey, type KeyContext } from '../keys.js';
@@ -56,7 +56,7 @@ const INFO: readonly KeyContext[] = ['tool-info', 'view'];
 
 type ToolsView = 'list' | 'form' | 'result';
 
-function useToolsPane({ client, watch, now, width, height, flash, clearFlash, openPane }: PaneContext): PaneInstance {
+function useToolsPane({ client, watch, now, width, height, flash, clearFlash, openPane, disconnected }: PaneContext): PaneInstance {
   const services = useServices();
   const ws = watch.state;
   const tools = ws.tools;
@@ -69,7 +69,9 @@ function useToolsPane({ client, watch, now, width, height, flash, clearFlash, op
   const liveOpen = openName !== undefined ? tools?.find((t) => t.name === openName) : undefined;
   if (liveOpen) lastOpen.current = liveOpen;
   const openTool = openName !== undefined ? (liveOpen ?? (lastOpen.current?.name === openName ? lastOpen.current : undefined)) : undefined;
-  const form = useForm(openTool ?? PLACEHOLDER_TOOL, openTool !== undefined);
+  // Each tool's last arguments, for the session: reopening its form brings them back (issue 19.12).
+  const formMemory = useRef<FormMemory>(new Map()).current;
+  const form = useForm(openTool ?? PLACEHOLDER_TOOL, openTool !== undefined, formMemory);
   const [confirm, setConfirm] = useState(false);
   /** `r` was pressed once on a result: the next `r` calls the tool again (a call has effects: it is never re-run on one key). */
   const [againArmed, setAgainArmed] = useState(false);
@@ -200,6 +202,8 @@ function useToolsPane({ client, watch, now, width, height, flash, clearFlash, op
 
   const submit = (anyway = false) => {
     if (!openTool) return;
+    // Closed on purpose (X): nothing is sent, and the reason is the user's, not the process's exit.
+    if (disconnected) return flash(`Not called: ${disconnected} — R connects again`, 'warn');
     // Calling anyway sends what was typed, as typed (text where it is not a valid value), so the server's own validation can be tested.
     call.start(openTool.name, form.model.noParams ? {} : anyway ? form.typedArgs : form.args);
     setConfirm(false);
@@ -378,6 +382,7 @@ function useToolsPane({ client, watch, now, width, height, flash, clearFlash, op
       return;
     }
     if (m?.command === 'result.again' && callState.phase !== 'idle') {
+      if (disconnected) return flash(`Not called: ${disconnected} — R connects again`, 'warn');
       if (!againArmed) {
         setAgainArmed(true);
         return flash(`r again calls ${callState.tool} again with the same arguments (any other key: no)`, 'warn', { key: 'call-again' });
