@@ -666,6 +666,22 @@ export const KEY_TABLE = [
     hint: 'open',
   },
   {
+    command: 'log.filter',
+    keys: ['l'],
+    in: ['log'],
+    section: 'Log',
+    does: "show the server's log messages from the next level up only (all, debug … emergency); stderr and notes stay",
+    hint: 'level shown',
+  },
+  {
+    command: 'log.serverLevel',
+    keys: ['L'],
+    in: ['log'],
+    section: 'Log',
+    does: 'ask the server for log messages from the next level up (legacy: logging/setLevel; modern: the level in every request from now on, or none)',
+    hint: 'server level',
+  },
+  {
     command: 'log.close',
     keys: ['escape', 'return'],
     in: ['log-detail'],

@@ -83,3 +83,69 @@ describe.skipIf(!canRun)('e2e in tmux at 80×24: a modern HTTP server restarts',
     await server.stop();
   });
 });
+
+describe.skipIf(!canRun)('e2e in tmux at 80×24: log levels (the demo server, modern: the level travels in _meta)', () => {
+  /** From the tool list: runs log_levels (one message at each of the eight levels, those at or above the request's level arrive). */
+  async function callLogLevels(t: TmuxSession): Promise<void> {
+    t.keys('/', 'log_levels');
+    await t.waitForScreen((x) => /1 of \d+ match/.test(x), 'the filtered list');
+    t.keys('Enter');
+    await t.waitForScreen((x) => !x.includes('Enter keep'), 'the filter kept');
+    // Enter opens the one match. The demo's tool list changes every few seconds: an Enter that
+    // met a re-render of the list is pressed again (the form's own text says it is open).
+    for (let i = 0; ; i++) {
+      t.keys('Enter');
+      try {
+        await t.waitForScreen((x) => x.includes('This tool takes no arguments'), 'the form', 5000);
+        break;
+      } catch (e) {
+        if (i >= 2) throw e;
+      }
+    }
+    t.keys('Enter');
+    await t.waitForScreen((x) => x.includes('Sent one message at each of 8 levels'), 'the result');
+    // Esc: the result → the form → the filtered list → the whole list.
+    t.keys('Escape');
+    await t.waitForScreen((x) => x.includes('This tool takes no arguments'), 'the form again');
+    t.keys('Escape');
+    await t.waitForScreen((x) => x.includes('/ edit · Esc clear'), 'the filtered list again');
+    t.keys('Escape');
+    await t.waitForScreen((x) => /^Tools \(\d+\)/m.test(x), 'the tool list again');
+  }
+
+  it('l filters the Log pane by level; L asks the server for the next level, and the next call gets only that and up', { timeout: 120_000 }, async () => {
+    const t = session('levels', []);
+    await t.waitForScreen((x) => /Tools \(\d+\)/.test(x) && x.startsWith('● connected'), 'the tool list');
+    await callLogLevels(t);
+    t.keys('BTab');
+    let s = await t.waitForScreen((x) => x.includes('server log level info (L) · showing all levels (l)'), 'the Log pane');
+    expect(s).toMatch(/\[info\] mcp-inspect-demo: a info message from the demo server/);
+    // l: info and up (the same here), notice and up, warning and up.
+    t.keys('l', 'l', 'l');
+    s = await t.waitForScreen((x) => x.includes('showing warning and up (l)'), 'the filter');
+    expect(s).toMatch(/^Log {2}stderr, server logs, findings · 5 shown of \d+/m);
+    expect(s).not.toMatch(/\[(info|notice|debug)\]/);
+    expect(s).toMatch(/\[warning\] mcp-inspect-demo: a warning message/);
+    expect(s).toMatch(/\[emergency\] mcp-inspect-demo: a emergency message/);
+    // L: the server's level goes from info (the demo's default) to notice.
+    t.keys('L');
+    s = await t.waitForScreen((x) => x.includes('server log level notice (L)'), 'the new server level');
+    expect(s).toContain('Log level notice: sent in the _meta of every request from now on');
+    // Back to all levels (error, critical, alert, emergency, then all).
+    t.keys('l', 'l', 'l', 'l', 'l');
+    await t.waitForScreen((x) => x.includes('showing all levels (l)'), 'no filter');
+    t.keys('Tab');
+    await t.waitForScreen((x) => /^Tools \(\d+\)/m.test(x), 'the tool list');
+    await callLogLevels(t);
+    t.keys('BTab');
+    s = await t.waitForScreen((x) => (x.match(/a emergency message/g) ?? []).length >= 2, 'the second call in the Log pane');
+    const lines = s.split('\n');
+    const last = lines.findLastIndex((l) => l.includes('a emergency message'));
+    // The second call: notice … emergency, and no info message before them.
+    const second = lines.slice(last - 5, last + 1).map((l) => /\[(\w+)\]/.exec(l)?.[1]);
+    expect(second).toEqual(['notice', 'warning', 'error', 'critical', 'alert', 'emergency']);
+    expect(lines[last - 6]).not.toContain('a info message');
+    t.keys('q');
+    expect(await t.exitCode()).toBe('0');
+  });
+});
