@@ -532,6 +532,14 @@ export const KEY_TABLE = [
     hint: 'save',
   },
   {
+    command: 'resource.subscribe',
+    keys: ['U'],
+    in: ['resource-read'],
+    section: 'Prompts and resources',
+    does: 'subscribe to the resource read (modern: in subscriptions/listen; legacy: resources/subscribe), or unsubscribe; each update re-reads it and shows what changed',
+    hint: 'subscribe',
+  },
+  {
     command: 'item.reload',
     keys: ['r'],
     in: ['resource-read', 'prompt-result'],

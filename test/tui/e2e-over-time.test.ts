@@ -9,6 +9,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { startHttpFixture, stopAllFixtures, type HttpFixture } from '../helpers/servers.js';
 import { HAS_TMUX, TUI_BUILT, inspectorCommand, tmuxServer, type TmuxSession } from '../helpers/tmux.js';
+import { describeResult, runCli } from '../helpers/cli.js';
 
 const canRun = HAS_TMUX && TUI_BUILT;
 
@@ -148,4 +149,77 @@ describe.skipIf(!canRun)('e2e in tmux at 80×24: log levels (the demo server, mo
     t.keys('q');
     expect(await t.exitCode()).toBe('0');
   });
+});
+
+/** Presses Tab until `re` is on screen (a pane's title), at most once per pane. */
+async function toPane(t: TmuxSession, re: RegExp, what: string): Promise<string> {
+  for (let i = 0; ; i++) {
+    t.keys('Tab');
+    try {
+      return await t.waitForScreen((x) => re.test(x), what, 3000);
+    } catch (e) {
+      if (i >= 9) throw e;
+    }
+  }
+}
+
+describe.skipIf(!canRun)('e2e in tmux at 80×24: resource subscriptions', () => {
+  it(
+    'modern (the demo): U on demo://clock subscribes in subscriptions/listen; each tick re-reads it and shows the content diff',
+    { timeout: 120_000 },
+    async () => {
+      const t = session('sub-modern', []);
+      await t.waitForScreen((x) => /Tools \(\d+\)/.test(x) && x.includes('listen ✓'), 'the tool list');
+      await toPane(t, /^Resources \(\d+\)/m, 'the Resources pane');
+      // The clock is the third resource.
+      t.keys('j', 'j');
+      await t.waitForScreen((x) => /^› Clock +demo:\/\/clock/m.test(x), 'the clock selected');
+      t.keys('Enter');
+      await t.waitForScreen((x) => x.includes('✓ demo://clock') && x.includes('U subscribe'), 'the clock read');
+      t.keys('U');
+      let s = await t.waitForScreen((x) => /^listen ✓ .*resource demo:\/\/clock/m.test(x), 'the listen with the resource');
+      s = await t.waitForScreen((x) => /● subscribed · \d+ updates?/.test(x) && x.includes('Δ update'), 'an update and its diff');
+      expect(s).toMatch(/^ {2}demo:\/\/clock: \+\d+ −\d+ lines$/m);
+      expect(s).toMatch(/^ {2}- tick \d+$/m);
+      expect(s).toMatch(/^ {2}\+ tick \d+$/m);
+      // U again: unsubscribed, the listen no longer asks for it.
+      t.keys('U');
+      s = await t.waitForScreen((x) => /^listen ✓ /m.test(x) && !x.includes('resource demo://clock') && !x.includes('● subscribed'), 'unsubscribed');
+      t.keys('q');
+      expect(await t.exitCode()).toBe('0');
+    },
+  );
+
+  it(
+    'legacy (SDK v1 over HTTP): U sends resources/subscribe; an update from another client re-reads legacy://counter and shows the diff',
+    { timeout: 120_000 },
+    async () => {
+      const server = await startHttpFixture('surface/legacy-surface', ['--http']);
+      const t = session('sub-legacy', [server.url]);
+      await t.waitForScreen((x) => /Tools \(\d+\)/.test(x) && x.startsWith('● connected'), 'the tool list');
+      await toPane(t, /^Resources \(\d+\)/m, 'the Resources pane');
+      await t.waitForScreen((x) => /^› .*legacy:\/\//m.test(x), 'the list');
+      // legacy://counter: move down to it.
+      for (let i = 0; i < 6; i++) {
+        const x = t.screen();
+        if (/^› .*legacy:\/\/counter/m.test(x)) break;
+        t.keys('j');
+        await t.waitForScreen((y) => y !== x, 'the selection moved', 3000).catch(() => undefined);
+      }
+      await t.waitForScreen((x) => /^› .*legacy:\/\/counter/m.test(x), 'the counter selected');
+      t.keys('Enter');
+      await t.waitForScreen((x) => x.includes('✓ legacy://counter') && x.includes('count: 0'), 'the counter read');
+      t.keys('U');
+      await t.waitForScreen((x) => x.includes('● subscribed'), 'subscribed');
+      const touch = await runCli(['call', server.url, 'touch_resource']);
+      expect(touch.code, describeResult(touch)).toBe(0);
+      const s = await t.waitForScreen((x) => x.includes('Δ update 1'), 'the update and its diff');
+      expect(s).toMatch(/^ {2}- count: 0$/m);
+      expect(s).toMatch(/^ {2}\+ count: 1$/m);
+      expect(s).toMatch(/^ {4}count: 1$/m);
+      t.keys('q');
+      expect(await t.exitCode()).toBe('0');
+      await server.stop();
+    },
+  );
 });
