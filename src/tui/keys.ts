@@ -80,6 +80,9 @@ export type KeyContext =
   | 'input-roots'
   | 'input-roots-edit'
   | 'input-unsupported'
+  /** The Roots pane (the folders offered to the server); adding one (with `text`). */
+  | 'roots'
+  | 'roots-edit'
   /** A picture shown full-screen: any key closes it (matched before the global rows). */
   | 'picture';
 
@@ -163,6 +166,14 @@ export const KEY_TABLE = [
     section: 'Everywhere',
     does: 'go to the Wire pane (raw messages in and out), showing it; on the Wire pane: hide it',
     hint: { 'tools-list': 'wire', wire: 'hide' },
+  },
+  {
+    command: 'roots.toggle',
+    keys: ['O'],
+    in: ['global'],
+    section: 'Everywhere',
+    does: 'go to the Roots pane (the folders offered to the server: a adds, x removes), showing it; on the Roots pane: hide it',
+    hint: { roots: 'hide' },
   },
   {
     command: 'quit',
@@ -606,7 +617,7 @@ export const KEY_TABLE = [
   {
     command: 'roots.add',
     keys: ['a', '+'],
-    in: ['input-roots'],
+    in: ['input-roots', 'roots'],
     section: 'Server asks for input',
     does: 'roots: add a root (a path or a file:// URI)',
     hint: 'add',
@@ -614,13 +625,27 @@ export const KEY_TABLE = [
   {
     command: 'roots.remove',
     keys: ['x', '-', 'delete'],
-    in: ['input-roots'],
+    in: ['input-roots', 'roots'],
     section: 'Server asks for input',
     does: 'roots: remove the selected root',
     hint: 'remove',
   },
-  { command: 'roots.keep', keys: ['return'], in: ['input-roots-edit'], section: 'Server asks for input', does: 'roots: add the typed root', hint: 'add' },
-  { command: 'roots.discard', keys: ['escape'], in: ['input-roots-edit'], section: 'Server asks for input', does: 'roots: stop adding', hint: 'back' },
+  {
+    command: 'roots.keep',
+    keys: ['return'],
+    in: ['input-roots-edit', 'roots-edit'],
+    section: 'Server asks for input',
+    does: 'roots: add the typed root',
+    hint: 'add',
+  },
+  {
+    command: 'roots.discard',
+    keys: ['escape'],
+    in: ['input-roots-edit', 'roots-edit'],
+    section: 'Server asks for input',
+    does: 'roots: stop adding',
+    hint: 'back',
+  },
 
   // ---- Listen ----
   {

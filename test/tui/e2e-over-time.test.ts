@@ -7,6 +7,7 @@
  * next listen). Issue 19, points 2 and 3. Skipped when tmux is missing or dist/ is not built.
  */
 import { afterAll, describe, expect, it } from 'vitest';
+import { createRequire } from 'node:module';
 import { startHttpFixture, stopAllFixtures, type HttpFixture } from '../helpers/servers.js';
 import { HAS_TMUX, TUI_BUILT, inspectorCommand, tmuxServer, type TmuxSession } from '../helpers/tmux.js';
 import { describeResult, runCli } from '../helpers/cli.js';
@@ -85,39 +86,43 @@ describe.skipIf(!canRun)('e2e in tmux at 80×24: a modern HTTP server restarts',
   });
 });
 
-describe.skipIf(!canRun)('e2e in tmux at 80×24: log levels (the demo server, modern: the level travels in _meta)', () => {
-  /** From the tool list: runs log_levels (one message at each of the eight levels, those at or above the request's level arrive). */
-  async function callLogLevels(t: TmuxSession): Promise<void> {
-    t.keys('/', 'log_levels');
-    await t.waitForScreen((x) => /1 of \d+ match/.test(x), 'the filtered list');
+/**
+ * From the tool list: runs the argument-less tool `name` (filter, open, call) and waits for
+ * `done` in its result, then goes back to the whole list.
+ */
+async function callNoArgs(t: TmuxSession, name: string, done: string): Promise<string> {
+  t.keys('/', name);
+  await t.waitForScreen((x) => /1 of \d+ match/.test(x), 'the filtered list');
+  t.keys('Enter');
+  await t.waitForScreen((x) => !x.includes('Enter keep'), 'the filter kept');
+  // Enter opens the one match. A list that changes (the demo's, every few seconds) may meet
+  // the Enter in a re-render: it is pressed again (the form's own text says it is open).
+  for (let i = 0; ; i++) {
     t.keys('Enter');
-    await t.waitForScreen((x) => !x.includes('Enter keep'), 'the filter kept');
-    // Enter opens the one match. The demo's tool list changes every few seconds: an Enter that
-    // met a re-render of the list is pressed again (the form's own text says it is open).
-    for (let i = 0; ; i++) {
-      t.keys('Enter');
-      try {
-        await t.waitForScreen((x) => x.includes('This tool takes no arguments'), 'the form', 5000);
-        break;
-      } catch (e) {
-        if (i >= 2) throw e;
-      }
+    try {
+      await t.waitForScreen((x) => x.includes('This tool takes no arguments'), 'the form', 5000);
+      break;
+    } catch (e) {
+      if (i >= 2) throw e;
     }
-    t.keys('Enter');
-    await t.waitForScreen((x) => x.includes('Sent one message at each of 8 levels'), 'the result');
-    // Esc: the result → the form → the filtered list → the whole list.
-    t.keys('Escape');
-    await t.waitForScreen((x) => x.includes('This tool takes no arguments'), 'the form again');
-    t.keys('Escape');
-    await t.waitForScreen((x) => x.includes('/ edit · Esc clear'), 'the filtered list again');
-    t.keys('Escape');
-    await t.waitForScreen((x) => /^Tools \(\d+\)/m.test(x), 'the tool list again');
   }
+  t.keys('Enter');
+  const result = await t.waitForScreen((x) => x.includes(done), 'the result');
+  // Esc: the result → the form → the filtered list → the whole list.
+  t.keys('Escape');
+  await t.waitForScreen((x) => x.includes('This tool takes no arguments'), 'the form again');
+  t.keys('Escape');
+  await t.waitForScreen((x) => x.includes('/ edit · Esc clear'), 'the filtered list again');
+  t.keys('Escape');
+  await t.waitForScreen((x) => /^Tools \(\d+\)/m.test(x), 'the tool list again');
+  return result;
+}
 
+describe.skipIf(!canRun)('e2e in tmux at 80×24: log levels (the demo server, modern: the level travels in _meta)', () => {
   it('l filters the Log pane by level; L asks the server for the next level, and the next call gets only that and up', { timeout: 120_000 }, async () => {
     const t = session('levels', []);
     await t.waitForScreen((x) => /Tools \(\d+\)/.test(x) && x.startsWith('● connected'), 'the tool list');
-    await callLogLevels(t);
+    await callNoArgs(t, 'log_levels', 'Sent one message at each of 8 levels');
     t.keys('BTab');
     let s = await t.waitForScreen((x) => x.includes('server log level info (L) · showing all levels (l)'), 'the Log pane');
     expect(s).toMatch(/\[info\] mcp-inspect-demo: a info message from the demo server/);
@@ -137,7 +142,7 @@ describe.skipIf(!canRun)('e2e in tmux at 80×24: log levels (the demo server, mo
     await t.waitForScreen((x) => x.includes('showing all levels (l)'), 'no filter');
     t.keys('Tab');
     await t.waitForScreen((x) => /^Tools \(\d+\)/m.test(x), 'the tool list');
-    await callLogLevels(t);
+    await callNoArgs(t, 'log_levels', 'Sent one message at each of 8 levels');
     t.keys('BTab');
     s = await t.waitForScreen((x) => (x.match(/a emergency message/g) ?? []).length >= 2, 'the second call in the Log pane');
     const lines = s.split('\n');
@@ -222,4 +227,74 @@ describe.skipIf(!canRun)('e2e in tmux at 80×24: resource subscriptions', () => 
       await server.stop();
     },
   );
+});
+
+describe.skipIf(!canRun)('e2e in tmux at 80×24: the Roots pane', () => {
+  const EVERYTHING = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/dist/index.js');
+
+  it(
+    'legacy (server-everything over stdio): O, a adds a folder, the server is told (roots/list_changed) and get-roots-list lists it; x removes it',
+    { timeout: 120_000 },
+    async () => {
+      const t = session('roots-legacy', ['--', 'node', EVERYTHING, 'stdio']);
+      await t.waitForScreen((x) => /Tools \(\d+\)/.test(x) && x.startsWith('● connected'), 'the tool list');
+      t.keys('O');
+      let s = await t.waitForScreen((x) => x.includes('Roots (0)'), 'the Roots pane');
+      expect(s).toContain('No roots: the server sees an empty list.');
+      t.keys('a');
+      await t.waitForScreen((x) => x.includes('Add root (path or file:// URI)'), 'the root field');
+      t.keys('/tmp/mcpi/proj', 'Enter');
+      s = await t.waitForScreen((x) => x.includes('Roots (1)') && x.includes('server told'), 'the root added');
+      expect(s).toMatch(/^› file:\/\/\/tmp\/mcpi\/proj {2}proj$/m);
+      expect(s).toContain('Added file:///tmp/mcpi/proj · server told (roots/list_changed)');
+      // The server asked roots/list again (answered with the pane's roots): its own log line says so.
+      t.keys('BTab');
+      await t.waitForScreen((x) => x.includes('Roots updated: 1 root(s) received'), 'the server re-read the roots');
+      await toPane(t, /^Tools \(\d+\)/m, 'the tool list');
+      s = await callNoArgs(t, 'get-roots-list', 'URI: file:///tmp/mcpi/proj');
+      expect(s).toContain('Current MCP Roots (1 total):');
+      // x removes it; the server is told again.
+      t.keys('O');
+      await t.waitForScreen((x) => x.includes('Roots (1)'), 'the Roots pane');
+      t.keys('x');
+      s = await t.waitForScreen((x) => x.includes('Roots (0)') && x.includes('Removed file:///tmp/mcpi/proj · server told'), 'removed');
+      t.keys('q');
+      expect(await t.exitCode()).toBe('0');
+    },
+  );
+
+  it('modern (the demo): a root added in the pane is the answer to the next roots/list question', { timeout: 120_000 }, async () => {
+    const t = session('roots-modern', []);
+    await t.waitForScreen((x) => /Tools \(\d+\)/.test(x) && x.includes('listen ✓'), 'the tool list');
+    t.keys('O');
+    await t.waitForScreen((x) => x.includes('Roots (0)') && x.includes('sent when the server asks'), 'the Roots pane');
+    t.keys('a');
+    await t.waitForScreen((x) => x.includes('Add root (path or file:// URI)'), 'the root field');
+    t.keys('/tmp/mcpi/mod', 'Enter');
+    await t.waitForScreen((x) => x.includes('Roots (1)') && x.includes('Added file:///tmp/mcpi/mod · sent at the next roots/list question'), 'the root added');
+    t.keys('O');
+    await t.waitForScreen((x) => /^Tools \(\d+\)/m.test(x), 'back on the tool list');
+    t.keys('/', 'list_roots');
+    await t.waitForScreen((x) => /1 of \d+ match/.test(x), 'the filtered list');
+    t.keys('Enter');
+    await t.waitForScreen((x) => !x.includes('Enter keep'), 'the filter kept');
+    for (let i = 0; ; i++) {
+      t.keys('Enter');
+      try {
+        await t.waitForScreen((x) => x.includes('This tool takes no arguments'), 'the form', 5000);
+        break;
+      } catch (e) {
+        if (i >= 2) throw e;
+      }
+    }
+    t.keys('Enter');
+    // The server's question shows the pane's roots; Enter sends them.
+    let s = await t.waitForScreen((x) => x.includes('roots/list — the folders the server may see'), 'the roots question');
+    expect(s).toContain('file:///tmp/mcpi/mod');
+    t.keys('Enter');
+    s = await t.waitForScreen((x) => x.includes('✓ list_roots'), 'the result');
+    expect(s).toContain('file:///tmp/mcpi/mod');
+    t.keys('q');
+    expect(await t.exitCode()).toBe('0');
+  });
 });
