@@ -18,14 +18,14 @@ afterAll(async () => {
 });
 
 describe('listen --resource', () => {
-  it('sends resources/subscribe, then each resources/updated is re-read and diffed', async () => {
+  it('sends resources/subscribe, then each resources/updated is re-read and diffed', { timeout: 120_000 }, async () => {
     const server = await startHttpFixture('surface/legacy-surface', ['--http']);
     const listen = startCli(['listen', server.url, '--resource', 'legacy://counter', '--trace']);
     // The subscription is made (and answered) before anything else is asked of the server.
-    await listen.waitFor(/subscribed to legacy:\/\/counter \(resources\/subscribe\)/, { stream: 'stderr', timeoutMs: 30_000 });
+    await listen.waitFor(/subscribed to legacy:\/\/counter \(resources\/subscribe\)/, { stream: 'stderr', timeoutMs: 60_000 });
     const touch = await runCli(['call', server.url, 'touch_resource']);
     expect(touch.code, describeResult(touch)).toBe(0);
-    await listen.waitFor(/^ {2}\+ count: 1$/m, { timeoutMs: 30_000 });
+    await listen.waitFor(/^ {2}\+ count: 1$/m, { timeoutMs: 60_000 });
     const r = await interrupt(listen);
     expect(r.code, describeResult(r)).toBe(0);
     expect(stackLines(r.stderr)).toEqual([]);
@@ -36,10 +36,10 @@ describe('listen --resource', () => {
     await server.stop();
   });
 
-  it('a modern server gets the URI in subscriptions/listen, never resources/subscribe', async () => {
+  it('a modern server gets the URI in subscriptions/listen, never resources/subscribe', { timeout: 120_000 }, async () => {
     const server = await startHttpFixture('surface/modern-surface', ['--http']);
     const listen = startCli(['listen', server.url, '--json', '--resource', 'surface://counter', '--trace']);
-    await listen.waitFor(/"type":"acknowledged"/, { timeoutMs: 30_000 });
+    await listen.waitFor(/"type":"acknowledged"/, { timeoutMs: 60_000 });
     const r = await interrupt(listen);
     expect(r.code, describeResult(r)).toBe(0);
     const ack = jsonLines(r.stdout).find((e) => e.type === 'acknowledged');
