@@ -32,6 +32,7 @@ import {
 import { rootFromArg } from '../protocol/roots.js';
 import type { JsonObject } from '../protocol/types.js';
 import { sanitize, sanitizeLine } from '../util/sanitize.js';
+import { closest } from '../util/distance.js';
 // Resolving a round and the elicitation forms validate with Ajv: loaded when a round arrives
 // (./elicit-args.ts, src/schema/elicitation.ts), not at the start of every command.
 import { collectAnswers, parseElicitFile, pendingSummary, type Answers } from './elicit-answers.js';
@@ -105,6 +106,10 @@ export interface CliInputOptions {
 export class CliInputHandler implements InputHandler {
   /** Keys of the scripted answers some round used (to warn at the end about the others). */
   readonly usedKeys = new Set<string>();
+  /** Keys of every request some round asked (as `--elicit` names them), for the did-you-mean of an unused answer. */
+  private readonly askedKeys = new Set<string>();
+  /** True once {@link takeUnusedAnswers} was called: the end of the command is told once. */
+  private toldUnused = false;
   private legacyElicitations = 0;
   private readonly ask: Ask;
 
@@ -132,6 +137,7 @@ export class CliInputHandler implements InputHandler {
       prior = this.o.resumed.responses;
       this.o.resumed = undefined;
     }
+    for (const r of requests) if (r.kind !== 'roots') this.askedKeys.add(r.key);
     const { resolveRound, buildPendingDocument } = await import('./elicit-args.js');
     const resolved = resolveRound(requests, this.o.answers, prior);
     for (const k of resolved.usedKeys) this.usedKeys.add(k);
@@ -164,6 +170,18 @@ export class CliInputHandler implements InputHandler {
     return out;
   }
 
+  /**
+   * The `--elicit` / `--elicit-file` keys no round used, each with the asked keys close to it
+   * (a typo: `--elicit confrim` when the server asked `confirm`). Empty after the first call:
+   * the command tells it once, when it ends.
+   */
+  takeUnusedAnswers(): { key: string; near: string[] }[] {
+    if (this.toldUnused) return [];
+    this.toldUnused = true;
+    const asked = [...this.askedKeys];
+    return [...this.o.answers.elicit.keys()].filter((k) => !this.usedKeys.has(k)).map((key) => ({ key, near: closest(key, asked) }));
+  }
+
   private missingMessage(round: InputRound, missing: readonly InputRequest[]): string {
     const what = missing.map((r) => `${r.key} (${r.method})`).join(', ');
     return `${round.method} needs input that was not given: ${sanitizeLine(what)}`;
@@ -187,7 +205,8 @@ export class CliInputHandler implements InputHandler {
       missing,
       lastRequestId: round.lastRequestId,
     });
-    if (round.era === 'legacy') doc.era = 'legacy';
+    // A task's question (the tasks extension) is answered with tasks/update on the live task, not by a retry: not resumable either.
+    if (round.era === 'legacy' || round.taskId !== undefined) doc.era = 'legacy';
     return doc;
   }
 
@@ -281,7 +300,8 @@ export class CliInputHandler implements InputHandler {
 /** The lines the CLI shows on stderr for an InputRequiredError's pending document (and the hint to go on). */
 export function pendingLines(doc: PendingDocument, json: boolean): string[] {
   const lines = pendingSummary(doc).map((l) => `  ${l}`);
-  if (doc.era === 'legacy') lines.push('  (a legacy server asked on the live connection: run again with the answers; --resume cannot continue it)');
+  if (doc.era === 'legacy')
+    lines.push('  (the server asked on the live connection or for a running task: run again with the answers; --resume cannot continue it)');
   else
     lines.push(
       json

@@ -6,6 +6,7 @@ import { addCommonOptions, type CommonFlags } from '../options.js';
 import { TARGET_HELP, type CommandSpec } from '../command.js';
 import { exitCodesHelp } from '../exit.js';
 import { INPUT_HELP, addResumeOption } from '../input-options.js';
+import { addStrictArgsOption } from '../strict-args.js';
 import type { CallFlags } from './call.js';
 
 /** `mcp-inspect call [target] <tool> [key=value…]`. */
@@ -13,12 +14,14 @@ export const call: CommandSpec<CommonFlags & CallFlags> = {
   name: 'call',
   description: "call a tool; key=value arguments are typed by the tool's inputSchema and validated before sending",
   configure: (cmd) =>
-    addResumeOption(addCommonOptions(cmd))
+    addStrictArgsOption(addResumeOption(addCommonOptions(cmd)))
       .usage('[target] <tool> [key=value…] [options]  |  <tool> [key=value…] [options] -- command args…')
       .argument('[words...]', 'the URL (unless the server is given after -- or by --config), the tool name, then key=value arguments')
       .option('--args <json|@file|->', 'the whole arguments object as JSON, from a file (@file.json) or stdin (-), passed untouched')
       .option('--no-validate', 'send the arguments even when they do not match the inputSchema')
       .option('-o, --output <file>', 'also write the tools/call result (JSON) to this file')
+      .option('--task', 'run the call as a task (2025-11-25 task augmentation); a tool whose execution.taskSupport is "required" runs as one by itself')
+      .option('--no-wait', "with a task: print the task's id (--json: the task) and stop, instead of waiting for its result")
       .addHelpText(
         'after',
         `
@@ -32,8 +35,17 @@ Arguments:
                             (a bare value is one item, typed by "items")
   owner.address.zip=75001   a dotted key builds nested objects; a property whose name
                             contains a dot wins over this reading
-  Unknown keys are refused (with a did-you-mean) when the schema does not allow others;
-  --no-validate sends anything. The target may come before or after the tool.
+  Unknown keys are refused (with a did-you-mean) when the schema does not allow others; a
+  key the schema does not list although it allows others is warned about (did-you-mean) and
+  sent; --strict-args refuses it. --no-validate sends anything. The target may come before
+  or after the tool.
+
+Tasks:
+  A call that runs as a task (--task, a tool whose execution.taskSupport is "required", or a
+  call a server offering the io.modelcontextprotocol/tasks extension turns into a task) is
+  followed by tasks/get at the server's pollInterval, its status on stderr, and its result
+  printed as a plain call's. Ctrl-C sends tasks/cancel. A task that fails with an error exits
+  2, a tool error (isError) 1. --no-wait prints the task id; then: mcp-inspect tasks …
 ${INPUT_HELP}
 ${TARGET_HELP}
 
@@ -45,6 +57,7 @@ Examples:
   mcp-inspect call confirm_action action=deploy --elicit confirm='{"confirm":true}' -- node server.js
   mcp-inspect call confirm_action action=deploy --json -- node server.js > pending.json   # exit 5
   mcp-inspect call --resume pending.json --elicit confirm='{"confirm":true}' -- node server.js
+  mcp-inspect call simulate-research-query topic=mcp -- npx -y @modelcontextprotocol/server-everything
 
 ${exitCodesHelp()}`,
       ),

@@ -31,6 +31,11 @@ export const serversBody: CommandSpec<ServersFlags>['run'] = async (inv, _words,
     writeOut(names.map((n) => n + '\n').join(''));
     return EXIT.ok;
   }
+  // The file named by --config / $MCP_INSPECT_CONFIG cannot be read or parsed: that is the
+  // answer (exit 64, file:line:column), not an empty list a "check our config" step passes
+  // on. Not for --names above: shell completion calls it and wants silence.
+  const broken = d.explicit && d.errors.find((e) => e.server === undefined && e.file === d.explicit!.file);
+  if (broken) throw broken;
   const out = makeOut({ json: flags.json, color: flags.color });
   for (const e of d.errors) if (e.server === undefined) out.warn(e.message);
   return present(serversResult(d, ctx, config, approvals), out, inv.findings);
