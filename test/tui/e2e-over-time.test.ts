@@ -108,11 +108,16 @@ async function callNoArgs(t: TmuxSession, name: string, done: string): Promise<s
   }
   t.keys('Enter');
   const result = await t.waitForScreen((x) => x.includes(done), 'the result');
-  // Esc: the result → the form → the filtered list → the whole list.
-  t.keys('Escape');
-  await t.waitForScreen((x) => x.includes('This tool takes no arguments'), 'the form again');
-  t.keys('Escape');
-  await t.waitForScreen((x) => x.includes('/ edit · Esc clear'), 'the filtered list again');
+  // Esc: the result → the form → the filtered list (one Esc each, whichever screen a press met) → the whole list.
+  for (let i = 0; ; i++) {
+    t.keys('Escape');
+    try {
+      await t.waitForScreen((x) => x.includes('/ edit · Esc clear'), 'the filtered list again', 4000);
+      break;
+    } catch (e) {
+      if (i >= 3) throw e;
+    }
+  }
   t.keys('Escape');
   await t.waitForScreen((x) => /^Tools \(\d+\)/m.test(x), 'the tool list again');
   return result;
@@ -124,8 +129,9 @@ describe.skipIf(!canRun)('e2e in tmux at 80×24: log levels (the demo server, mo
     await t.waitForScreen((x) => /Tools \(\d+\)/.test(x) && x.startsWith('● connected'), 'the tool list');
     await callNoArgs(t, 'log_levels', 'Sent one message at each of 8 levels');
     t.keys('BTab');
-    let s = await t.waitForScreen((x) => x.includes('server log level info (L) · showing all levels (l)'), 'the Log pane');
-    expect(s).toMatch(/\[info\] mcp-inspect-demo: a info message from the demo server/);
+    // (The demo logs each list fetch at info too: older lines may have scrolled away.)
+    let s = await t.waitForScreen((x) => x.includes('server log level info (L) · showing all levels (l)') && x.includes('a emergency message'), 'the Log pane');
+    expect(s).not.toMatch(/\[debug\]/);
     // l: info and up (the same here), notice and up, warning and up.
     t.keys('l', 'l', 'l');
     s = await t.waitForScreen((x) => x.includes('showing warning and up (l)'), 'the filter');
