@@ -16,7 +16,7 @@
  * spec: basic/versioning#backward-compatibility-with-initialization-based-versions,
  *       basic/transports/stdio#backward-compatibility, basic/transports/streamable-http#backward-compatibility
  */
-import { METHOD } from '../protocol/constants.js';
+import { METHOD, type LogLevel } from '../protocol/constants.js';
 import { pickVersion } from '../protocol/era.js';
 import { InputRequiredError, TransportError, UsageError, describeError } from '../protocol/errors.js';
 import type { GetPromptResult } from '../protocol/prompt.js';
@@ -204,6 +204,39 @@ export class McpClient implements InspectorClient {
     return this.core.legacyGetStream;
   }
 
+  /** The log level asked of the server now; undefined: none. spec: server/utilities/logging */
+  get logLevel(): LogLevel | undefined {
+    return this.core.logLevel;
+  }
+
+  /** See InspectorClient.setLogLevel. spec: server/utilities/logging, 2025-11-25 server/utilities/logging#setting-log-level */
+  async setLogLevel(level: LogLevel | undefined): Promise<void> {
+    if (this.core.era === 'legacy') {
+      if (level === undefined) throw new UsageError('a legacy server has no "off" (logging/setLevel needs a level): emergency is the least it sends');
+      if (!this.description.capabilities.logging) throw new UsageError('the server does not declare the logging capability: it offers no logging/setLevel');
+      await this.core.request(METHOD.setLevel, { level });
+    }
+    this.core.logLevel = level;
+  }
+
+  /** See InspectorClient.subscribeResource. spec: 2025-11-25 server/resources#subscriptions */
+  async subscribeResource(uri: string, on: boolean): Promise<void> {
+    if (this.core.era !== 'legacy') throw new UsageError('a modern server takes resource subscriptions in subscriptions/listen (resourceSubscriptions)');
+    const res = this.description.capabilities.resources as { subscribe?: unknown } | undefined;
+    if (!res?.subscribe) throw new UsageError('the server does not declare resources.subscribe: it offers no resources/subscribe');
+    await this.core.request(on ? METHOD.resourcesSubscribe : METHOD.resourcesUnsubscribe, { uri });
+  }
+
+  /** See InspectorClient.rootsChanged. spec: 2025-11-25 client/roots#root-list-changes */
+  async rootsChanged(): Promise<boolean> {
+    if (this.core.era !== 'legacy' || this.core.closedForGood) return false;
+    // Only a session that was told the client would say so (roots.listChanged declared at initialize).
+    const declared = this.core.capabilities('legacy').roots as { listChanged?: unknown } | undefined;
+    if (declared?.listChanged !== true) return false;
+    await this.transport.notify({ jsonrpc: '2.0', method: METHOD.rootsListChanged });
+    return true;
+  }
+
   /** Era detection and the first exchange (see Handshake.init). Throws McpError / TransportError. */
   init(): Promise<void> {
     return this.handshake.init();
@@ -333,7 +366,7 @@ export class McpClient implements InspectorClient {
         progress: true,
         // SDK v1 over sessionful HTTP sends a call's log messages on the GET stream, where the last
         // one can trail the response: keep routing them to this call for a moment.
-        lingerMs: this.core.era === 'legacy' && this.core.legacyGetStream && this.opts.logLevel ? 150 : undefined,
+        lingerMs: this.core.era === 'legacy' && this.core.legacyGetStream && this.core.logLevel ? 150 : undefined,
         onNotification: (n) => {
           const p = n.params ?? {};
           if (n.method === METHOD.progress && typeof p.progress === 'number') {

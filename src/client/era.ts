@@ -202,7 +202,7 @@ export class Handshake {
     this.legacy.sessionStarted();
     await core.transport.notify({ jsonrpc: '2.0', method: METHOD.initialized });
     const caps = isObject(result.capabilities) ? (result.capabilities as ServerCapabilities) : {};
-    const level = core.opts.logLevel;
+    const level = core.logLevel;
     if (level && caps.logging) {
       await core.request('logging/setLevel', { level }).catch((e: unknown) => core.report(setLevelFailed(level, describeError(e, 'inline'))));
     }

@@ -14,7 +14,7 @@ import { diffListed, diffTools, isEmptyDiff } from '../diff/diff.js';
 import type { ListKind, ListedItem, ToolDiff } from '../diff/types.js';
 import { fetchList } from './fetch-list.js';
 import { AsyncQueue } from './queue.js';
-import type { InspectorClient, ListenSessionEvent } from './types.js';
+import type { InspectorClient, ListSnapshot, ListenSessionEvent } from './types.js';
 
 export interface ListenSessionOptions {
   /** What to subscribe to; default: every list the server's capabilities say can change. */
@@ -40,6 +40,14 @@ export interface ListenSessionOptions {
    * second, and the last change is still fetched (a trigger after a fetch started makes one more).
    */
   minRefetchIntervalMs?: number;
+  /**
+   * The lists last shown (a client's `snapshot()`, taken before this watch starts): the
+   * watch's first fetch of each watched list is diffed against it, and a change is a `diff`
+   * event with cause `resync` right after the first `tools` event. For a watch opened again
+   * on the same client (after a graceful end, a failed listen, a new filter), so that what
+   * changed meanwhile is never lost. A list the baseline lacks is not compared.
+   */
+  baseline?: ListSnapshot;
 }
 
 /** Default of {@link ListenSessionOptions.minRefetchIntervalMs}: at most 20 re-fetches a second. */
@@ -271,13 +279,27 @@ export function listenSession(client: InspectorClient, opts: ListenSessionOption
       tools.lastFetchAt = performance.now();
       const list = await client.listTools({ signal });
       tools.current = list.tools;
-      q.push({ type: 'tools', time: Date.now(), tools: list.tools, dropped: list.dropped, ...(list.incomplete && { incomplete: list.incomplete }) });
+      const mark = list.incomplete ? { incomplete: list.incomplete } : {};
+      q.push({ type: 'tools', time: Date.now(), tools: list.tools, dropped: list.dropped, ...mark });
+      const base = opts.baseline;
+      if (base?.tools) {
+        const d = diffTools(base.tools, list.tools);
+        if (!isEmptyDiff(d)) q.push({ type: 'diff', time: Date.now(), cause: 'resync', diff: d, tools: list.tools, ...mark });
+      }
       // The first prompts / resources lists: what their first list_changed is diffed against.
       for (const [kind, st] of lists) {
         if (kind === 'tools') continue;
         st.lastFetchAt = performance.now();
         try {
-          st.current = (await fetchWatched(client, kind, signal)).items;
+          const { items, incomplete } = await fetchWatched(client, kind, signal);
+          st.current = items;
+          // Against the baseline when it has this list (a covered kind it lacks, e.g. templates of a server without them, counts as empty).
+          if (base?.[kind]) {
+            const was = kindsOfWatch(kind).flatMap((k) => (base[k] ?? []) as ListedItem[]);
+            const d = diffListed(kind, was, items as ListedItem[]);
+            if (!isEmptyDiff(d))
+              q.push({ type: 'diff', time: Date.now(), cause: 'resync', kind, diff: d, items: items as ListedItem[], ...(incomplete && { incomplete }) });
+          }
         } catch (e) {
           if (signal.aborted) return;
           q.push({ type: 'error', time: Date.now(), error: `fetching ${LIST_KINDS[kind].method} failed: ${describeError(e, 'inline')}`, cause: e });

@@ -8,7 +8,7 @@
  * description, close state, listeners). It imports none of them.
  * spec: basic (2026-07-28) requests and `_meta`, basic/utilities/progress, basic/versioning
  */
-import { DEFAULT_TIMEOUT_MS, ERROR_CODE, METHOD, MODERN_VERSION, SUPPORTED_VERSIONS, isModernVersion } from '../protocol/constants.js';
+import { DEFAULT_TIMEOUT_MS, ERROR_CODE, METHOD, MODERN_VERSION, SUPPORTED_VERSIONS, isModernVersion, type LogLevel } from '../protocol/constants.js';
 import { McpError, TransportError, UsageError, describeError } from '../protocol/errors.js';
 import { retryVersion } from '../protocol/negotiation.js';
 import { ALL_FEATURES, buildClientCapabilities } from '../protocol/client-capabilities.js';
@@ -102,6 +102,13 @@ export class RpcCore {
   readonly cache: ResponseCache;
   /** Set by LegacySession: renews a forgotten legacy session before the one retry. */
   onSessionExpired: SessionExpiredHandler | undefined;
+  /**
+   * The log level asked for now: sent in every modern request's `_meta`
+   * (`io.modelcontextprotocol/logLevel`; undefined: none, the server sends no log messages),
+   * sent by `logging/setLevel` on a legacy session. Starts as ClientOptions.logLevel; changed
+   * by McpClient.setLogLevel. spec: server/utilities/logging
+   */
+  logLevel: LogLevel | undefined;
   /** Keys (findingKey) of the findings already reported: each is reported once for the life of the client. */
   private reported = new Set<string>();
   /** Requests in flight that asked for progress, by progressToken (newest last). */
@@ -113,6 +120,7 @@ export class RpcCore {
     identity?: string,
   ) {
     this.cache = new ResponseCache(identity);
+    this.logLevel = opts.logLevel;
     this.version = opts.protocolVersion ?? MODERN_VERSION;
     if (opts.protocolVersion && !SUPPORTED_VERSIONS.includes(opts.protocolVersion) && !/^\d{4}-\d{2}-\d{2}$/.test(opts.protocolVersion)) {
       throw new UsageError(`--protocol-version must look like YYYY-MM-DD (got ${opts.protocolVersion})`);
@@ -151,7 +159,9 @@ export class RpcCore {
    */
   capabilities(era: Era): JsonObject {
     const features = this.opts.features ?? (this.opts.input ? ALL_FEATURES : undefined);
-    const caps = features ? buildClientCapabilities({ ...features, rootsListChanged: false }, era) : {};
+    const caps = features
+      ? buildClientCapabilities({ ...features, rootsListChanged: features.rootsListChanged !== false && this.opts.rootsListChanged === true }, era)
+      : {};
     // SEP-2663: a server offering the tasks extension may answer with a task only to a client declaring it.
     if (era === 'modern' && taskSupportOf(this.desc?.capabilities)?.flavor === 'extension') caps.extensions = { [TASKS_EXTENSION]: {} };
     return caps;
@@ -204,7 +214,7 @@ export class RpcCore {
           protocolVersion: this.version,
           clientInfo: CLIENT_INFO,
           clientCapabilities: this.capabilities('modern'),
-          logLevel: this.opts.logLevel,
+          logLevel: this.logLevel,
           progressToken,
         }),
       };

@@ -76,6 +76,12 @@ export interface ClientOptions {
   protocolVersion?: string;
   /** Sent as `io.modelcontextprotocol/logLevel` (modern) or `logging/setLevel` (legacy). */
   logLevel?: LogLevel;
+  /**
+   * The roots the input handler answers with can change during the session (the TUI's Roots
+   * pane): a legacy session declares `roots.listChanged` and is told each change
+   * (InspectorClient.rootsChanged). spec: 2025-11-25 client/roots#root-list-changes
+   */
+  rootsListChanged?: boolean;
   /** Timeout in ms for the stdio `server/discover` probe before falling back to legacy (default 5000 or timeoutMs if smaller). */
   probeTimeoutMs?: number;
   /** Called for every message on the wire (for `--trace` and the TUI wire pane). */
@@ -329,6 +335,30 @@ export interface InspectorClient {
   readonly closedForGood?: boolean;
   /** Legacy HTTP: whether the GET stream for server-initiated messages is open; undefined when the transport has none (stdio, modern). */
   readonly legacyGetStream?: boolean;
+  /** The log level asked of the server now (ClientOptions.logLevel, then setLogLevel); undefined: none. */
+  readonly logLevel?: LogLevel;
+  /**
+   * Asks for log messages at `level` and above from now on. Modern: every later request carries
+   * it in `_meta` (undefined: none, so no log messages). Legacy: `logging/setLevel`. Throws
+   * UsageError when a legacy server cannot be asked (no `logging` capability, or undefined: it
+   * has no "off"), McpError when it refuses. spec: server/utilities/logging
+   */
+  setLogLevel?(level: LogLevel | undefined): Promise<void>;
+  /**
+   * Legacy `resources/subscribe` (`on`) or `resources/unsubscribe` for `uri`: the server then
+   * sends `notifications/resources/updated` for it, unasked. Throws UsageError on a modern
+   * server (subscriptions go in `subscriptions/listen`: ListenFilter.resourceSubscriptions) or
+   * when the server does not declare `resources.subscribe`, McpError when it refuses.
+   * spec: 2025-11-25 server/resources#subscriptions
+   */
+  subscribeResource?(uri: string, on: boolean): Promise<void>;
+  /**
+   * The roots changed (ClientOptions.rootsListChanged): a legacy session is sent
+   * `notifications/roots/list_changed` (the server asks `roots/list` again); resolves to true
+   * when it was sent. A modern server has no session to tell: it gets the roots in the next
+   * input round that asks for them (false). spec: 2025-11-25 client/roots#root-list-changes
+   */
+  rootsChanged?(): Promise<boolean>;
   /** Ends the session: closes streams, DELETEs a legacy HTTP session, stops a spawned server. */
   close(): Promise<void>;
   /** The lists last fetched through this client (see ListSnapshot); for `resync` of this or another client. Optional: fakes may lack it. */

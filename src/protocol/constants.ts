@@ -52,6 +52,11 @@ export const METHOD = {
   promptsListChanged: 'notifications/prompts/list_changed',
   resourcesListChanged: 'notifications/resources/list_changed',
   resourceUpdated: 'notifications/resources/updated',
+  /** Legacy only (removed in 2026-07-28): the session's log level; resource subscriptions; the client's roots changed. */
+  setLevel: 'logging/setLevel',
+  resourcesSubscribe: 'resources/subscribe',
+  resourcesUnsubscribe: 'resources/unsubscribe',
+  rootsListChanged: 'notifications/roots/list_changed',
 } as const;
 
 /** JSON-RPC and MCP error codes. spec: basic#error-codes */

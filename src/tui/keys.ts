@@ -81,6 +81,9 @@ export type KeyContext =
   | 'input-roots'
   | 'input-roots-edit'
   | 'input-unsupported'
+  /** The Roots pane (the folders offered to the server); adding one (with `text`). */
+  | 'roots'
+  | 'roots-edit'
   /** A picture shown full-screen: any key closes it (matched before the global rows). */
   | 'picture';
 
@@ -164,6 +167,14 @@ export const KEY_TABLE = [
     section: 'Everywhere',
     does: 'go to the Wire pane (raw messages in and out), showing it; on the Wire pane: hide it',
     hint: { 'tools-list': 'wire', wire: 'hide' },
+  },
+  {
+    command: 'roots.toggle',
+    keys: ['O'],
+    in: ['global'],
+    section: 'Everywhere',
+    does: 'go to the Roots pane (the folders offered to the server: a adds, x removes), showing it; on the Roots pane: hide it',
+    hint: { roots: 'hide' },
   },
   {
     command: 'quit',
@@ -544,6 +555,14 @@ export const KEY_TABLE = [
     hint: 'save',
   },
   {
+    command: 'resource.subscribe',
+    keys: ['U'],
+    in: ['resource-read'],
+    section: 'Prompts and resources',
+    does: 'subscribe to the resource read (modern: in subscriptions/listen; legacy: resources/subscribe), or unsubscribe; each update re-reads it and shows what changed',
+    hint: 'subscribe',
+  },
+  {
     command: 'item.reload',
     keys: ['r'],
     in: ['resource-read', 'prompt-result'],
@@ -610,7 +629,7 @@ export const KEY_TABLE = [
   {
     command: 'roots.add',
     keys: ['a', '+'],
-    in: ['input-roots'],
+    in: ['input-roots', 'roots'],
     section: 'Server asks for input',
     does: 'roots: add a root (a path or a file:// URI)',
     hint: 'add',
@@ -618,13 +637,27 @@ export const KEY_TABLE = [
   {
     command: 'roots.remove',
     keys: ['x', '-', 'delete'],
-    in: ['input-roots'],
+    in: ['input-roots', 'roots'],
     section: 'Server asks for input',
     does: 'roots: remove the selected root',
     hint: 'remove',
   },
-  { command: 'roots.keep', keys: ['return'], in: ['input-roots-edit'], section: 'Server asks for input', does: 'roots: add the typed root', hint: 'add' },
-  { command: 'roots.discard', keys: ['escape'], in: ['input-roots-edit'], section: 'Server asks for input', does: 'roots: stop adding', hint: 'back' },
+  {
+    command: 'roots.keep',
+    keys: ['return'],
+    in: ['input-roots-edit', 'roots-edit'],
+    section: 'Server asks for input',
+    does: 'roots: add the typed root',
+    hint: 'add',
+  },
+  {
+    command: 'roots.discard',
+    keys: ['escape'],
+    in: ['input-roots-edit', 'roots-edit'],
+    section: 'Server asks for input',
+    does: 'roots: stop adding',
+    hint: 'back',
+  },
 
   // ---- Listen ----
   {
@@ -673,6 +706,22 @@ export const KEY_TABLE = [
     section: 'Log',
     does: 'open the selected line: its full text wrapped; a stderr line with the lines written with it (a stack trace whole)',
     hint: 'open',
+  },
+  {
+    command: 'log.filter',
+    keys: ['l'],
+    in: ['log'],
+    section: 'Log',
+    does: "show the server's log messages from the next level up only (all, debug … emergency); stderr and notes stay",
+    hint: 'level shown',
+  },
+  {
+    command: 'log.serverLevel',
+    keys: ['L'],
+    in: ['log'],
+    section: 'Log',
+    does: 'ask the server for log messages from the next level up (legacy: logging/setLevel; modern: the level in every request from now on, or none)',
+    hint: 'server level',
   },
   {
     command: 'log.close',

@@ -129,7 +129,9 @@ describe('hintLine', () => {
     expect(hintLine([...toolListContexts(false), 'global', 'always'])).toBe('/ filter · Enter open · ↑↓ move · Tab panes · ? keys · d diffs · w wire · q quit');
     expect(hintLine([...toolListContexts(true), 'global', 'always'])).toBe('Enter keep · Esc clear · ↑↓ move · Tab panes · Ctrl-C twice quits');
     expect(hintLine(['form', 'text', 'global', 'always'])).toBe('↑↓ field · Enter call · Esc back · Tab panes · Ctrl-C twice quits');
-    expect(hintLine(['log', 'list', 'global', 'always'])).toBe('Enter open · ↑↓ move · G follow · Tab panes · ? keys · q quit');
+    expect(hintLine(['log', 'list', 'global', 'always'])).toBe(
+      'Enter open · l level shown · L server level · ↑↓ move · G follow · Tab panes · ? keys · q quit',
+    );
     expect(hintLine(['wire', 'list', 'global', 'always'])).toBe('Enter open · ↑↓ move · G follow · Tab panes · ? keys · w hide · q quit');
     expect(hintLine(HELP_CONTEXTS)).toBe('↑↓ scroll · any other key closes');
     expect(hintLine(['connect-failed', 'connect', 'always'])).toBe('r retry · q quit');
@@ -140,7 +142,7 @@ describe('the pane registry', () => {
   it('has unique ids; pane keys are global commands', () => {
     const ids = PANES.map((p) => p.id);
     expect(new Set(ids).size).toBe(ids.length);
-    expect(ids).toEqual(['tools', 'server', 'listen', 'prompts', 'resources', 'diffs', 'log', 'wire']);
+    expect(ids).toEqual(['tools', 'server', 'listen', 'prompts', 'resources', 'diffs', 'log', 'wire', 'roots']);
     for (const p of PANES) if (p.key) expect((KEY_TABLE.find((r) => r.command === p.key)!.in as readonly KeyContext[]).includes('global')).toBe(true);
   });
 });

@@ -96,3 +96,32 @@ describe('listenSession attribution', () => {
     ctl.abort();
   });
 });
+
+describe('listenSession baseline (a watch opened again on the same client)', () => {
+  it('the first lists are diffed against the lists last shown: a change is a diff with cause resync, right after the first tools', async () => {
+    const s = scripted();
+    s.client.description.capabilities.prompts = { listChanged: true };
+    s.client.listPrompts = async () => ({ items: [{ name: 'hello' }, { name: 'welcome' }], pages: 1 });
+    s.setTools([t('a', 'new words'), t('c')]);
+    const ctl = new AbortController();
+    const baseline = { tools: [t('a'), t('b')], prompts: [{ name: 'hello' }] };
+    const it = listenSession(s.client, { baseline, filter: { toolsListChanged: true, promptsListChanged: true }, signal: ctl.signal })[Symbol.asyncIterator]();
+    const evs = await until(it, (e) => e.type === 'diff' && e.kind === 'prompts');
+    expect(evs.map((e) => e.type)).toEqual(['tools', 'diff', 'diff']);
+    expect(evs[1]).toMatchObject({ cause: 'resync', diff: { added: [{ name: 'c' }], removed: [{ name: 'b' }] } });
+    expect((evs[1] as { diff: { changed: { name: string }[] } }).diff.changed.map((c) => c.name)).toEqual(['a']);
+    expect(evs[2]).toMatchObject({ cause: 'resync', kind: 'prompts' });
+    ctl.abort();
+  });
+
+  it('no change against the baseline, or no baseline: no diff event', async () => {
+    const s = scripted();
+    const ctl = new AbortController();
+    const it = listenSession(s.client, { baseline: { tools: [t('a')] }, signal: ctl.signal })[Symbol.asyncIterator]();
+    await until(it, (e) => e.type === 'tools');
+    s.listen.push({ type: 'acknowledged', time: 1, subscriptionId: 1, granted: { toolsListChanged: true }, refused: {} });
+    const evs = await until(it, (e) => e.type === 'acknowledged');
+    expect(evs.map((e) => e.type)).toEqual(['acknowledged']);
+    ctl.abort();
+  });
+});

@@ -131,6 +131,20 @@ export async function runListen(s: Session, flags: ListenFlags): Promise<Command
     }
   };
   if (flags.diff !== false) for (const uri of flags.resource ?? []) watched.set(uri, (await reread(uri)) ?? []);
+  // A legacy server sends resources/updated only for what was subscribed (resources/subscribe);
+  // a modern one gets the URIs in subscriptions/listen (the filter). spec: 2025-11-25 server/resources#subscriptions
+  const subscribeLegacy = async (c: InspectorClient) => {
+    if (c.description.era !== 'legacy' || !c.subscribeResource) return;
+    for (const uri of flags.resource ?? []) {
+      try {
+        await c.subscribeResource(uri, true);
+        out.status(`subscribed to ${sanitizeLine(uri)} (resources/subscribe)`);
+      } catch (e) {
+        if (!ctl.signal.aborted) out.warn(`could not subscribe to ${sanitizeLine(uri)}: ${describeError(e, 'inline')}`);
+      }
+    }
+  };
+  await subscribeLegacy(first);
 
   // --restart-on-change: a change stops the current run of the listen session (runCtl), the
   // server is restarted, what changed is printed, and a new run starts on the new client.
@@ -175,6 +189,7 @@ export async function runListen(s: Session, flags: ListenFlags): Promise<Command
       }
     }
     failure = undefined;
+    await subscribeLegacy(fresh);
     return fresh;
   };
   try {

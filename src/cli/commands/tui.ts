@@ -114,6 +114,8 @@ export async function runTuiCommand(url: string | undefined, command: string[], 
               onFinding: hooks.onFinding,
               input: hooks.input,
             }),
+            // The Roots pane edits the roots: a legacy session is told (notifications/roots/list_changed).
+            rootsListChanged: true,
             auth,
           }),
         ),

@@ -52,6 +52,10 @@ export interface LogPaneProps {
   lines: readonly Line[];
   /** Entries ever logged (lines keeps the newest ones). */
   total: number;
+  /** With a level filter on: the entries kept before filtering (lines are those shown). */
+  shownOf?: number;
+  /** The level line: the server's log level and the filter (`server log level info (L) · showing all levels (l)`). */
+  levels?: string;
   /** The selected line (marked `›`; Enter opens it). */
   selected: number;
   offset: number;
@@ -69,18 +73,19 @@ export interface LogPaneProps {
  * The server's stderr, the client's warnings and findings, newest last, bounded, following
  * unless the user moved the selection up; or the opened line whole.
  */
-export function LogPane({ lines, total, selected, offset, follow, search, detail, detailOffset = 0, width, height }: LogPaneProps) {
+export function LogPane({ lines, total, shownOf, levels, selected, offset, follow, search, detail, detailOffset = 0, width, height }: LogPaneProps) {
   const theme = useTheme();
-  const bodyH = Math.max(1, height - 1);
+  const bodyH = Math.max(1, height - (levels ? 2 : 1));
   if (detail) {
-    const info = scrollInfo(detailOffset, bodyH, detail.length);
+    const detailH = Math.max(1, height - 1);
+    const info = scrollInfo(detailOffset, detailH, detail.length);
     return (
       <Box flexDirection="column" width={width} height={height}>
         <Text wrap="truncate-end">
           <Text {...theme.style('title')}>{`Log line ${selected + 1} of ${lines.length}`}</Text>
           <Text {...theme.style('muted')}>{`  Esc back · ←/→ previous/next${info ? ` · ${info}` : ''}`}</Text>
         </Text>
-        <LinesView lines={detail} offset={detailOffset} height={bodyH} width={width} />
+        <LinesView lines={detail} offset={detailOffset} height={detailH} width={width} />
       </Box>
     );
   }
@@ -94,8 +99,13 @@ export function LogPane({ lines, total, selected, offset, follow, search, detail
         {search ? <Text {...theme.style('accent')}>{`  ${sanitizeLine(search)}`}</Text> : null}
         <Text
           {...theme.style('muted')}
-        >{`  stderr, server logs, findings · ${lines.length} kept of ${total}${follow ? ' · following' : ' · G to follow'}`}</Text>
+        >{`  stderr, server logs, findings · ${shownOf !== undefined ? `${lines.length} shown of ${shownOf}` : `${lines.length} kept of ${total}`}${follow ? ' · following' : ' · G to follow'}`}</Text>
       </Text>
+      {levels ? (
+        <Text wrap="truncate-end" {...theme.style('muted')}>
+          {levels}
+        </Text>
+      ) : null}
       {lines.length ? <LinesView lines={marked} offset={0} height={bodyH} width={width} /> : <Text {...theme.style('muted')}>Nothing yet.</Text>}
     </Box>
   );

@@ -6,7 +6,7 @@
 import { createContext, useContext } from 'react';
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { InspectorClient, ListenSessionEvent } from '../../client/types.js';
+import type { InspectorClient, ListSnapshot, ListenSessionEvent } from '../../client/types.js';
 import type { ListenFilter, Tool } from '../../protocol/types.js';
 import type { ToolDiff } from '../../diff/types.js';
 import type { ValidationResult } from '../../schema/validate.js';
@@ -18,7 +18,10 @@ import { openableUrl } from '../../util/open-url.js';
 
 export interface TuiServices {
   /** `listenSession` of src/client/listen-session.ts: first list, listen events, diffs, reconnects. */
-  listenSession(client: InspectorClient, opts: { filter?: ListenFilter; pollMs?: number; signal?: AbortSignal }): AsyncIterable<ListenSessionEvent>;
+  listenSession(
+    client: InspectorClient,
+    opts: { filter?: ListenFilter; pollMs?: number; signal?: AbortSignal; baseline?: ListSnapshot; maxBackoffMs?: number },
+  ): AsyncIterable<ListenSessionEvent>;
   /** `diffTools` of src/diff/diff.ts. */
   diffTools(before: Tool[], after: Tool[]): ToolDiff;
   /** `validateValue` of src/schema/validate.ts (Ajv, dialect-aware). */

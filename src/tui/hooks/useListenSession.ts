@@ -16,6 +16,7 @@ import type { Tool } from '../../protocol/types.js';
 import { formatDuration } from '../../util/format.js';
 import { describeError } from '../model/errors.js';
 import { useBatchedReducer } from './useBatched.js';
+import { evidenceOf } from '../connection/reachability.js';
 
 type Item =
   | { kind: 'event'; event: ListenSessionEvent }
@@ -24,12 +25,18 @@ type Item =
   | { kind: 'resync' }
   | { kind: 'resynced'; before: ListSnapshot; result: ResyncResult; time: number }
   | { kind: 'refresh'; tools: Tool[]; dropped: DroppedTool[]; time: number }
-  | { kind: 'relisten'; note: string };
+  | { kind: 'relisten'; note: string; reconnecting?: number };
 
 /** First wait before listening again after the server ended the listen stream gracefully (ms); doubles per attempt. */
 export const RELISTEN_BASE_MS = 1000;
 /** Longest wait between two listen attempts after graceful ends (ms). */
 export const RELISTEN_MAX_MS = 30_000;
+/**
+ * Longest wait between two attempts while the server cannot be reached (a modern HTTP server
+ * restarting: connection refused, a 5xx), and between the watch's own reconnects after a drop
+ * (ms): with the ±20% jitter, the TUI is listening again within 10 s of the server answering.
+ */
+export const UNREACHABLE_RETRY_MAX_MS = 5000;
 
 export interface UseListenSession {
   state: ListenSessionState;
@@ -75,7 +82,15 @@ export function useListenSession(client: InspectorClient | undefined, filter: Li
       else if (it.kind === 'resync') st = resyncAfterReconnect(st);
       else if (it.kind === 'resynced') st = applyRestartResync(st, it.before, it.result, it.time);
       else if (it.kind === 'refresh') st = applyRefresh(st, it.tools, it.dropped, it.time, diffRef.current);
-      else if (it.kind === 'relisten') st = { ...st, listen: { ...st.listen, detail: it.note } };
+      else if (it.kind === 'relisten')
+        st = {
+          ...st,
+          listen: {
+            ...st.listen,
+            detail: it.note,
+            ...(it.reconnecting !== undefined && { status: 'reconnecting' as const, reconnectAttempt: it.reconnecting }),
+          },
+        };
       else st = { ...st, listen: { status: 'starting', requested: it.requested } };
     }
     flushEvents();
@@ -91,6 +106,8 @@ export function useListenSession(client: InspectorClient | undefined, filter: Li
 
   /** Graceful ends in a row (reset when a subscription is acknowledged): the backoff exponent. */
   const ends = useRef(0);
+  /** Attempts in a row that found the server unreachable (reset by a first list): the backoff exponent. */
+  const downs = useRef(0);
   // One subscription per client and generation (resubscribe bumps it, also for an unchanged
   // filter). `requested` changes only together with the generation.
   useEffect(() => {
@@ -100,10 +117,20 @@ export function useListenSession(client: InspectorClient | undefined, filter: Li
     void (async () => {
       let endedBy: string | undefined;
       try {
-        for await (const event of services.listenSession(client, { filter: requested, pollMs, signal: ac.signal })) {
+        // The lists last shown (this client's): what its first lists are diffed against, so a
+        // change while the listen was down (a restart of the server) is a diff, not a silent swap.
+        const baseline = client.snapshot?.();
+        for await (const event of services.listenSession(client, {
+          filter: requested,
+          pollMs,
+          signal: ac.signal,
+          baseline,
+          maxBackoffMs: UNREACHABLE_RETRY_MAX_MS,
+        })) {
           if (ac.signal.aborted) break;
           if (event.type === 'end') endedBy = event.reason ?? 'ended by the server';
           if (event.type === 'acknowledged') ends.current = 0;
+          if (event.type === 'tools') downs.current = 0;
           push({ kind: 'event', event });
         }
         if (ac.signal.aborted) return;
@@ -119,7 +146,19 @@ export function useListenSession(client: InspectorClient | undefined, filter: Li
           }, delay);
         }
       } catch (e) {
-        if (!ac.signal.aborted) push({ kind: 'finish', error: describeError(e) });
+        if (ac.signal.aborted) return;
+        // The server is not there (a modern HTTP server restarting): try again with backoff
+        // until it answers, with no key pressed. Anything else (a refusal, a dead stdio server) is final.
+        if (evidenceOf({ ok: false, error: e }) === 'down' && client.description.era === 'modern' && !client.closedForGood) {
+          const n = ++downs.current;
+          const delay = Math.min(UNREACHABLE_RETRY_MAX_MS, RELISTEN_BASE_MS * 2 ** (n - 1));
+          push({ kind: 'relisten', note: `${describeError(e, 'inline')} — trying again in ${formatDuration(delay)} (attempt ${n})`, reconnecting: n });
+          timer = setTimeout(() => {
+            if (!ac.signal.aborted) setGeneration((g) => g + 1);
+          }, delay);
+          return;
+        }
+        push({ kind: 'finish', error: describeError(e) });
       }
     })();
     return () => {

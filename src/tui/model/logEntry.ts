@@ -1,5 +1,6 @@
 import type { Finding } from '../../check/types.js';
 import type { WireEvent } from '../../client/types.js';
+import { LOG_LEVELS, type LogLevel } from '../../protocol/constants.js';
 
 /** A line of the Log pane: the server's stderr, client warnings, findings, TUI notes. */
 export interface LogEntry {
@@ -55,3 +56,42 @@ export function mergeLog(log: readonly LogEntry[], messages: readonly LogEntry[]
 export const LOG_BUFFER = 1000;
 /** Bound of the Wire pane. */
 export const WIRE_BUFFER = 500;
+
+/**
+ * The level an entry counts at for the Log pane's level filter: a server log message its own
+ * (syslog levels, RFC 5424 as the spec uses them), a finding its severity (error, warning,
+ * info), a client warning `warning`; stderr and the TUI's notes have none (always shown).
+ * spec: server/utilities/logging#log-levels
+ */
+export function entryLevel(e: LogEntry): LogLevel | undefined {
+  if (e.kind === 'message') return (LOG_LEVELS as readonly string[]).includes(e.level ?? '') ? (e.level as LogLevel) : undefined;
+  if (e.kind === 'finding') return e.finding?.severity === 'error' ? 'error' : e.finding?.severity === 'warning' ? 'warning' : 'info';
+  if (e.kind === 'warning') return 'warning';
+  return undefined;
+}
+
+/** Whether `e` is shown when only `min` and above is (undefined: everything). An entry without a known level is always shown. */
+export function shownAtLevel(e: LogEntry, min: LogLevel | undefined): boolean {
+  if (!min) return true;
+  const l = entryLevel(e);
+  return l === undefined || LOG_LEVELS.indexOf(l) >= LOG_LEVELS.indexOf(min);
+}
+
+/** The Log pane filter after `l`: everything, then info … emergency, then everything again (debug shows what "everything" does). */
+export function nextShownLevel(min: LogLevel | undefined): LogLevel | undefined {
+  if (!min) return 'info';
+  const i = LOG_LEVELS.indexOf(min);
+  return i + 1 < LOG_LEVELS.length ? LOG_LEVELS[i + 1] : undefined;
+}
+
+/**
+ * The server's log level after `L`: debug … emergency, then none (`off`, when the era has it:
+ * a modern request without a level gets no log messages; a legacy session keeps some level),
+ * then debug again.
+ */
+export function nextServerLevel(level: LogLevel | undefined, hasOff: boolean): LogLevel | undefined {
+  if (!level) return 'debug';
+  const i = LOG_LEVELS.indexOf(level);
+  if (i + 1 < LOG_LEVELS.length) return LOG_LEVELS[i + 1];
+  return hasOff ? undefined : 'debug';
+}

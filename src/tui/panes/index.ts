@@ -11,11 +11,22 @@ import { resourcesPane } from './resources.js';
 import { diffsPane } from './diffs.js';
 import { logPane } from './log.js';
 import { wirePane } from './wire.js';
+import { rootsPane } from './roots.js';
 
 export type { PaneContext, PaneDef, PaneInstance } from './types.js';
 
 /** Every pane, in pane-bar order (the first one is active at start). */
-export const PANES: readonly PaneDef[] = Object.freeze([toolsPane, serverPane, listenPane, promptsPane, resourcesPane, diffsPane, logPane, wirePane]);
+export const PANES: readonly PaneDef[] = Object.freeze([
+  toolsPane,
+  serverPane,
+  listenPane,
+  promptsPane,
+  resourcesPane,
+  diffsPane,
+  logPane,
+  wirePane,
+  rootsPane,
+]);
 
 /**
  * Runs the state hook of every pane of `panes`, in order, and returns their instances by id.

@@ -3,30 +3,69 @@
  * (the selection `›` is the newest line until the user moves it); `/` searches it; Enter
  * opens the selected line whole (see src/tui/lines/logDetail.ts).
  */
-import { useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import type { LogLevel } from '../../protocol/constants.js';
+import { describeError } from '../model/errors.js';
 import { matchKey, type KeyContext } from '../keys.js';
 import { clampOffset, moveBy, scrollBy, scrollToShow } from '../lines/scroll.js';
 import { useSearch } from '../hooks/useSearch.js';
 import { LogPane, logLine } from '../components/LogPane.js';
-import { logMessageEntry, mergeLog } from '../model/logEntry.js';
+import { logMessageEntry, mergeLog, nextServerLevel, nextShownLevel, shownAtLevel } from '../model/logEntry.js';
 import { logDetailLines } from '../lines/logDetail.js';
 import type { PaneContext, PaneDef, PaneInstance } from './types.js';
 
 const CONTEXTS: readonly KeyContext[] = ['log', 'list'];
 const DETAIL: readonly KeyContext[] = ['log-detail', 'view'];
 
-function useLogPane({ log, wire, width, height }: PaneContext): PaneInstance {
+function useLogPane({ client, log, wire, width, height, flash }: PaneContext): PaneInstance {
+  // The filter (`l`: server messages from this level up) and the level asked of the server (`L`).
+  const [minLevel, setMinLevel] = useState<LogLevel | undefined>(undefined);
+  const [serverLevel, setServerLevel] = useState<{ level: LogLevel | undefined; chosen: boolean }>(() => ({ level: client.logLevel, chosen: false }));
+  const modern = client.description.era === 'modern';
+  // A new client (R, a restart) starts from --log-level: a level chosen here is asked again.
+  const levelOf = useRef(client);
+  useEffect(() => {
+    if (levelOf.current === client) return;
+    levelOf.current = client;
+    if (!serverLevel.chosen || client.logLevel === serverLevel.level || !client.setLogLevel) return;
+    if (serverLevel.level === undefined && !modern) return;
+    client.setLogLevel(serverLevel.level).catch((e: unknown) => flash(`could not set the log level again: ${describeError(e, 'inline')}`, 'error'));
+  }, [client, serverLevel, modern, flash]);
+  const askLevel = () => {
+    if (!client.setLogLevel) return flash('This client cannot change the log level', 'warn');
+    const caps = client.description.capabilities;
+    if (!modern && !caps.logging) return flash('The server does not declare logging: it offers no logging/setLevel', 'warn', { ttlMs: 4000 });
+    const next = nextServerLevel(serverLevel.level, modern);
+    client.setLogLevel(next).then(
+      () => {
+        setServerLevel({ level: next, chosen: true });
+        flash(
+          modern
+            ? next
+              ? `Log level ${next}: sent in the _meta of every request from now on`
+              : 'Log level off: requests carry no log level (the server sends no log messages)'
+            : `Log level ${next}: logging/setLevel sent`,
+          'ok',
+          { ttlMs: 4000 },
+        );
+      },
+      (e: unknown) => flash(`logging/setLevel failed: ${describeError(e, 'inline')}`, 'error'),
+    );
+  };
   // The selected line (an index into the kept lines); `follow`: it is the newest one.
   const [sel, setSel] = useState<{ index: number; follow: boolean }>({ index: 0, follow: true });
   const [detail, setDetail] = useState<{ open: boolean; offset: number }>({ open: false, offset: 0 });
   const offsetRef = useRef(0);
   // The server's log messages (notifications/message) are read off the wire, from the first byte.
   const messages = useMemo(() => wire.items.map(logMessageEntry).filter((e) => e !== undefined), [wire]);
-  const entries = useMemo(() => mergeLog(log.items, messages), [log, messages]);
+  const all = useMemo(() => mergeLog(log.items, messages), [log, messages]);
+  const entries = useMemo(() => (minLevel ? all.filter((e) => shownAtLevel(e, minLevel)) : all), [all, minLevel]);
   const lines = useMemo(() => entries.map(logLine), [entries]);
   const n = lines.length;
   const index = sel.follow ? Math.max(0, n - 1) : Math.min(sel.index, Math.max(0, n - 1));
-  const bodyH = Math.max(1, height - 1);
+  // The title and the level line above the list.
+  const bodyH = Math.max(1, height - 2);
+  const detailH = Math.max(1, height - 1);
   const offset = sel.follow ? Math.max(0, n - bodyH) : scrollToShow(offsetRef.current, index, bodyH, n);
   offsetRef.current = offset;
   const detailLines = useMemo(() => (detail.open ? logDetailLines(entries, index, width) : undefined), [detail.open, entries, index, width]);
@@ -46,7 +85,7 @@ function useLogPane({ log, wire, width, height }: PaneContext): PaneInstance {
           setSel({ index: Math.max(0, Math.min(n - 1, index + m.arg)), follow: false });
           return setDetail({ open: true, offset: 0 });
         }
-        const o = scrollBy(m, detail.offset, detailLines?.length ?? 0, bodyH);
+        const o = scrollBy(m, detail.offset, detailLines?.length ?? 0, detailH);
         if (o !== undefined) setDetail({ open: true, offset: o });
         return;
       }
@@ -57,6 +96,8 @@ function useLogPane({ log, wire, width, height }: PaneContext): PaneInstance {
       }
       if (s) return;
       const m = matchKey(input, key, CONTEXTS);
+      if (m?.command === 'log.filter') return setMinLevel(nextShownLevel(minLevel));
+      if (m?.command === 'log.serverLevel') return askLevel();
       if (m?.command === 'log.open' && n > 0) {
         setSel({ index, follow: false });
         return setDetail({ open: true, offset: 0 });
@@ -70,12 +111,14 @@ function useLogPane({ log, wire, width, height }: PaneContext): PaneInstance {
       <LogPane
         lines={lines}
         total={log.total + messages.length}
+        shownOf={minLevel ? all.length : undefined}
+        levels={`server log level ${serverLevel.level ?? (modern ? 'off' : 'not set')} (L) · showing ${minLevel ? `${minLevel} and up` : 'all levels'} (l)`}
         selected={index}
         offset={offset}
         follow={sel.follow}
         search={search.label}
         detail={detailLines}
-        detailOffset={clampOffset(detail.offset, detailLines?.length ?? 0, bodyH)}
+        detailOffset={clampOffset(detail.offset, detailLines?.length ?? 0, detailH)}
         width={width}
         height={height}
       />

@@ -8,7 +8,10 @@
  * -32002 legacy). A resource_link in a tool result opens here (PaneInstance.onOpen).
  * spec: server/resources, server/utilities/completion, server/utilities/caching
  */
-import { useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { METHOD } from '../../protocol/constants.js';
+import { contentDiffLines, diffContents } from '../../diff/content-diff.js';
+import { formatClock } from '../lines/text.js';
 import { Box, Text } from 'ink';
 import type { ReadResourceResult } from '../../protocol/resource.js';
 import type { Resource, ResourceTemplate } from '../../protocol/types.js';
@@ -77,9 +80,35 @@ export function saveName(uri: string): string {
   return seg.replace(/^[a-z][a-z0-9+.-]*:$/i, '') || 'resource';
 }
 
+/** What an update of a subscribed resource changed: its re-read against the contents before. */
+interface Update {
+  /** Updates seen (notifications/resources/updated for the URI). */
+  count: number;
+  /** When the last one arrived (ms since epoch). */
+  at: number;
+  /** The content diff of the last re-read against the one before (display lines). */
+  diff?: Line[];
+}
+
+/** The content diff of an update as lines: `+` added, `-` removed, context, gaps and headers muted. */
+function updateDiffLines(before: ReadResourceResult, after: ReadResourceResult): Line[] {
+  return contentDiffLines(diffContents(before.contents ?? [], after.contents ?? [])).map((l) =>
+    l.kind === 'add'
+      ? line(`  + ${sanitizeLine(l.text)}`, 'added')
+      : l.kind === 'remove'
+        ? line(`  - ${sanitizeLine(l.text)}`, 'removed')
+        : line(`${l.kind === 'same' ? '    ' : '  '}${sanitizeLine(l.text)}`, 'muted'),
+  );
+}
+
 function useResourcesPane({ client, watch, width, height, now, flash }: PaneContext): PaneInstance {
   const services = useServices();
   const theme = useTheme();
+  const modern = client.description.era === 'modern';
+  // Resource subscriptions (U on a read resource): modern ones ride in the watch's listen filter,
+  // legacy ones are resources/subscribe calls. spec: basic/subscriptions, 2025-11-25 server/resources#subscriptions
+  const [subs, setSubs] = useState<ReadonlySet<string>>(() => new Set(watch.state.listen.requested.resourceSubscriptions ?? []));
+  const [updates, setUpdates] = useState<Record<string, Update>>({});
   const offered = client.description.capabilities.resources !== undefined;
   const resources = useServerList((signal) => client.listResources({ signal }), { enabled: offered, watch: watch.state, kind: 'resources' });
   const templates = useServerList((signal) => client.listResourceTemplates({ signal }), { enabled: offered, watch: watch.state, kind: 'resources' });
@@ -101,7 +130,14 @@ function useResourcesPane({ client, watch, width, height, now, flash }: PaneCont
   const [read, setRead] = useState<ReadState>({ phase: 'idle' });
   const cache = useRef(new Map<string, CacheEntry>());
   const [offset, setOffset] = useState(0);
-  const lines = useMemo(() => (read.phase === 'done' ? readLines(read.result, width) : []), [read, width]);
+  const openUpdate = read.phase === 'idle' ? undefined : updates[read.uri];
+  const lines = useMemo(() => {
+    if (read.phase !== 'done') return [];
+    const body = readLines(read.result, width);
+    const u = updates[read.uri];
+    if (!u?.diff) return body;
+    return [line(`Δ update ${u.count} at ${formatClock(u.at)}: what changed`, 'changed'), ...u.diff, line(''), ...body];
+  }, [read, width, updates]);
   const listH = Math.max(1, height - 2);
   const readH = Math.max(1, height - 2);
 
@@ -142,6 +178,64 @@ function useResourcesPane({ client, watch, width, height, now, flash }: PaneCont
       (e: unknown) => setRead({ phase: 'failed', uri, error: describeError(e), notFound: e instanceof McpError && isResourceNotFound(e.code) }),
     );
   };
+
+  // notifications/resources/updated for a subscribed URI: re-read it, diff against the contents before.
+  const seenSeq = useRef(watch.state.received);
+  const readRef = useRef(read);
+  readRef.current = read;
+  useEffect(() => {
+    const fresh = watch.state.tail.filter((t) => t.seq > seenSeq.current);
+    seenSeq.current = watch.state.received;
+    for (const { event: ev } of fresh) {
+      if (ev.type !== 'notification' || ev.method !== METHOD.resourceUpdated) continue;
+      const uri = typeof ev.params?.uri === 'string' ? ev.params.uri : undefined;
+      if (!uri || !subs.has(uri) || !client.readResource) continue;
+      const before = cache.current.get(uri)?.result;
+      setUpdates((u) => ({ ...u, [uri]: { ...u[uri], count: (u[uri]?.count ?? 0) + 1, at: ev.time } }));
+      client.readResource(uri).then(
+        (result) => {
+          const fetchedAt = services.now();
+          cache.current.set(uri, { result, fetchedAt });
+          setUpdates((u) => ({ ...u, [uri]: { ...u[uri], diff: before ? updateDiffLines(before, result) : undefined } }));
+          const r = readRef.current;
+          if (r.phase !== 'idle' && r.uri === uri) setRead({ phase: 'done', uri, result, fetchedAt, cached: false });
+        },
+        (e: unknown) => flash(`could not re-read ${sanitizeLine(uri)} after its update: ${describeError(e, 'inline')}`, 'error'),
+      );
+    }
+  }, [watch.state.tail, watch.state.received, subs, client, services, flash]);
+
+  /** U: subscribe to `uri`, or unsubscribe. */
+  const toggleSubscription = (uri: string) => {
+    const on = !subs.has(uri);
+    const next = new Set(subs);
+    if (on) next.add(uri);
+    else next.delete(uri);
+    const done = () => {
+      setSubs(next);
+      flash(on ? `Subscribed to ${sanitizeLine(uri)}: each update re-reads it` : `Unsubscribed from ${sanitizeLine(uri)}`, 'ok', { ttlMs: 4000 });
+    };
+    if (modern) {
+      const { resourceSubscriptions: _was, ...rest } = watch.state.listen.requested;
+      watch.resubscribe(next.size ? { ...rest, resourceSubscriptions: [...next] } : rest);
+      return done();
+    }
+    if (!client.subscribeResource) return flash('This client cannot subscribe to resources', 'warn');
+    client
+      .subscribeResource(uri, on)
+      .then(done, (e: unknown) => flash(`${on ? 'resources/subscribe' : 'resources/unsubscribe'} failed: ${describeError(e, 'inline')}`, 'error'));
+  };
+  // What the server granted (modern: the acknowledged subset; a refused URI is said).
+  const granted = watch.state.listen.granted?.resourceSubscriptions;
+  const refusedUris = watch.state.listen.refused?.resourceSubscriptions;
+  const subState = (uri: string): string | undefined =>
+    !subs.has(uri)
+      ? undefined
+      : modern && refusedUris?.includes(uri)
+        ? 'refused by the server'
+        : modern && !granted?.includes(uri)
+          ? 'subscribing…'
+          : 'subscribed';
 
   const save = () => {
     if (read.phase !== 'done') return;
@@ -197,6 +291,12 @@ function useResourcesPane({ client, watch, width, height, now, flash }: PaneCont
     if (m?.command === 'item.back') return setView(back);
     if (m?.command === 'item.reload' && read.phase !== 'idle' && read.phase !== 'running') return doRead(read.uri, true);
     if (m?.command === 'resource.save') return save();
+    if (m?.command === 'resource.subscribe' && read.phase !== 'idle') {
+      const res = client.description.capabilities.resources as { subscribe?: unknown } | undefined;
+      if (!res?.subscribe && !subs.has(read.uri))
+        return flash('The server does not declare resources.subscribe: it sends no updates for a resource', 'warn', { ttlMs: 4000 });
+      return toggleSubscription(read.uri);
+    }
     const o = scrollBy(m, offset, lines.length, readH);
     if (o !== undefined) setOffset(o);
   };
@@ -234,6 +334,11 @@ function useResourcesPane({ client, watch, width, height, now, flash }: PaneCont
         ) : read.phase === 'done' ? (
           <Text wrap="truncate-end">
             <Text {...theme.style('ok')}>{`✓ ${uri}`}</Text>
+            {subState(read.uri) ? (
+              <Text
+                {...theme.style('changed')}
+              >{`  ● ${subState(read.uri)}${openUpdate ? ` · ${openUpdate.count} update${openUpdate.count === 1 ? '' : 's'}` : ''}`}</Text>
+            ) : null}
             <Text {...theme.style('muted')}>
               {`  ${read.cached ? 'from cache · ' : ''}${cacheLine({ fetchedAt: read.fetchedAt, ttlMs: read.result.ttlMs, cacheScope: read.result.cacheScope }, now)}`}
             </Text>
@@ -253,7 +358,7 @@ function useResourcesPane({ client, watch, width, height, now, flash }: PaneCont
       which === 'resources'
         ? (resources.state.items ?? []).map((r) => ({
             key: r.uri,
-            name: sanitizeLine(r.title ?? r.name ?? r.uri),
+            name: `${subs.has(r.uri) ? '● ' : ''}${sanitizeLine(r.title ?? r.name ?? r.uri)}`,
             detail: `${sanitizeLine(r.uri)}${r.mimeType ? `  ${sanitizeLine(r.mimeType)}` : ''}${typeof r.size === 'number' ? `  ${formatBytes(r.size)}` : ''}`,
           }))
         : (templates.state.items ?? []).map((t) => ({
