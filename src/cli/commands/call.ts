@@ -18,8 +18,11 @@ import { type CommonFlags } from '../options.js';
 import { runOnTarget, takeUrl, targetFirst, type CommandSpec } from '../command.js';
 import { closest } from '../../util/distance.js';
 import { exitCodeOf } from '../exit.js';
+import { createPalette } from '../../diff/render.js';
+import { writeOut } from '../stdout.js';
 import type { ResumeRound } from '../../client/types.js';
 import { parseBounded } from '../../util/depth.js';
+import type { CallFormat } from '../content-format.js';
 
 export interface CallFlags {
   args?: string;
@@ -27,6 +30,10 @@ export interface CallFlags {
   resume?: string;
   /** `--output FILE` / `-o FILE`: the tools/call result, as JSON, also goes to this file. */
   output?: string;
+  /** `--format text|raw|markdown` (src/cli/content-format.ts); `--json` wins. */
+  format?: CallFormat;
+  /** `--save-media DIR`: image, audio and blob blocks written to files there. */
+  saveMedia?: string;
 }
 
 const USAGE = 'which tool? usage: mcp-inspect call <url> <tool> [key=value…]  or  mcp-inspect call <tool> [key=value…] -- command args…';
@@ -273,7 +280,10 @@ export async function callTool(
   }
   const result = outcome.result;
   const verdict = outputSchemaVerdict(tool, result);
-  return {
+  const fmt = await import('../content-format.js');
+  const saved = flags.saveMedia !== undefined ? fmt.saveMedia(flags.saveMedia, toolName, result.content ?? []) : [];
+  for (const m of saved) out.info(`saved content[${m.index}] (${m.mimeType}, ${m.bytes} bytes) to ${m.path}`);
+  const r: CommandResult = {
     exitCode: exitCodeOf(result.isError ? 'tool-error' : 'ok'),
     findings: outputSchemaFindings(toolName, verdict),
     json: {
@@ -284,6 +294,7 @@ export async function callTool(
       result,
       outputSchemaCheck: verdict ? verdictJson(verdict, formatIssues) : null,
       elapsedMs: elapsed,
+      ...(flags.saveMedia !== undefined ? { savedMedia: saved } : {}),
     },
     text: (o) => {
       const sameAsStructured = (b: ContentBlock) => {
@@ -309,4 +320,21 @@ export async function callTool(
       o.info(`${result.isError ? 'tool error' : 'ok'} in ${formatDuration(elapsed)}`);
     },
   };
+  // --format raw | markdown replace the text; --json keeps its document.
+  if (flags.format === 'raw' || flags.format === 'markdown') {
+    const format = flags.format;
+    r.text = (o) => {
+      const plain = { ...o, c: createPalette(false) };
+      if (format === 'raw') {
+        const raw = fmt.rawText(result.content ?? [], !!process.stdout.isTTY);
+        if (raw.text) writeOut(raw.text);
+        for (const n of raw.notes) o.info(n);
+        if (verdict) o.info(verdictLine(verdict, plain, formatIssues));
+      } else {
+        const verdictText = verdict && verdictLine(verdict, plain, formatIssues);
+        for (const l of fmt.markdownResult({ tool: toolName, result, saved, verdict: verdictText, elapsed: formatDuration(elapsed) })) o.line(l);
+      }
+    };
+  }
+  return r;
 }
