@@ -10,8 +10,9 @@ import type { CommandResult, Out } from '../output.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 import { redactUrl, redactUrlsIn } from '../../util/redact.js';
 import { maxOf } from '../../util/array.js';
+import type { CheckFleetFlags } from './servers-check.js';
 
-export interface ServersFlags {
+export interface ServersFlags extends CheckFleetFlags {
   config?: string;
   json?: boolean;
   color?: boolean;
@@ -25,6 +26,8 @@ export const serversBody: CommandSpec<ServersFlags>['run'] = async (inv, _words,
   const ctx = config.processConfigContext(flags.config !== undefined ? { configFile: flags.config } : {});
   const d = config.discoverServers(ctx);
   const approvals = await approvalsOf(config, ctx);
+  // --check: connect to each (src/cli/commands/servers-check.ts).
+  if (flags.check) return (await import('./servers-check.js')).checkFleet(inv, flags, d, ctx, config, approvals);
   if (flags.names) {
     const { writeOut } = await import('../stdout.js');
     const names = [...new Set(d.entries.filter((e) => !e.shadowedBy && !e.error).map((e) => e.name))];
