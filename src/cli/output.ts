@@ -136,6 +136,7 @@ export function makeOut(opts: { json?: boolean; quiet?: boolean; color?: boolean
 export function formatTrace(w: WireEvent, p: Palette): string {
   const t = new Date(w.time).toISOString().slice(11, 23);
   const arrow = w.direction === 'out' ? '→' : '←';
+  if (w.note) return p.dim(`${t} ${arrow} ${sanitizeLine(w.note)}`);
   if (w.http) {
     const head = w.http.status !== undefined ? `HTTP ${w.http.status}` : `${w.http.method ?? ''} ${w.http.url ?? ''}`;
     const hdrs = Object.entries(redactHeaders(w.http.headers))
