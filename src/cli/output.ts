@@ -211,7 +211,7 @@ export function errorDocument(e: unknown, findings: readonly Finding[], signal?:
     exitCode: f.exitCode,
   };
   if (signal) Object.assign(error, { code: 'MCPI_CANCELLED', signal });
-  else if (e instanceof McpError) Object.assign(error, { code: e.rpcCode, data: e.data ?? null });
+  else if (e instanceof McpError) Object.assign(error, { code: e.rpcCode, data: e.data ?? null }, e.hint ? { hint: sanitizeLine(e.hint) } : {});
   else if (e instanceof TransportError) Object.assign(error, { code: e.code, status: e.status ?? null });
   else if (e instanceof InspectError) error.code = e.code;
   else if (f.kind === 'internal') error.code = 'MCPI_INTERNAL';

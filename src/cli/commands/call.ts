@@ -46,11 +46,11 @@ export const callBody: CommandSpec<CommonFlags & CallFlags>['run'] = async (inv,
   if (flags.resume !== undefined) {
     if (rest.length) throw new UsageError('--resume continues the saved call: give no tool name or arguments');
     return await runOnTarget('call', inv, url ? [url] : [], flags, async (s) => {
-      const { loadResume } = await import('../resume.js');
+      const { loadResume, withResumeHint } = await import('../resume.js');
       const r = loadResume(flags.resume!, 'tools/call', s);
       const name = typeof r.params.name === 'string' ? r.params.name : '';
       const args = (r.params.arguments && typeof r.params.arguments === 'object' ? r.params.arguments : {}) as JsonObject;
-      return callTool(s, name, [], flags, { args, resume: r.round });
+      return withResumeHint(s, r, () => callTool(s, name, [], flags, { args, resume: r.round }));
     });
   }
   if (!tool) throw new UsageError(USAGE);
