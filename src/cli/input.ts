@@ -189,7 +189,8 @@ export class CliInputHandler implements InputHandler {
       missing,
       lastRequestId: round.lastRequestId,
     });
-    if (round.era === 'legacy') doc.era = 'legacy';
+    // A task's question (the tasks extension) is answered with tasks/update on the live task, not by a retry: not resumable either.
+    if (round.era === 'legacy' || round.taskId !== undefined) doc.era = 'legacy';
     else if (this.o.stdio && doc.requestState !== undefined) doc.resumeNote = STDIO_RESUME_NOTE;
     return doc;
   }
@@ -284,7 +285,8 @@ export class CliInputHandler implements InputHandler {
 /** The lines the CLI shows on stderr for an InputRequiredError's pending document (and the hint to go on). */
 export function pendingLines(doc: PendingDocument, json: boolean): string[] {
   const lines = pendingSummary(doc).map((l) => `  ${l}`);
-  if (doc.era === 'legacy') lines.push('  (a legacy server asked on the live connection: run again with the answers; --resume cannot continue it)');
+  if (doc.era === 'legacy')
+    lines.push('  (the server asked on the live connection or for a running task: run again with the answers; --resume cannot continue it)');
   else
     lines.push(
       json

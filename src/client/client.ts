@@ -9,6 +9,7 @@
  *   rounds.ts          Rounds: MRTR input rounds, the server's own requests
  *   listen.ts          Listens: modern and legacy listen streams
  *   legacy-session.ts  LegacySession: session renewal, the GET stream
+ *   tasks.ts           Tasks: tasks/get polling, tasks/result, tasks/cancel, tasks/list (core and extension)
  * This module connects (the HTTP→SSE fallback), wires the transport's hooks to those modules
  * and keeps the methods' own result checks (prompts/get, resources/read, completion, tools/call).
  * It knows the transport only through its capability flags.
@@ -37,6 +38,8 @@ import { Listens } from './listen.js';
 import { Lists } from './lists.js';
 import { Rounds } from './rounds.js';
 import { RpcCore } from './rpc.js';
+import { Tasks } from './tasks.js';
+import { createdTaskOf, toolTaskSupport, type DetailedTask, type Task, type TaskSupport } from '../protocol/task.js';
 import type {
   CallOptions,
   CallOutcome,
@@ -51,6 +54,9 @@ import type {
   ResyncResult,
   ServerDescription,
   Target,
+  TaskList,
+  TaskOutcome,
+  TaskWaitOptions,
   ToolList,
 } from './types.js';
 
@@ -133,6 +139,7 @@ export class McpClient implements InspectorClient {
   private readonly rounds: Rounds;
   private readonly session: LegacySession;
   private readonly listens: Listens;
+  private readonly tasks: Tasks;
   /**
    * Results the server's `ttlMs`/`cacheScope` allow reusing (lists, reads; never a retry),
    * keyed by the credential identity for `private` ones; list_changed drops the matching
@@ -157,6 +164,7 @@ export class McpClient implements InspectorClient {
     this.lists = new Lists(core, this.handshake);
     this.rounds = new Rounds(core);
     this.listens = new Listens(core, this.session);
+    this.tasks = new Tasks(core, this.rounds);
     transport.setHooks({
       onFinding: (f) => core.report(f),
       onUnsolicited: (n) => {
@@ -320,10 +328,19 @@ export class McpClient implements InspectorClient {
         for (const f of skippedParamHeaders(name, x.skipped)) this.core.report(f);
       }
     }
+    const support = this.tasks.support();
+    const params: JsonObject = { name, arguments: args };
+    // 2025-11-25: the client asks for a task; the extension (SEP-2663) lets the server decide.
+    const asTask = opts.task === 'auto' ? toolTaskSupport(this.lists.snapshot().tools?.find((t) => t.name === name)) === 'required' : !!opts.task;
+    if (asTask && support?.flavor === 'core') {
+      const ttlMs = typeof opts.task === 'object' ? opts.task.ttlMs : undefined;
+      params.task = ttlMs === undefined ? {} : { ttl: ttlMs };
+    }
     const { result } = await this.rounds.withRounds(
       METHOD.toolsCall,
-      { name, arguments: args },
+      params,
       {
+        acceptTask: support?.flavor === 'extension',
         signal: opts.signal,
         timeoutMs: opts.timeoutMs,
         headers,
@@ -347,9 +364,43 @@ export class McpClient implements InspectorClient {
       opts.resume,
     );
     if (result.resultType === 'input_required') return { kind: 'input_required', result: result as InputRequiredResult };
+    const created = params.task || result.resultType === 'task' ? createdTaskOf(result) : undefined;
+    if (created) return { kind: 'task', task: created, result };
+    if (result.resultType === 'task')
+      throw new TransportError('MCPI_BAD_RESPONSE', `the tools/call result of ${sanitizeLine(name)} has resultType "task" but no taskId and known status`);
     for (const f of checkCallResult(name, result)) this.core.report(f);
     if (!Array.isArray(result.content)) result.content = [];
     return { kind: 'complete', result: result as CallToolResult };
+  }
+
+  /** See Tasks.support. */
+  taskSupport(): TaskSupport | undefined {
+    return this.tasks.support();
+  }
+
+  /** See Tasks.get. spec: 2025-11-25 basic/utilities/tasks#getting-tasks, SEP-2663 */
+  getTask(taskId: string, opts: { signal?: AbortSignal } = {}): Promise<DetailedTask> {
+    return this.tasks.get(taskId, opts);
+  }
+
+  /** See Tasks.wait. */
+  waitForTask(task: Task, opts: TaskWaitOptions = {}): Promise<TaskOutcome> {
+    return this.tasks.wait(task, opts);
+  }
+
+  /** See Tasks.result. spec: 2025-11-25 basic/utilities/tasks#retrieving-task-results */
+  taskResult(taskId: string, opts: TaskWaitOptions = {}): Promise<CallToolResult> {
+    return this.tasks.result(taskId, opts);
+  }
+
+  /** See Tasks.cancel. spec: 2025-11-25 basic/utilities/tasks#cancelling-tasks */
+  cancelTask(taskId: string, opts: { signal?: AbortSignal } = {}): Promise<Task | undefined> {
+    return this.tasks.cancel(taskId, opts);
+  }
+
+  /** See Tasks.list. spec: 2025-11-25 basic/utilities/tasks#listing-tasks */
+  listTasks(opts: { signal?: AbortSignal } = {}): Promise<TaskList> {
+    return this.tasks.list(opts);
   }
 
   /** See Listens.listen. spec: basic/patterns/subscriptions */

@@ -113,6 +113,21 @@ export class Rounds {
   }
 
   /**
+   * Marks a request in flight that is not sent through withRounds (a task's wait: the core's
+   * `tasks/result` stream carries the server's own requests): until the returned function is
+   * called, a legacy server's own request is answered in the context of `method`/`params`, and
+   * a missing answer calls `fail` with the handler's error.
+   */
+  track(method: string, params: JsonObject, signal: AbortSignal, fail: (e: unknown) => void): () => void {
+    const entry: InFlight = { method, params, signal, fail };
+    this.inFlight.push(entry);
+    return () => {
+      const i = this.inFlight.indexOf(entry);
+      if (i >= 0) this.inFlight.splice(i, 1);
+    };
+  }
+
+  /**
    * The transport's onServerRequest. A modern server must not send a request on a response
    * stream (a finding); otherwise the input requests go to the input handler and `ping` is
    * answered and the rest refused (answerServerRequest), once, for every transport.

@@ -14,6 +14,7 @@ import { retryVersion } from '../protocol/negotiation.js';
 import { ALL_FEATURES, buildClientCapabilities } from '../protocol/client-capabilities.js';
 import { buildRequestMeta } from '../protocol/meta.js';
 import { buildModernHeaders } from '../protocol/headers.js';
+import { TASKS_EXTENSION, taskSupportOf } from '../protocol/task.js';
 import type { Era, Implementation, JsonObject, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../protocol/types.js';
 import { findingKey, type Finding } from '../check/types.js';
 import { foreignProgressToken } from '../check/rules/subscriptions.js';
@@ -51,6 +52,8 @@ export interface RpcOptions {
   lingerMs?: number;
   /** Do not renew a forgotten legacy session for this request (the retry after a renewal, and requests during one). */
   noRenew?: boolean;
+  /** Also accept `resultType: "task"` (a `tools/call` the tasks extension turned into a task; SEP-2663). */
+  acceptTask?: boolean;
 }
 
 /**
@@ -148,7 +151,10 @@ export class RpcCore {
    */
   capabilities(era: Era): JsonObject {
     const features = this.opts.features ?? (this.opts.input ? ALL_FEATURES : undefined);
-    return features ? buildClientCapabilities({ ...features, rootsListChanged: false }, era) : {};
+    const caps = features ? buildClientCapabilities({ ...features, rootsListChanged: false }, era) : {};
+    // SEP-2663: a server offering the tasks extension may answer with a task only to a client declaring it.
+    if (era === 'modern' && taskSupportOf(this.desc?.capabilities)?.flavor === 'extension') caps.extensions = { [TASKS_EXTENSION]: {} };
+    return caps;
   }
 
   /** Registers `handler` for notifications carrying `token`; returns the unregistration. */
@@ -269,7 +275,7 @@ export class RpcCore {
     if (!result || typeof result !== 'object' || Array.isArray(result))
       throw new TransportError('MCPI_BAD_RESPONSE', `the result of ${method} is not an object`);
     const rt = result.resultType;
-    if (rt !== undefined && (typeof rt !== 'string' || !KNOWN_RESULT_TYPES.has(rt))) {
+    if (rt !== undefined && (typeof rt !== 'string' || !(KNOWN_RESULT_TYPES.has(rt) || (o.acceptTask && rt === 'task')))) {
       throw new TransportError(
         'MCPI_BAD_RESPONSE',
         `the server answered ${method} with resultType ${JSON.stringify(rt)}, which this protocol version does not define (expected "complete" or "input_required")`,

@@ -188,10 +188,58 @@ export interface CallOptions {
   resume?: ResumeRound;
   onProgress?: (p: ProgressEvent) => void;
   onLog?: (l: LogEvent) => void;
+  /**
+   * Run the call as a task: 2025-11-25 sends `params.task` (`{ttl}` when `ttlMs` is given) and
+   * the server answers a CreateTaskResult. With the tasks extension (SEP-2663) the server
+   * decides by itself and nothing is sent; a call may come back as a task either way. `auto`:
+   * as a task when the tool (in the last tools/list) says `execution.taskSupport: "required"`.
+   * spec: 2025-11-25 basic/utilities/tasks#creating-tasks
+   */
+  task?: boolean | { ttlMs?: number } | 'auto';
 }
 
-/** The outcome of `tools/call`: a complete result or an `input_required` one. */
-export type CallOutcome = { kind: 'complete'; result: CallToolResult } | { kind: 'input_required'; result: InputRequiredResult };
+/**
+ * The outcome of `tools/call`: a complete result, an `input_required` one, or a task created
+ * for it (follow it with `waitForTask`).
+ */
+export type CallOutcome =
+  | { kind: 'complete'; result: CallToolResult }
+  | { kind: 'input_required'; result: InputRequiredResult }
+  | { kind: 'task'; task: import('../protocol/task.js').Task; result: JsonObject };
+
+/** Options of `waitForTask`. */
+export interface TaskWaitOptions {
+  /** Aborting stops the wait; `tasks/cancel` is sent first unless `cancelOnAbort` is false. */
+  signal?: AbortSignal;
+  /** Default true: an aborted wait cancels the task (`tasks/cancel`). */
+  cancelOnAbort?: boolean;
+  /** Each status seen (the first, every `tasks/get` poll, every status notification), with the number of polls so far. */
+  onStatus?: (task: import('../protocol/task.js').Task, polls: number) => void;
+  /** The call the task runs (`{name, arguments}`), shown to the input handler when the task asks for input. */
+  call?: JsonObject;
+  /** Progress notifications of the task (those tagged `_meta["io.modelcontextprotocol/related-task"]` with its taskId). */
+  onProgress?: (p: ProgressEvent) => void;
+}
+
+/** How a task ended (see InspectorClient.waitForTask). */
+export interface TaskOutcome {
+  /** The task at its terminal status. */
+  task: import('../protocol/task.js').Task;
+  /** `tasks/get` requests sent while waiting. */
+  polls: number;
+  /** The tool's result (completed; also a tool error, `isError: true`). */
+  result?: CallToolResult;
+  /** The JSON-RPC error the task failed with (a failed task). */
+  error?: { code: number; message: string; data?: unknown };
+}
+
+/** Every page of `tasks/list`. */
+export interface TaskList {
+  tasks: import('../protocol/task.js').Task[];
+  pages: number;
+  /** See PagedList.incomplete. */
+  incomplete?: 'loop' | 'page-cap';
+}
 
 /**
  * One event of a listen stream (modern `subscriptions/listen`, or a legacy server's unsolicited
@@ -265,6 +313,18 @@ export interface InspectorClient {
   request?(method: string, params: JsonObject, opts?: RequestOptions): Promise<JsonObject>;
   /** `tools/call`. Rejects with McpError (JSON-RPC error), TransportError, or an AbortError-like TransportError('MCPI_CANCELLED') on abort. */
   callTool(name: string, args: JsonObject, opts?: CallOptions): Promise<CallOutcome>;
+  /** How the server offers tasks (2025-11-25 `capabilities.tasks`, or the extension of SEP-2663), or undefined. Optional: fakes may lack the task methods. */
+  taskSupport?(): import('../protocol/task.js').TaskSupport | undefined;
+  /** `tasks/get` (see Tasks.get in src/client/tasks.ts). spec: 2025-11-25 basic/utilities/tasks#getting-tasks */
+  getTask?(taskId: string, opts?: { signal?: AbortSignal }): Promise<import('../protocol/task.js').DetailedTask>;
+  /** Follows a task until it ends, polling at its pollInterval (see Tasks.wait). */
+  waitForTask?(task: import('../protocol/task.js').Task, opts?: TaskWaitOptions): Promise<TaskOutcome>;
+  /** `tasks/result`, or the extension's inlined result once the task ends (see Tasks.result). */
+  taskResult?(taskId: string, opts?: TaskWaitOptions): Promise<CallToolResult>;
+  /** `tasks/cancel`: the cancelled task (core), or undefined (the extension's empty ack). */
+  cancelTask?(taskId: string, opts?: { signal?: AbortSignal }): Promise<import('../protocol/task.js').Task | undefined>;
+  /** Every page of `tasks/list` (2025-11-25 only). */
+  listTasks?(opts?: { signal?: AbortSignal }): Promise<TaskList>;
   /**
    * Opens `subscriptions/listen` (modern) or taps unsolicited notifications (legacy) and yields
    * events until the stream ends (`end`/`drop` are the last event) or `signal` aborts.
@@ -410,6 +470,8 @@ export interface InputRound {
    * spec: basic/patterns/mrtr (the retry is a new request with a new id)
    */
   lastRequestId?: number;
+  /** Set when a running task asks (the tasks extension's `inputRequests`, answered with `tasks/update`): a retry cannot resume it. */
+  taskId?: string;
 }
 
 /**

@@ -28,6 +28,8 @@ export const call: CommandSpec<CommonFlags & CallFlags> = {
         ]),
       )
       .option('--save-media <dir>', 'write image, audio and blob blocks to files in DIR, named <tool>-<block index>.<ext>')
+      .option('--task', 'run the call as a task (2025-11-25 task augmentation); a tool whose execution.taskSupport is "required" runs as one by itself')
+      .option('--no-wait', "with a task: print the task's id (--json: the task) and stop, instead of waiting for its result")
       .addHelpText(
         'after',
         `
@@ -43,6 +45,13 @@ Arguments:
                             contains a dot wins over this reading
   Unknown keys are refused (with a did-you-mean) when the schema does not allow others;
   --no-validate sends anything. The target may come before or after the tool.
+
+Tasks:
+  A call that runs as a task (--task, a tool whose execution.taskSupport is "required", or a
+  call a server offering the io.modelcontextprotocol/tasks extension turns into a task) is
+  followed by tasks/get at the server's pollInterval, its status on stderr, and its result
+  printed as a plain call's. Ctrl-C sends tasks/cancel. A task that fails with an error exits
+  2, a tool error (isError) 1. --no-wait prints the task id; then: mcp-inspect tasks …
 ${INPUT_HELP}
 ${TARGET_HELP}
 
@@ -56,6 +65,7 @@ Examples:
   mcp-inspect call confirm_action action=deploy --elicit confirm='{"confirm":true}' -- node server.js
   mcp-inspect call confirm_action action=deploy --json -- node server.js > pending.json   # exit 5
   mcp-inspect call --resume pending.json --elicit confirm='{"confirm":true}' -- node server.js
+  mcp-inspect call simulate-research-query topic=mcp -- npx -y @modelcontextprotocol/server-everything
 
 ${exitCodesHelp()}`,
       ),

@@ -6,7 +6,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { UsageError } from '../../protocol/errors.js';
-import type { ContentBlock, JsonObject, Tool } from '../../protocol/types.js';
+import type { CallToolResult, ContentBlock, JsonObject, Tool } from '../../protocol/types.js';
 import { coerceArgs, parseArgsJson, undeclaredKeyHints } from '../../schema/coerce.js';
 import type { ValidationIssue } from '../../schema/validate.js';
 import type { OutputSchemaVerdict } from '../../check/output-schema.js';
@@ -17,12 +17,14 @@ import type { Session } from '../session.js';
 import { type CommonFlags } from '../options.js';
 import { runOnTarget, takeUrl, targetFirst, type CommandSpec } from '../command.js';
 import { closest } from '../../util/distance.js';
-import { exitCodeOf } from '../exit.js';
+import { EXIT, exitCodeOf } from '../exit.js';
 import { createPalette } from '../../diff/render.js';
 import { writeOut } from '../stdout.js';
 import type { ResumeRound } from '../../client/types.js';
 import { parseBounded } from '../../util/depth.js';
 import type { CallFormat } from '../content-format.js';
+import { toolTaskSupport, type Task } from '../../protocol/task.js';
+import type { ProgressEvent, TaskOutcome } from '../../client/types.js';
 
 export interface CallFlags {
   args?: string;
@@ -34,6 +36,10 @@ export interface CallFlags {
   format?: CallFormat;
   /** `--save-media DIR`: image, audio and blob blocks written to files there. */
   saveMedia?: string;
+  /** `--task`: run the call as a task (2025-11-25 task augmentation). */
+  task?: boolean;
+  /** `--no-wait` (false): print the task created and stop, instead of following it to its result. */
+  wait?: boolean;
 }
 
 const USAGE = 'which tool? usage: mcp-inspect call <url> <tool> [key=value…]  or  mcp-inspect call <tool> [key=value…] -- command args…';
@@ -201,6 +207,12 @@ export function verdictLine(v: OutputSchemaVerdict, out: Out, formatIssues: (e: 
   }
 }
 
+/** `progress 3/10 30% message` for stderr. */
+function progressLine(p: ProgressEvent): string {
+  const pct = p.total ? ` ${Math.round((p.progress / p.total) * 100)}%` : '';
+  return `progress ${p.progress}${p.total !== undefined ? `/${p.total}` : ''}${pct}${p.message ? ` ${sanitizeLine(p.message)}` : ''}`;
+}
+
 /**
  * Calls a tool: finds it in the list, builds and validates the arguments (UsageError when
  * they do not fit, unless --no-validate), calls, and returns the outcome with the one
@@ -244,24 +256,43 @@ export async function callTool(
       throw new UsageError(`invalid arguments for ${toolName}:\n${formatIssues(v.errors)}${hints.join('')}\n(use --no-validate to send them anyway)`);
     }
   }
+  const support = client.taskSupport?.();
+  const taskSupport = toolTaskSupport(tool);
+  if (flags.task) {
+    if (!support) throw new UsageError('--task: the server offers no tasks (no `tasks` capability, no io.modelcontextprotocol/tasks extension)');
+    if (support.flavor === 'core' && !support.toolsCall)
+      throw new UsageError('--task: the server does not accept task-augmented tools/call (no `tasks.requests.tools.call` capability)');
+    if (support.flavor === 'core' && taskSupport === 'forbidden' && flags.validate !== false)
+      throw new UsageError(
+        `--task: ${toolName} does not run as a task (its execution.taskSupport is absent or "forbidden"); --no-validate sends it as a task anyway`,
+      );
+  }
+  // A tool that requires a task runs as one by itself (a plain call would be refused).
+  const asTask = !resumed && (!!flags.task || (taskSupport === 'required' && support?.flavor === 'core'));
+  if (flags.wait === false && !asTask && support?.flavor !== 'extension')
+    throw new UsageError('--no-wait applies to a call that runs as a task: give --task (or call a tool whose execution.taskSupport is "required")');
   const started = Date.now();
   const stop = out.wait(`tools/call ${toolName}`);
   const outcome = await client
     .callTool(toolName, args, {
       signal: s.signal,
       resume: resumed?.resume,
-      onProgress: (p) => {
-        const pct = p.total ? ` ${Math.round((p.progress / p.total) * 100)}%` : '';
-        out.status(`progress ${p.progress}${p.total !== undefined ? `/${p.total}` : ''}${pct}${p.message ? ` ${sanitizeLine(p.message)}` : ''}`);
-      },
+      task: asTask,
+      onProgress: (p) => out.status(progressLine(p)),
       onLog: (l) =>
         out.info(
           `log ${sanitizeLine(l.level)}${l.logger ? ` [${sanitizeLine(l.logger)}]` : ''}: ${sanitizeLine(typeof l.data === 'string' ? l.data : JSON.stringify(l.data))}`,
         ),
     })
     .finally(stop);
+  let followed: TaskOutcome | undefined;
+  if (outcome.kind === 'task') {
+    if (flags.wait === false) return taskCreated(toolName, args, outcome.task, Date.now() - started, s.target.kind === 'stdio' ? out : undefined);
+    followed = await followTask(s, toolName, args, outcome.task);
+    if (!followed.result) return taskEnded(toolName, args, followed, Date.now() - started);
+  }
   const elapsed = Date.now() - started;
-  if (flags.output) writeResult(flags.output, outcome.result, out);
+  if (flags.output) writeResult(flags.output, followed?.result ?? outcome.result, out);
   if (outcome.kind === 'input_required') {
     const r = outcome.result;
     return {
@@ -278,7 +309,7 @@ export async function callTool(
       },
     };
   }
-  const result = outcome.result;
+  const result = followed?.result ?? (outcome.result as CallToolResult);
   const verdict = outputSchemaVerdict(tool, result);
   const fmt = await import('../content-format.js');
   const saved = flags.saveMedia !== undefined ? fmt.saveMedia(flags.saveMedia, toolName, result.content ?? []) : [];
@@ -295,6 +326,7 @@ export async function callTool(
       outputSchemaCheck: verdict ? verdictJson(verdict, formatIssues) : null,
       elapsedMs: elapsed,
       ...(flags.saveMedia !== undefined ? { savedMedia: saved } : {}),
+      ...(followed ? { task: followed.task, polls: followed.polls } : {}),
     },
     text: (o) => {
       const sameAsStructured = (b: ContentBlock) => {
@@ -317,6 +349,8 @@ export async function callTool(
         for (const l of sanitize(JSON.stringify(result.structuredContent, null, 2)).split('\n')) o.line(`  ${l}`);
       }
       if (verdict) o.line(verdictLine(verdict, o, formatIssues));
+      if (followed)
+        o.info(`task ${sanitizeLine(followed.task.taskId)} ${followed.task.status} after ${followed.polls} tasks/get poll${followed.polls === 1 ? '' : 's'}`);
       o.info(`${result.isError ? 'tool error' : 'ok'} in ${formatDuration(elapsed)}`);
     },
   };
@@ -337,4 +371,69 @@ export async function callTool(
     };
   }
   return r;
+}
+
+/**
+ * `--no-wait`: the task the server created; its id on stdout (the whole task under --json).
+ * Over stdio a warning says the task stops with the server, which this command stops on exit.
+ */
+function taskCreated(toolName: string, args: JsonObject, task: Task, elapsed: number, stdio: Out | undefined): CommandResult {
+  stdio?.warn(
+    'over stdio the task stops with the server, which mcp-inspect stops now: nothing can follow it later (use an HTTP server, or call without --no-wait)',
+  );
+  return {
+    exitCode: exitCodeOf('ok'),
+    json: { tool: toolName, arguments: args, resultType: 'task', task, elapsedMs: elapsed },
+    text: (o) => {
+      o.line(sanitizeLine(task.taskId));
+      if (stdio) return;
+      o.info(
+        `${toolName} runs as task ${sanitizeLine(task.taskId)} (${task.status}${task.statusMessage ? `: ${sanitizeLine(task.statusMessage)}` : ''}); follow it with: mcp-inspect tasks get|result TARGET ${sanitizeLine(task.taskId)}`,
+      );
+    },
+  };
+}
+
+/**
+ * Follows the task to its end with its status on stderr (each change of status or message,
+ * with the poll count). Ctrl-C sends `tasks/cancel` (the client's wait does). Throws as waitForTask.
+ */
+async function followTask(s: Session, toolName: string, args: JsonObject, task: Task): Promise<TaskOutcome> {
+  const { out, client } = s;
+  if (!client.waitForTask) throw new UsageError('this client cannot follow tasks');
+  let last = '';
+  const stop = out.wait(`task ${sanitizeLine(task.taskId)} (${toolName})`, { persistent: true });
+  try {
+    return await client.waitForTask(task, {
+      signal: s.signal,
+      call: { name: toolName, arguments: args },
+      onProgress: (p) => out.status(progressLine(p)),
+      onStatus: (t, polls) => {
+        const now = `${t.status}${t.statusMessage ? `: ${sanitizeLine(t.statusMessage)}` : ''}`;
+        if (now === last) return;
+        last = now;
+        out.status(`task ${sanitizeLine(t.taskId)} ${now} (${polls} poll${polls === 1 ? '' : 's'})`);
+      },
+    });
+  } finally {
+    stop();
+  }
+}
+
+/**
+ * A task that ended without a result: `failed` with a JSON-RPC error (exit 2, as a failed
+ * plain call), or `cancelled` / `failed` with nothing (exit 2: no result came).
+ */
+function taskEnded(toolName: string, args: JsonObject, t: TaskOutcome, elapsed: number): CommandResult {
+  const msg = t.task.statusMessage ? `: ${sanitizeLine(t.task.statusMessage)}` : '';
+  return {
+    exitCode: EXIT.rpc,
+    json: { tool: toolName, arguments: args, resultType: 'task', task: t.task, polls: t.polls, error: t.error ?? null, elapsedMs: elapsed },
+    text: (o) => {
+      o.line(o.c.red(`task ${sanitizeLine(t.task.taskId)} of ${sanitizeLine(toolName)} ended ${t.task.status}${msg}`));
+      if (t.error) o.line(o.c.red(`error ${t.error.code}: ${sanitizeLine(t.error.message)}`));
+      if (t.error?.data !== undefined) for (const l of sanitize(JSON.stringify(t.error.data, null, 2)).split('\n')) o.line(`  ${l}`);
+      o.info(`no result after ${formatDuration(elapsed)} and ${t.polls} tasks/get poll${t.polls === 1 ? '' : 's'}`);
+    },
+  };
 }

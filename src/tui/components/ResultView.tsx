@@ -60,6 +60,14 @@ export function ResultView({ call, lines, offset, savedPath, search, blockKeys, 
             {lineText(l)}
           </Text>
         ))}
+        {call.task ? (
+          <Text wrap="truncate-end">
+            <Text {...theme.style('accent')}>task </Text>
+            <Text>{`${sanitizeLine(call.task.task.status)}`}</Text>
+            {call.task.task.statusMessage ? <Text>{`  ${sanitizeLine(call.task.task.statusMessage)}`}</Text> : null}
+            <Text {...theme.style('muted')}>{`  (${call.task.polls} poll${call.task.polls === 1 ? '' : 's'} · ${sanitizeLine(call.task.task.taskId)})`}</Text>
+          </Text>
+        ) : null}
         {p ? (
           <Text wrap="truncate-end">
             <Text {...theme.style('accent')}>progress </Text>
@@ -67,7 +75,7 @@ export function ResultView({ call, lines, offset, savedPath, search, blockKeys, 
             {p.message ? <Text>{`  ${sanitizeLine(p.message)}`}</Text> : null}
             <Text {...theme.style('muted')}>{`  (${call.progressCount} notification${call.progressCount === 1 ? '' : 's'})`}</Text>
           </Text>
-        ) : (
+        ) : call.task ? null : (
           <Text {...theme.style('muted')}>no progress notification yet</Text>
         )}
         {call.logs.slice(-Math.max(0, height - 4 - argLines.length)).map((l, i) => (
@@ -78,7 +86,7 @@ export function ResultView({ call, lines, offset, savedPath, search, blockKeys, 
         <Text> </Text>
         <Text>
           <Text {...theme.style('key')}>Esc</Text>
-          <Text> cancels the call (the client cancels it on the wire)</Text>
+          <Text>{call.task ? ' cancels the task (tasks/cancel)' : ' cancels the call (the client cancels it on the wire)'}</Text>
         </Text>
       </Box>
     );

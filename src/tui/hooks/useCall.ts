@@ -1,11 +1,19 @@
 import { useCallback, useEffect, useRef } from 'react';
-import type { CallOutcome, InspectorClient, LogEvent, ProgressEvent } from '../../client/types.js';
+import type { CallOutcome, InspectorClient, LogEvent, ProgressEvent, TaskWaitOptions } from '../../client/types.js';
 import type { JsonObject } from '../../protocol/types.js';
+import type { Task } from '../../protocol/task.js';
+import { McpError, TransportError } from '../../protocol/errors.js';
 import { useServices } from '../context/services.js';
 import { isCancellation } from '../model/errors.js';
 import { useBatchedReducer } from './useBatched.js';
 
-/** The state of the one call the TUI runs at a time. */
+/** A call that runs as a task: the task's last status seen and the `tasks/get` polls so far. spec: 2025-11-25 basic/utilities/tasks */
+export interface CallTask {
+  task: Task;
+  polls: number;
+}
+
+/** The state of the one call the TUI runs at a time (`task` once the server made it a task). */
 export type CallState =
   | { phase: 'idle' }
   | {
@@ -18,6 +26,7 @@ export type CallState =
       progressCount: number;
       logs: LogEvent[];
       cancelling: boolean;
+      task?: CallTask;
     }
   | {
       phase: 'done';
@@ -30,6 +39,7 @@ export type CallState =
       progress?: ProgressEvent;
       progressCount: number;
       logs: LogEvent[];
+      task?: CallTask;
     }
   | {
       phase: 'failed';
@@ -43,6 +53,7 @@ export type CallState =
       progress?: ProgressEvent;
       progressCount: number;
       logs: LogEvent[];
+      task?: CallTask;
     };
 
 type Item =
@@ -50,6 +61,7 @@ type Item =
   | { kind: 'progress'; id: number; p: ProgressEvent }
   | { kind: 'log'; id: number; l: LogEvent }
   | { kind: 'cancelling'; id: number }
+  | { kind: 'task'; id: number; task: Task; polls: number }
   | { kind: 'done'; id: number; outcome: CallOutcome; at: number }
   | { kind: 'failed'; id: number; error: unknown; cancelled: boolean; at: number };
 
@@ -72,6 +84,9 @@ function reduce(s: CallState, batch: Item[]): CallState {
         break;
       case 'cancelling':
         if (s.phase === 'running') s = { ...s, cancelling: true };
+        break;
+      case 'task':
+        if (s.phase === 'running') s = { ...s, task: { task: it.task, polls: it.polls } };
         break;
       case 'done':
         if (s.phase === 'running') {
@@ -96,7 +111,7 @@ export interface UseCall {
   state: CallState;
   /** Calls `tool` with `args`; a running call is cancelled first. */
   start(tool: string, args: JsonObject): void;
-  /** Aborts the running call: the client cancels it on the wire (stdio `notifications/cancelled`, HTTP: closes the stream). */
+  /** Aborts the running call: the client cancels it on the wire (stdio `notifications/cancelled`, HTTP: closes the stream; a task: `tasks/cancel`). */
   cancel(): void;
   /** Forgets the last result. */
   clear(): void;
@@ -104,7 +119,11 @@ export interface UseCall {
 
 /**
  * Runs `tools/call` through the client with progress and log notifications, and real
- * cancellation through the AbortSignal. spec: server/tools#calling-tools, basic/utilities/cancellation
+ * cancellation through the AbortSignal. A tool whose `execution.taskSupport` is `required` runs
+ * as a task (and any call the server turns into one): its status is followed by `tasks/get`
+ * polling until it ends, cancelling sends `tasks/cancel`, and the task's result (or error)
+ * ends the call as a plain call's would. spec: server/tools#calling-tools,
+ * basic/utilities/cancellation, 2025-11-25 basic/utilities/tasks
  */
 export function useCall(client: InspectorClient | undefined): UseCall {
   const { now } = useServices();
@@ -131,9 +150,18 @@ export function useCall(client: InspectorClient | undefined): UseCall {
       client
         .callTool(tool, args, {
           signal: ac.signal,
+          task: 'auto',
           onProgress: (p) => push({ kind: 'progress', id, p }),
           onLog: (l) => push({ kind: 'log', id, l }),
         })
+        .then((outcome) =>
+          outcome.kind === 'task'
+            ? followTask(client, outcome.task, { name: tool, arguments: args }, ac.signal, {
+                onStatus: (task, polls) => push({ kind: 'task', id, task, polls }),
+                onProgress: (p) => push({ kind: 'progress', id, p }),
+              })
+            : outcome,
+        )
         .then(
           (outcome) => push({ kind: 'done', id, outcome, at: now() }),
           (error: unknown) => push({ kind: 'failed', id, error, cancelled: ac.signal.aborted || isCancellation(error), at: now() }),
@@ -153,4 +181,24 @@ export function useCall(client: InspectorClient | undefined): UseCall {
   useEffect(() => () => ctl.current?.abort(), []);
 
   return { state, start, cancel, clear };
+}
+
+/**
+ * Follows a task to its end (see InspectorClient.waitForTask) and turns it into the call's
+ * outcome: its result (a tool error stays `isError`), its JSON-RPC error thrown as McpError, a
+ * cancelled task thrown as MCPI_CANCELLED.
+ */
+async function followTask(
+  client: InspectorClient,
+  task: Task,
+  call: JsonObject,
+  signal: AbortSignal,
+  on: Pick<TaskWaitOptions, 'onStatus' | 'onProgress'>,
+): Promise<CallOutcome> {
+  if (!client.waitForTask) throw new TransportError('MCPI_BAD_RESPONSE', 'the server answered with a task, and this client cannot follow tasks');
+  on.onStatus?.(task, 0);
+  const out = await client.waitForTask(task, { signal, call, ...on });
+  if (out.result) return { kind: 'complete', result: out.result };
+  if (out.error) throw new McpError(out.error, undefined, 'tasks/result');
+  throw new TransportError('MCPI_CANCELLED', `the task ended ${out.task.status}${out.task.statusMessage ? `: ${out.task.statusMessage}` : ''}`);
 }

@@ -157,7 +157,14 @@ export function resultLayout(call: Finished, tool: Tool | undefined, width: numb
     const e = call.error;
     if (call.cancelled) {
       out.push([{ text: `■ ${name}`, style: 'warn' }, { text: `  cancelled after ${took}` }]);
-      out.push(line('  the client cancelled the request on the wire (stdio: notifications/cancelled; HTTP: closed the stream)', 'muted'));
+      out.push(
+        line(
+          call.task
+            ? '  the task was cancelled (the client sent tasks/cancel, or the server ended it cancelled)'
+            : '  the client cancelled the request on the wire (stdio: notifications/cancelled; HTTP: closed the stream)',
+          'muted',
+        ),
+      );
     } else if (e instanceof McpError) {
       const cn = errorCodeName(e.code);
       out.push([
@@ -194,10 +201,17 @@ export function resultLayout(call: Finished, tool: Tool | undefined, width: numb
       append(out, textLines(e instanceof Error ? e.message : String(e), width, 2, 'error'));
     }
     append(out, hangLines([{ text: '  arguments ', style: 'muted' }], compactJson(call.args), width, 'muted'));
+    if (call.task) append(out, taskLines(call.task, width));
     return layout();
   }
 
   const outcome = call.outcome;
+  if (outcome.kind === 'task') {
+    // Only when the client could not follow the task: say what the server created.
+    out.push([{ text: `⟳ ${name}`, style: 'warn' }, { text: `  the server created task ${sanitizeLine(outcome.task.taskId)} (${outcome.task.status})` }]);
+    append(out, jsonLines(outcome.result, width, 2, 'muted'));
+    return layout();
+  }
   if (outcome.kind === 'input_required') {
     const r = outcome.result;
     out.push([
@@ -245,6 +259,7 @@ export function resultLayout(call: Finished, tool: Tool | undefined, width: numb
         : [{ text: `✓ ${name}`, style: 'ok' }, { text: `  complete after ${took}` }],
   );
   append(out, hangLines([{ text: '  arguments ', style: 'muted' }], compactJson(call.args), width, 'muted'));
+  if (call.task) append(out, taskLines(call.task, width));
   if (call.progressCount > 0) out.push(line(`  ${call.progressCount} progress notification(s)`, 'muted'));
   out.push([]);
   out.push(line(`Content (${content.length} block${content.length === 1 ? '' : 's'})`, 'title'));
@@ -272,6 +287,12 @@ export function resultLayout(call: Finished, tool: Tool | undefined, width: numb
     append(out, jsonLines(res._meta, width, 4, 'muted'));
   }
   return layout();
+}
+
+/** `  task <id> <status>: <message> · N polls` under a call that ran as a task, wrapped to `width`. */
+function taskLines(t: NonNullable<Finished['task']>, width: number): Line[] {
+  const m = t.task.statusMessage ? `: ${sanitizeLine(t.task.statusMessage)}` : '';
+  return textLines(`task ${sanitizeLine(t.task.taskId)} ${t.task.status}${m} · ${t.polls} tasks/get poll${t.polls === 1 ? '' : 's'}`, width, 2, 'muted');
 }
 
 /** The raw JSON written by the save key: the result, or the JSON-RPC / transport error. */
