@@ -301,9 +301,10 @@ class Provider implements OAuthProvider {
     } catch (e) {
       this.failed(e);
       if (!challenge && e instanceof AuthError && e.code === 'MCPI_AUTH_DISCOVERY') {
+        // Said as it is: the server needs no authorization (not "asks for authorization but…").
         throw new AuthError(
-          'MCPI_AUTH_DISCOVERY',
-          `the server did not ask for authorization and publishes no protected resource metadata: nothing to log in to (${e.message})`,
+          'MCPI_AUTH_NOT_NEEDED',
+          `${maskUrl(this.o.serverUrl)} needs no authorization: it answered without asking for any and publishes no protected resource metadata; nothing to log in to`,
           { cause: e },
         );
       }

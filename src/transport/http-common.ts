@@ -68,7 +68,10 @@ export function headerRecord(h: Record<string, string | string[] | undefined>): 
  * `cause`. `why`: `connection refused` (ECONNREFUSED), `host not found` (ENOTFOUND,
  * EAI_AGAIN), `connection reset` (ECONNRESET, UND_ERR_SOCKET), `connect timeout`
  * (UND_ERR_CONNECT_TIMEOUT, UND_ERR_HEADERS_TIMEOUT), `TLS error: <message>`
- * (ERR_TLS_CERT_ALTNAME_INVALID or a message naming a certificate), else the error's message.
+ * (ERR_TLS_CERT_ALTNAME_INVALID or a message naming a certificate), `the server does not speak TLS
+ * on this port (is it http://?)` (ERR_SSL_WRONG_VERSION_NUMBER: https:// to a plain-HTTP
+ * port), `TLS error: <the code in words>` for another ERR_SSL_* (OpenSSL's own text starts
+ * with a per-run hex prefix), else the error's message.
  */
 export function connectError(url: string, e: unknown): TransportError {
   const err = e as { code?: string; message?: string; cause?: { code?: string } };
@@ -82,9 +85,14 @@ export function connectError(url: string, e: unknown): TransportError {
           ? 'connection reset'
           : code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT'
             ? 'connect timeout'
-            : code === 'ERR_TLS_CERT_ALTNAME_INVALID' || /certificate/i.test(err.message ?? '')
-              ? `TLS error: ${err.message}`
-              : (err.message ?? String(e));
+            : code === 'ERR_SSL_WRONG_VERSION_NUMBER' || code === 'ERR_SSL_PACKET_LENGTH_TOO_LONG'
+              ? // OpenSSL's text has a per-run hex prefix; this sentence is what a script can match.
+                'the server does not speak TLS on this port (is it http://?)'
+              : code === 'ERR_TLS_CERT_ALTNAME_INVALID' || /certificate/i.test(err.message ?? '')
+                ? `TLS error: ${err.message}`
+                : code?.startsWith('ERR_SSL_')
+                  ? `TLS error: ${code.slice('ERR_SSL_'.length).toLowerCase().replace(/_/g, ' ')}`
+                  : (err.message ?? String(e));
   return new TransportError('MCPI_CONNECT', `cannot connect to ${redactUrl(url)}: ${why}`, { cause: e });
 }
 

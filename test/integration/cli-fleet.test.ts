@@ -143,5 +143,8 @@ describe('servers --check', () => {
   it('bad flags are usage errors (64) before anything starts', async () => {
     ok(await run(['--concurrency', '0']), 64);
     ok(await run(['--timeout', 'soon']), 64);
+    const missing = await run(['--config', join(home, 'no-such.json')]);
+    ok(missing, 64);
+    expect(missing.stderr).toContain('no-such.json');
   });
 });

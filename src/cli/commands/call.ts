@@ -7,7 +7,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { UsageError } from '../../protocol/errors.js';
 import type { CallToolResult, ContentBlock, JsonObject, Tool } from '../../protocol/types.js';
-import { coerceArgs, parseArgsJson, undeclaredKeyHints } from '../../schema/coerce.js';
+import { coerceArgs, parseArgsJson, undeclaredArguments, undeclaredKeyHints } from '../../schema/coerce.js';
+import { reportUndeclared, type StrictArgsFlags } from '../strict-args.js';
 import type { ValidationIssue } from '../../schema/validate.js';
 import type { OutputSchemaVerdict } from '../../check/output-schema.js';
 import { sanitize, sanitizeLine } from '../../util/sanitize.js';
@@ -26,7 +27,7 @@ import type { CallFormat } from '../content-format.js';
 import { toolTaskSupport, type Task } from '../../protocol/task.js';
 import type { ProgressEvent, TaskOutcome } from '../../client/types.js';
 
-export interface CallFlags {
+export interface CallFlags extends StrictArgsFlags {
   args?: string;
   validate?: boolean;
   resume?: string;
@@ -252,10 +253,18 @@ export async function callTool(
       out.warn(`pattern ${JSON.stringify(p)} of ${toolName}'s inputSchema was not checked: it could take exponential time on some strings`);
     if (v.schemaError) out.warn(`the inputSchema of ${toolName} cannot be compiled (${v.schemaError}); sending without validation`);
     else if (!v.valid) {
-      const hints = undeclaredKeyHints(tool.inputSchema, args).map((h) => `\n${h}`);
-      throw new UsageError(`invalid arguments for ${toolName}:\n${formatIssues(v.errors)}${hints.join('')}\n(use --no-validate to send them anyway)`);
+      // One line for people (a script matches it); every issue under --json as `details`.
+      const hints = undeclaredKeyHints(tool.inputSchema, args);
+      const e = new UsageError(
+        `invalid arguments for ${toolName}: ${[...v.errors.map((i) => i.message), ...hints].join('; ')} (use --no-validate to send them anyway)`,
+      );
+      e.details = v.errors;
+      throw e;
     }
   }
+  // A key the schema does not name is sent silently otherwise (the SDKs publish no
+  // additionalProperties: false, so the server ignores it): warn, or refuse with --strict-args.
+  if (!resumed) await reportUndeclared(s, flags, { kind: 'tool', name: toolName }, undeclaredArguments(tool.inputSchema, args));
   const support = client.taskSupport?.();
   const taskSupport = toolTaskSupport(tool);
   if (flags.task) {

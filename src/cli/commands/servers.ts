@@ -26,14 +26,19 @@ export const serversBody: CommandSpec<ServersFlags>['run'] = async (inv, _words,
   const ctx = config.processConfigContext(flags.config !== undefined ? { configFile: flags.config } : {});
   const d = config.discoverServers(ctx);
   const approvals = await approvalsOf(config, ctx);
-  // --check: connect to each (src/cli/commands/servers-check.ts).
-  if (flags.check) return (await import('./servers-check.js')).checkFleet(inv, flags, d, ctx, config, approvals);
   if (flags.names) {
     const { writeOut } = await import('../stdout.js');
     const names = [...new Set(d.entries.filter((e) => !e.shadowedBy && !e.error).map((e) => e.name))];
     writeOut(names.map((n) => n + '\n').join(''));
     return EXIT.ok;
   }
+  // The file named by --config / $MCP_INSPECT_CONFIG cannot be read or parsed: that is the
+  // answer (exit 64, file:line:column), not an empty list a "check our config" step passes
+  // on. Not for --names above: shell completion calls it and wants silence.
+  const broken = d.explicit && d.errors.find((e) => e.server === undefined && e.file === d.explicit!.file);
+  if (broken) throw broken;
+  // --check: connect to each (src/cli/commands/servers-check.ts).
+  if (flags.check) return (await import('./servers-check.js')).checkFleet(inv, flags, d, ctx, config, approvals);
   const out = makeOut({ json: flags.json, color: flags.color });
   for (const e of d.errors) if (e.server === undefined) out.warn(e.message);
   return present(serversResult(d, ctx, config, approvals), out, inv.findings);
