@@ -5,6 +5,7 @@
 import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici';
 import { TransportError } from '../protocol/errors.js';
 import { redactUrl } from '../util/redact.js';
+import { sanitizeLine } from '../util/sanitize.js';
 import { proxyDecision, proxyLabel, proxyNote, proxySettingsFromEnv } from '../util/proxy.js';
 
 /** A transport's connection pool, through the proxy variables when they are set (see {@link httpDispatcher}). */
@@ -111,4 +112,43 @@ function limitLabel(bytes: number): string {
 export function sseEventTooLarge(where: string, max: number): TransportError {
   const n = limitLabel(max);
   return new TransportError('MCPI_TOO_LARGE', `the server sent one SSE event over ${n} on ${where} (a message may be at most ${n}); the stream was closed`);
+}
+
+/**
+ * A short cleaned excerpt of an error body for display (the TUI's error detail): tags,
+ * scripts and styles removed, whitespace collapsed, at most `max` characters (default 200),
+ * the page title left out (the message has it). Empty for an empty body.
+ */
+export function bodyExcerpt(text: string, max = 200): string {
+  const plain = text
+    .replace(/<(script|style|title|head)[^>]*>[\s\S]*?<\/\1>/gi, ' ')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&nbsp;/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  const line = sanitizeLine(plain);
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+/** "1.9 kB" / "312 bytes": the size of a body for a message. */
+export function sizeLabel(bytes: number): string {
+  return bytes < 1000 ? `${bytes} bytes` : `${(bytes / 1000).toFixed(1)} kB`;
+}
+
+/** Pulls a human hint out of a non-JSON error body: an HTML <title>, or the first line of text. */
+export function describeBody(text: string, contentType: string): string {
+  const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(text)?.[1];
+  if (title) return sanitizeLine(title.trim()).slice(0, 160);
+  const h1 = /<h1[^>]*>([\s\S]*?)<\/h1>/i.exec(text)?.[1];
+  if (h1) return sanitizeLine(h1.replace(/<[^>]+>/g, '').trim()).slice(0, 160);
+  const first = text.split('\n').find((l) => l.trim()) ?? '';
+  const plain = sanitizeLine(first.replace(/<[^>]+>/g, ' ').trim()).slice(0, 160);
+  return plain || (contentType ? `empty ${contentType} body` : 'empty body');
+}
+
+/** Merges header records case-insensitively: a later record's value (and spelling) wins. */
+export function mergeHeaders(...records: Record<string, string>[]): Record<string, string> {
+  const byLower = new Map<string, [string, string]>();
+  for (const r of records) for (const [k, v] of Object.entries(r)) byLower.set(k.toLowerCase(), [k, v]);
+  return Object.fromEntries(byLower.values());
 }

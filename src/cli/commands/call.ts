@@ -24,6 +24,7 @@ import { writeOut } from '../stdout.js';
 import type { ResumeRound } from '../../client/types.js';
 import { parseBounded } from '../../util/depth.js';
 import type { CallFormat } from '../content-format.js';
+import { LIST_KINDS } from '../../protocol/list-kinds.js';
 import { toolTaskSupport, type Task } from '../../protocol/task.js';
 import type { ProgressEvent, TaskOutcome } from '../../client/types.js';
 
@@ -233,7 +234,7 @@ export async function callTool(
     import('../../check/output-schema.js'),
   ]);
   const { out, client } = s;
-  const stopList = out.wait('tools/list');
+  const stopList = out.wait(LIST_KINDS.tools.method);
   const list = await client.listTools({ signal: s.signal }).finally(stopList);
   const tool = list.tools.find((t) => t.name === toolName);
   if (!tool) {

@@ -9,6 +9,7 @@
  */
 import { TransportError, UsageError, describeError } from '../../protocol/errors.js';
 import { METHOD } from '../../protocol/constants.js';
+import { LIST_KINDS, WATCH_KINDS, type WatchKind } from '../../protocol/list-kinds.js';
 import type { ResourceContents } from '../../protocol/resource.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 import { MAX_TIMER_MS, minRefetchIntervalOf, positiveNumber, type CommonFlags } from '../options.js';
@@ -21,10 +22,7 @@ import { EXIT, SIGNAL_EXIT, exitCodeFor } from '../exit.js';
 import { watchForRestart } from '../restart-on-change.js';
 import type { InspectorClient, ListSnapshot } from '../../client/types.js';
 
-export interface ListenFlags {
-  tools?: boolean;
-  prompts?: boolean;
-  resources?: boolean;
+export interface ListenFlags extends Partial<Record<WatchKind, boolean>> {
   resource?: string[];
   poll?: string;
   count?: string;
@@ -70,9 +68,7 @@ export function parseListenFlags(f: ListenFlags): { pollSec?: number; count?: nu
 /** The filter from the flags; undefined means "the default for this server". */
 export function filterFromFlags(f: ListenFlags): ListenFilter | undefined {
   const out: ListenFilter = {};
-  if (f.tools) out.toolsListChanged = true;
-  if (f.prompts) out.promptsListChanged = true;
-  if (f.resources) out.resourcesListChanged = true;
+  for (const w of WATCH_KINDS) if (f[w]) out[LIST_KINDS[w].listenFlag] = true;
   if (f.resource?.length) out.resourceSubscriptions = f.resource;
   return Object.keys(out).length ? out : undefined;
 }

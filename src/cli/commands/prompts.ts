@@ -15,6 +15,7 @@ import { runOnTarget, takeUrl, targetFirst, type CommandSpec } from '../command.
 import { EXIT } from '../exit.js';
 import type { ResumeRound } from '../../client/types.js';
 import { whenOffered } from '../offered.js';
+import { LIST_KINDS } from '../../protocol/list-kinds.js';
 import { reportUndeclared, type StrictArgsFlags } from '../strict-args.js';
 import { closest } from '../../util/distance.js';
 
@@ -80,9 +81,9 @@ function promptLine(p: Prompt, out: Out): string {
 
 async function listPrompts(s: Session): Promise<CommandResult> {
   const { cacheHint } = await import('./resources.js');
-  const stop = s.out.wait('prompts/list');
+  const stop = s.out.wait(LIST_KINDS.prompts.method);
   const list = await whenOffered(s, 'prompts', () => s.client.listPrompts({ signal: s.signal })).finally(stop);
-  cacheHint(s.out, 'prompts/list', list);
+  cacheHint(s.out, LIST_KINDS.prompts.method, list);
   return {
     exitCode: EXIT.ok,
     json: { prompts: list.items, pages: list.pages, ttlMs: list.ttlMs ?? null, cacheScope: list.cacheScope ?? null },

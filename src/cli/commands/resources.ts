@@ -19,6 +19,7 @@ import { type CommonFlags } from '../options.js';
 import { runOnTarget, takeUrl, targetFirst, type CommandSpec } from '../command.js';
 import { EXIT } from '../exit.js';
 import { whenOffered } from '../offered.js';
+import { LIST_KINDS } from '../../protocol/list-kinds.js';
 
 export interface ResourcesFlags extends CommonFlags, StrictArgsFlags {
   output?: string;
@@ -104,9 +105,9 @@ function oneLine(s: unknown, max = 100): string {
 }
 
 async function listResources(s: Session): Promise<CommandResult> {
-  const stop = s.out.wait('resources/list');
+  const stop = s.out.wait(LIST_KINDS.resources.method);
   const list = await whenOffered(s, 'resources', () => s.client.listResources({ signal: s.signal })).finally(stop);
-  cacheHint(s.out, 'resources/list', list);
+  cacheHint(s.out, LIST_KINDS.resources.method, list);
   return {
     exitCode: EXIT.ok,
     json: { resources: list.items, pages: list.pages, ttlMs: list.ttlMs ?? null, cacheScope: list.cacheScope ?? null },
@@ -131,9 +132,9 @@ function resourceLine(r: Resource | ResourceTemplate, out: Out): string {
 }
 
 async function listTemplates(s: Session): Promise<CommandResult> {
-  const stop = s.out.wait('resources/templates/list');
+  const stop = s.out.wait(LIST_KINDS.resourceTemplates.method);
   const list = await whenOffered(s, 'resources', () => s.client.listResourceTemplates({ signal: s.signal })).finally(stop);
-  cacheHint(s.out, 'resources/templates/list', list);
+  cacheHint(s.out, LIST_KINDS.resourceTemplates.method, list);
   return {
     exitCode: EXIT.ok,
     json: { resourceTemplates: list.items, pages: list.pages, ttlMs: list.ttlMs ?? null, cacheScope: list.cacheScope ?? null },

@@ -22,6 +22,10 @@ export const servers: CommandSpec<ServersFlags> = {
       .option('--timeout <ms>', 'with --check: per-request timeout in ms (default 30000)')
       .option('--trust-project', 'with --check: also check project entries that run a command or send secrets (default: $MCP_INSPECT_TRUST_PROJECT=1)')
       .option('--config-input <ID=VALUE>', 'with --check: the value of ${input:ID} in a config entry (repeatable)', (v: string, p: string[] = []) => [...p, v])
+      .option('--wrap <name>', 'print the config change that routes this stdio server through mcp-inspect proxy (--write applies it)')
+      .option('--unwrap <name>', 'print the config change that undoes --wrap (--write applies it)')
+      .option('--record <file>', 'with --wrap: the proxy records to this file')
+      .option('--write', 'with --wrap/--unwrap: change the config file (the old one is kept as FILE.bak)')
       .addOption(new Option('--names', 'the usable server names, one per line (for shell completion)').hideHelp())
       .addHelpText(
         'after',
@@ -43,6 +47,8 @@ Examples:
   mcp-inspect servers --json | jq '.servers[] | select(.wins) | .name'
   mcp-inspect servers --check --config .mcp.json --trust-project
   mcp-inspect servers --check --deep --json | jq '.servers[] | select(.status != "ok")'
+  mcp-inspect servers --wrap weather --record /tmp/weather.ndjson --write
+  mcp-inspect servers --unwrap weather --write
 
 ${exitCodesHelp()}`,
       ),

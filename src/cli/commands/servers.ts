@@ -18,6 +18,10 @@ export interface ServersFlags extends CheckFleetFlags {
   color?: boolean;
   /** Hidden: the usable names, one per line, nothing else (for shell completion). */
   names?: boolean;
+  wrap?: string;
+  unwrap?: string;
+  record?: string;
+  write?: boolean;
 }
 
 /** The body of `servers` (its spec, with the help: ./servers.spec.ts). */
@@ -25,6 +29,7 @@ export const serversBody: CommandSpec<ServersFlags>['run'] = async (inv, _words,
   const [{ makeOut, present }, config] = await Promise.all([import('../output.js'), import('../../config/index.js')]);
   const ctx = config.processConfigContext(flags.config !== undefined ? { configFile: flags.config } : {});
   const d = config.discoverServers(ctx);
+  if (flags.wrap !== undefined || flags.unwrap !== undefined) return (await import('./servers-wrap.js')).wrapBody(config, ctx, d, flags);
   const approvals = await approvalsOf(config, ctx);
   if (flags.names) {
     const { writeOut } = await import('../stdout.js');
