@@ -8,7 +8,7 @@
  *       client/roots, client/sampling, basic/utilities/ping
  */
 import { ERROR_CODE } from '../protocol/constants.js';
-import { InputRequiredError, describeError, errorKind } from '../protocol/errors.js';
+import { InputDeclinedError, InputRequiredError, describeError, errorKind } from '../protocol/errors.js';
 import {
   DEFAULT_MAX_ROUNDS,
   INPUT_REQUEST_METHODS,
@@ -179,6 +179,13 @@ export class Rounds {
       if (response === undefined) throw new InputRequiredError(`no answer to the server's ${sanitizeLine(req.method)} request`);
       core.respond(req, { jsonrpc: '2.0', id: req.id, result: response as unknown as JsonObject });
     } catch (e) {
+      if (e instanceof InputDeclinedError) {
+        // Declined by the user: the server gets the refusal (-1, as the spec's example of a
+        // rejected sampling request) and the call goes on, so its handling of it shows.
+        core.respond(req, { jsonrpc: '2.0', id: req.id, error: { code: -1, message: e.message } });
+        core.opts.onInfo?.(`declined the server's ${sanitizeLine(req.method)} request: it got a JSON-RPC error (-1 ${e.message})`);
+        return;
+      }
       core.respond(req, {
         jsonrpc: '2.0',
         id: req.id,

@@ -158,6 +158,21 @@ export class InputRequiredError extends InspectError {
 }
 
 /**
+ * The user declined a server's request for input (a sampling request refused): the input
+ * handler rejects with it, and a legacy server's own request gets a JSON-RPC error back while
+ * the call in flight goes on (the server's handling of the refusal is what is being tested).
+ * Past the client it means exit 5, as any unanswered input. spec: client/sampling#error-handling
+ */
+export class InputDeclinedError extends InspectError {
+  readonly kind = 'input-required' as const;
+  readonly code = 'MCPI_INPUT_DECLINED';
+  constructor(message: string) {
+    super(message);
+    this.name = 'InputDeclinedError';
+  }
+}
+
+/**
  * The kind of any thrown value: an {@link InspectError}'s own kind, `cancelled` for an
  * AbortError (what an aborted fetch or timer rejects with), else `internal`.
  */

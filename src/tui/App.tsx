@@ -15,7 +15,15 @@ import { PaneTabs } from './components/PaneTabs.js';
 import { StatusBar } from './components/StatusBar.js';
 import { HelpOverlay, helpLines } from './components/HelpOverlay.js';
 import { useInputOverlay } from './forms/inputOverlay.js';
-import { CTRL_C_WINDOW_MS, connectionKey, connectionStatus, useConnection, useConnectionEffects, useDoublePress } from './connection/lifecycle.js';
+import {
+  CTRL_C_WINDOW_MS,
+  connectionKey,
+  disconnectedText,
+  connectionStatus,
+  useConnection,
+  useConnectionEffects,
+  useDoublePress,
+} from './connection/lifecycle.js';
 
 export type { AppProps } from './context/ui.js';
 
@@ -70,7 +78,8 @@ function Inspector() {
     if (active === DIFFS) setSeenDiffs(ws.diffCount);
   }, [active, ws.diffCount]);
 
-  const ctx: Omit<PaneContext, 'shown'> = { client, watch, wire, log, pollMs, now, width, height: mainH, flash, clearFlash, openPane };
+  const disconnected = lifecycle?.state === 'disconnected' ? disconnectedText(lifecycle.detail) : undefined;
+  const ctx: Omit<PaneContext, 'shown'> = { client, watch, wire, log, pollMs, now, width, height: mainH, flash, clearFlash, openPane, disconnected };
   const panes = usePanes(PANES, (def) => ({ ...ctx, shown: isShown(def) }));
   const pane = panes[active];
   // A round of input the server asked for takes the screen and the keys until it is answered.
@@ -122,7 +131,12 @@ function Inspector() {
     if ([...input].length > 1 && !key.ctrl && !key.meta && !typing) return 'split';
     if (matchKey(input, key, ['always'])?.command === 'quit.force') return void ctrlC();
     if (closing) return;
-    if (asks.active) return void asks.onKey(input, key);
+    if (asks.active) {
+      // q where it is not typed into a field: the question stays, and the status line says how to leave (issue 19.13).
+      if (matchKey(input, key, ['global'], asks.contexts.includes('text'))?.command === 'quit')
+        return void flash('The server is waiting for an answer: Esc stops the request (then q quits), or Ctrl-C twice quits now', 'warn', { ttlMs: 6000 });
+      return void asks.onKey(input, key);
+    }
     if (help.open) {
       const o = scrollBy(matchKey(input, key, HELP_CONTEXTS), help.offset, helpLines(width).length, mainH - 1);
       setHelp(o !== undefined ? { open: true, offset: o } : { open: false, offset: 0 });
@@ -147,7 +161,8 @@ function Inspector() {
       setQuitArmed(false);
       clearFlash('quit-armed');
     }
-    if (connectionKey(g?.command, { lifecycle, reconnect, disconnect, flash })) return;
+    const spawned = client.description.transport === 'stdio' ? targetLabel : undefined;
+    if (connectionKey(g?.command, { lifecycle, reconnect, disconnect, flash, spawned })) return;
     const def = g && PANES.find((d) => d.key === g.command);
     if (def) return void (jump(def) && panes[def.id].onJump?.());
     pane.onKey(input, key);
@@ -168,6 +183,7 @@ function Inspector() {
         description={client.description}
         targetLabel={targetLabel}
         connection={st.connection}
+        disconnected={disconnected}
         watch={ws}
         now={now}
         hints={hints}

@@ -292,7 +292,7 @@ export const KEY_TABLE = [
     keys: ['return'],
     in: ['tools-filter'],
     section: 'Tools list',
-    does: 'while filtering: keep the filter, back to the list',
+    does: 'while filtering: keep the filter, back to the list (one match: open it)',
     hint: 'keep',
   },
   {
@@ -521,8 +521,19 @@ export const KEY_TABLE = [
     keys: ['tab'],
     in: ['completing'],
     section: 'Prompts and resources',
-    does: "in a prompt argument or template variable with suggestions: take the first (the server's completion/complete)",
+    does: "in a prompt argument or template variable with suggestions: take the chosen one (the server's completion/complete)",
     hint: 'take suggestion',
+  },
+  {
+    command: 'complete.choose',
+    keys: [
+      { key: 'up', arg: -1 },
+      { key: 'down', arg: 1 },
+    ],
+    in: ['completing'],
+    section: 'Prompts and resources',
+    does: 'with suggestions under the field: choose among them (Tab takes it)',
+    hint: 'choose',
   },
   {
     command: 'resource.save',
@@ -562,9 +573,9 @@ export const KEY_TABLE = [
   {
     command: 'input.decline',
     keys: ['ctrl-x'],
-    in: ['input-form', 'input-url'],
+    in: ['input-form', 'input-url', 'input-sampling'],
     section: 'Server asks for input',
-    does: 'decline the elicitation (an explicit no)',
+    does: 'decline: an elicitation (an explicit no); sampling: refuse it (legacy: a JSON-RPC error; modern: the retry goes without this answer)',
     hint: 'decline',
   },
   {

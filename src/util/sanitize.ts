@@ -18,11 +18,16 @@ const CONTROLS_KEEP_NL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 
 const CONTROLS_ALL = /[\u0000-\u001f\u007f-\u009f]/g;
 
+/** Any character that {@link sanitize} may change (every escape sequence starts with a control). */
+const MAY_NEED_CLEANING = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+
 /**
  * Returns `s` with escape sequences and control characters removed.
  * @param keepNewlines keep `\n` and `\t` (default true); with false they become spaces.
  */
 export function sanitize(s: string, keepNewlines = true): string {
+  // Most text has nothing to strip: one scan instead of four replaces (a result's 700,000 lines).
+  if (!MAY_NEED_CLEANING.test(s)) return s;
   const noEsc = s.replace(ESCAPES, '').replace(BIDI, '');
   return keepNewlines ? noEsc.replace(/\r\n?/g, '\n').replace(CONTROLS_KEEP_NL, '') : noEsc.replace(/[\r\n\t]+/g, ' ').replace(CONTROLS_ALL, '');
 }

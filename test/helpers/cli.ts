@@ -47,7 +47,7 @@ export interface CliProcess {
   pid: number;
   stdout(): string;
   stderr(): string;
-  /** Resolves once stdout (or stderr, with `stream: 'stderr'`) matches `re`; rejects after `timeoutMs` (default 10 s) or when the CLI exits first. */
+  /** Resolves once stdout (or stderr, with `stream: 'stderr'`) matches `re`; rejects after `timeoutMs` (default 20 s) or when the CLI exits first. */
   waitFor(re: RegExp, opts?: { stream?: 'stdout' | 'stderr' | 'both'; timeoutMs?: number }): Promise<RegExpExecArray>;
   /** Sends a signal to the CLI. */
   kill(sig?: NodeJS.Signals): void;
@@ -264,9 +264,9 @@ export function startCli(args: string[], opts: CliOptions = {}): CliProcess {
         const t = setTimeout(() => {
           finish();
           reject(
-            new Error(`timed out after ${o.timeoutMs ?? 10_000} ms waiting for ${stream} to match ${re}\n--- stdout ---\n${stdout}\n--- stderr ---\n${stderr}`),
+            new Error(`timed out after ${o.timeoutMs ?? 20_000} ms waiting for ${stream} to match ${re}\n--- stdout ---\n${stdout}\n--- stderr ---\n${stderr}`),
           );
-        }, o.timeoutMs ?? 10_000);
+        }, o.timeoutMs ?? 20_000);
         const onExit = () => check();
         const finish = () => {
           clearTimeout(t);

@@ -41,11 +41,11 @@ const running = new Set<ChildProcess>();
 /**
  * Spawns `node <file> ...args` and waits for its `LISTENING <url>` stdout
  * line. Rejects (and kills the process) if the line does not arrive within
- * `timeoutMs` (default 10 s) or the process exits first; the error message
+ * `timeoutMs` (default 25 s) or the process exits first; the error message
  * includes the fixture's stderr.
  */
 export function startHttpFixture(file: string, args: string[] = [], opts: { timeoutMs?: number; env?: NodeJS.ProcessEnv } = {}): Promise<HttpFixture> {
-  const timeoutMs = opts.timeoutMs ?? 10_000;
+  const timeoutMs = opts.timeoutMs ?? 25_000;
   const path = fixturePath(file);
   const proc = spawn(process.execPath, [path, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],

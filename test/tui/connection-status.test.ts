@@ -17,12 +17,12 @@ describe('connectionStatus', () => {
 
   it('most pressing first: closing, the shell lifecycle, closed, unreachable', () => {
     const unreachable = { state: 'unreachable', reason: 'timeout', detail: 'no answer', method: 'tools/list', time: 0 } as const;
-    const all = { ...base, closing: true, lifecycle: { state: 'disconnected', detail: 'by the user' } as const, closedReason: 'exited', reach: unreachable };
+    const all = { ...base, closing: true, lifecycle: { state: 'disconnected', detail: 'you pressed X' } as const, closedReason: 'exited', reach: unreachable };
     expect(connectionStatus(all).connection).toBe('closing');
     expect(connectionStatus({ ...all, closing: false })).toMatchObject({
       connection: 'disconnected',
       detail: '· R reconnects',
-      text: 'disconnected: by the user — R connects again',
+      text: 'disconnected (you pressed X) — R connects again',
       error: true,
     });
     expect(connectionStatus({ ...all, closing: false, lifecycle: { state: 'reconnecting' } }).text).toBe('reconnecting to node srv.mjs…');

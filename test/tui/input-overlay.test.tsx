@@ -198,6 +198,25 @@ describe('the input-round overlay', () => {
     });
   });
 
+  it('sampling decline (Ctrl-X): a modern round retries without the answer; a legacy request is refused with InputDeclinedError', async () => {
+    const h = setup();
+    await waitFor(h.r, (f) => f.includes('confirm_delete'));
+    const ask = { method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: { type: 'text', text: 'Capital?' } }], maxTokens: 5 } };
+    const modern = h.queue.answer(round({ s1: ask }));
+    let f = await waitFor(h.r, (f) => f.includes('you are the model'));
+    expect(f).toContain('Ctrl-X decline');
+    await press(h.r, KEY.ctrl('x'));
+    expect(await modern).toEqual({});
+    const legacy = h.queue.answer(round({ '9': ask }, { method: 'sampling/createMessage', params: {}, era: 'legacy', requestState: undefined }));
+    const refused = legacy.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    f = await waitFor(h.r, (f) => f.includes('you are the model'));
+    await press(h.r, KEY.ctrl('x'));
+    expect(await refused).toMatchObject({ name: 'InputDeclinedError', code: 'MCPI_INPUT_DECLINED', message: 'User rejected sampling request' });
+  });
+
   it('roots: the initial list shown and edited (add, remove), kept for the next request; Esc stops the request', async () => {
     const h = setup({ roots: [{ uri: 'file:///work/project', name: 'project' }] });
     await waitFor(h.r, (f) => f.includes('confirm_delete'));

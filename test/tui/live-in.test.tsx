@@ -69,7 +69,10 @@ describe('focus stays where the user put it', () => {
     await waitFor(r, (f) => f.includes('echo'));
     await press(r, 'F');
     await waitFor(r, (f) => f.includes('Follow live on'));
+    // One match: Enter opens it (issue 19.12); Esc comes back to the list, the filter kept.
     await press(r, '/', 'ec', KEY.enter);
+    await waitFor(r, (f) => f.includes('Arguments'));
+    await press(r, KEY.esc);
     await waitFor(r, (f) => f.includes('1 of 2 match'));
     advance(20_000);
     const after = [echo, tool('ping'), tool('extra')];
@@ -397,7 +400,7 @@ describe('connection lifecycle', () => {
     await waitFor(r, (f) => f.includes('Tools (2)'));
     await press(r, 'X');
     let f = await waitFor(r, (f) => f.includes('● disconnected'));
-    expect(f).toContain('disconnected: by the user — R connects again');
+    expect(f).toContain('disconnected (you pressed X) — R connects again');
     expect(first.closed).toBe(1);
     await press(r, 'R');
     await waitFor(r, () => n === 2 && feeds.length === 2);

@@ -5,6 +5,7 @@ import type { CallOutcome, ListenSessionEvent } from '../../src/client/types.js'
 import type { CallState } from '../../src/tui/hooks/useCall.js';
 import { rawResultJson, resultLines } from '../../src/tui/lines/resultLines.js';
 import { lineText } from '../../src/tui/lines/lines.js';
+import { MAX_SHOWN_ENTRIES } from '../../src/tui/lines/jsonFold.js';
 import { ResultView } from '../../src/tui/components/ResultView.js';
 import { Feed, fakeServices, renderWith, tool, waitFor } from './helpers.js';
 
@@ -45,7 +46,11 @@ describe('hostile sizes (issue 17 §11)', () => {
       tool('weather'),
       80,
     );
-    expect(lines.length).toBeGreaterThan(400_000);
+    // The text block's 200,000 lines, and the array's first MAX_SHOWN_ENTRIES items then one line for the rest (issue 19.1).
+    expect(lines.length).toBeGreaterThan(200_000 + MAX_SHOWN_ENTRIES);
+    expect(lines.map(lineText)).toContain(
+      `      … ${(200_000 - MAX_SHOWN_ENTRIES).toLocaleString('en-US')} more items not shown (nor searched): s saves the whole result`,
+    );
   });
   it('the result view draws a frame of both (at the bound, and at the end of the wide block)', async () => {
     const c = done({
@@ -57,7 +62,7 @@ describe('hostile sizes (issue 17 §11)', () => {
     });
     const lines = resultLines(c, tool('weather'), 80);
     const at = lines.findIndex((l) => lineText(l).includes('nested deeper than 128 levels'));
-    expect(at).toBeGreaterThan(200_000);
+    expect(at).toBeGreaterThan(MAX_SHOWN_ENTRIES);
     const r = renderWith(<ResultView call={c} lines={lines} offset={at - 3} width={80} height={10} />, fakeServices(new Feed<ListenSessionEvent>()));
     const f = await waitFor(r, (f) => f.includes('nested deeper than 128 levels'));
     expect(f).toMatch(/lines \d+–\d+ of \d+/);

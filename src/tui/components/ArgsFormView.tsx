@@ -1,12 +1,11 @@
 import { Box, Text } from 'ink';
 import { sanitizeLine } from '../../util/sanitize.js';
 import { useTheme } from '../context/theme.js';
-import type { UseArgsForm } from '../hooks/useArgsForm.js';
+import { SHOWN_SUGGESTIONS, type UseArgsForm } from '../hooks/useArgsForm.js';
 import { fieldFacts } from './ToolDetail.js';
 import { FormView } from './FormView.js';
 
-/** How many suggestions are listed under a field. */
-export const SHOWN_SUGGESTIONS = 5;
+export { SHOWN_SUGGESTIONS };
 
 export interface ArgsFormViewProps {
   title: string;
@@ -54,11 +53,11 @@ export function ArgsFormView({ title, subtitle, args, submitLabel, width, height
       {shown.length ? (
         <Box flexDirection="column">
           <Text wrap="truncate-end" {...theme.style('muted')}>
-            {`Suggestions from the server (Tab takes the first)${more > 0 || suggestions?.hasMore ? ` · ${more > 0 ? `${more} more` : 'more'}` : ''}`}
+            {`Suggestions from the server (↑↓ choose, Tab takes it)${more > 0 || suggestions?.hasMore ? ` · ${more > 0 ? `${more} more` : 'more'}` : ''}`}
           </Text>
           {shown.map((v, i) => (
-            <Text key={i} wrap="truncate-end" {...theme.style(i === 0 ? 'accent' : 'plain')}>
-              {`  ${i === 0 ? '›' : ' '} ${sanitizeLine(v)}`}
+            <Text key={i} wrap="truncate-end" {...theme.style(i === args.chosen ? 'accent' : 'plain')}>
+              {`  ${i === args.chosen ? '›' : ' '} ${sanitizeLine(v)}`}
             </Text>
           ))}
         </Box>

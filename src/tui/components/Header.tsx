@@ -11,6 +11,8 @@ import { authLabel, type AuthView } from '../connection/authView.js';
 export type ConnectionState = 'connecting' | 'connected' | 'reconnecting' | 'disconnected' | 'unreachable' | 'closing' | 'failed';
 
 export interface HeaderProps {
+  /** The connection is closed (`disconnected (you pressed X)`): the listen line says so instead of the stream's last state. */
+  disconnected?: string;
   description?: ServerDescription;
   targetLabel: string;
   connection: ConnectionState;
@@ -80,7 +82,20 @@ function onlyPollsText(pollMs: number | undefined): string {
   return `no GET stream: nothing can arrive, it can only poll · ${pollMs && pollMs > 0 ? `polling every ${formatDuration(pollMs)}` : 'polling off (--poll SECONDS)'}`;
 }
 
-export function Header({ description: d, targetLabel, connection, watch, now, hints, width, auth, activity, connectionDetail, noGetStream }: HeaderProps) {
+export function Header({
+  description: d,
+  targetLabel,
+  connection,
+  watch,
+  now,
+  hints,
+  width,
+  auth,
+  activity,
+  connectionDetail,
+  noGetStream,
+  disconnected,
+}: HeaderProps) {
   const theme = useTheme();
   const info = d?.serverInfo;
   const name = info ? sanitizeLine(`${info.title ?? info.name}${info.version ? ` ${info.version}` : ''}`) : sanitizeLine(targetLabel);
@@ -88,7 +103,11 @@ export function Header({ description: d, targetLabel, connection, watch, now, hi
   let listenText: string;
   let listenStyle: StyleKey = 'plain';
   if (!l) listenText = '—';
-  else {
+  else if (disconnected) {
+    // Closed: nothing arrives any more, whatever the stream said last (issue 19.14).
+    listenText = disconnected;
+    listenStyle = 'muted';
+  } else {
     switch (l.status) {
       case 'starting':
         if (d?.era === 'legacy' && noGetStream) {

@@ -49,7 +49,8 @@ export function ResultView({ call, lines, offset, savedPath, search, blockKeys, 
   }
   if (call.phase === 'running') {
     const p = call.progress;
-    const argLines = hangLines([{ text: 'arguments ' }], compactJson(call.args), width, 'muted').slice(0, 3);
+    // Only what the 3 lines can show is wrapped: a 114 KB argument must not cost every spinner frame.
+    const argLines = hangLines([{ text: 'arguments ' }], compactJson(call.args).slice(0, width * 4), width, 'muted').slice(0, 3);
     const pct = p && typeof p.total === 'number' && p.total > 0 ? ` (${Math.round((p.progress / p.total) * 100)}%)` : '';
     return (
       <Box flexDirection="column" height={height} width={width}>

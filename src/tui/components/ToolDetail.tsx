@@ -58,12 +58,20 @@ export function moreHint(text: string, width: number, cut = false): string {
   return `${[...text].slice(0, Math.max(1, width - 17)).join('')} … (Ctrl-T more)`;
 }
 
+/** What Space does on a boolean row now (as formKey's toggle): `sets true`, `sets false`, `unsets (leaves it out)`. */
+export function spaceDoes(row: FormRow): string {
+  const cur = row.value.kind === 'boolean' && !row.value.isNull ? row.value.value : undefined;
+  if (cur === undefined) return 'sets true';
+  if (cur === true) return 'sets false';
+  return row.node.required || row.node.hasDefault ? 'sets true' : 'unsets (leaves it out)';
+}
+
 /** Key hints for the focused row. */
 export function rowKeys(row: FormRow | undefined): string {
   if (!row) return 'Enter call · Esc back';
   const parts: string[] = [];
   if (row.role === 'array') parts.push('+ add item', '- remove last');
-  else if (row.node.kind === 'boolean') parts.push('Space toggle');
+  else if (row.node.kind === 'boolean') parts.push(`Space ${spaceDoes(row)}`, 't/f true/false');
   else if (row.node.kind === 'enum') parts.push('←/→ choose');
   else if (row.role === 'field' && (row.node.kind === 'string' || row.node.kind === 'json')) parts.push('Alt-Enter newline', 'Ctrl-O $EDITOR');
   else if (row.role === 'field') parts.push('type to edit');

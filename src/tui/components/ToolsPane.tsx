@@ -74,7 +74,7 @@ export function ToolsPane({ tools, filtered, pos, offset, query, filtering, mark
   const rows: ReactElement[] = [];
   if (error && !tools) {
     rows.push(
-      <Text key="err" wrap="truncate-end" {...theme.style('error')}>
+      <Text key="err" wrap="wrap" {...theme.style('error')}>
         {`Could not list tools: ${sanitizeLine(error)}`}
       </Text>,
     );

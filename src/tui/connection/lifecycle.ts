@@ -176,7 +176,7 @@ export function useConnectionLifecycle({ connect, closeClient, hooks, note, rest
   const disconnect = useCallback(() => {
     const c = connRef.current;
     if (c.phase !== 'connected' || c.lifecycle) return;
-    setConn({ phase: 'connected', client: c.client, lifecycle: { state: 'disconnected', detail: 'by the user' } });
+    setConn({ phase: 'connected', client: c.client, lifecycle: { state: 'disconnected', detail: DISCONNECTED_BY_USER } });
     void closeOne(c.client).catch(() => {});
   }, [closeOne]);
 
@@ -299,9 +299,17 @@ export function useConnectionEffects(o: {
  */
 export function connectionKey(
   command: string | undefined,
-  o: { lifecycle?: Lifecycle; reconnect?(): void; disconnect?(): void; flash(text: string, style?: StyleKey, opts?: FlashOptions): void },
+  o: {
+    lifecycle?: Lifecycle;
+    reconnect?(): void;
+    disconnect?(): void;
+    flash(text: string, style?: StyleKey, opts?: FlashOptions): void;
+    /** The spawned server's command line (stdio): R restarts that process, and says so first. */
+    spawned?: string;
+  },
 ): boolean {
   if (command === 'connection.reconnect') {
+    if (o.reconnect && o.spawned) o.flash(`R: stopping ${o.spawned}, starting it again, then re-fetching and diffing its lists`, 'warn', { ttlMs: 6000 });
     if (o.reconnect) o.reconnect();
     else o.flash('Reconnecting is not available here', 'warn');
     return true;
@@ -312,6 +320,14 @@ export function connectionKey(
     return true;
   }
   return false;
+}
+
+/** Why the connection is closed after the disconnect key: said as `disconnected (you pressed X)` (issue 19.14). */
+export const DISCONNECTED_BY_USER = 'you pressed X';
+
+/** `disconnected (you pressed X)`, `disconnected: <reason>`: the connection's end as the header, the status line and a call say it. */
+export function disconnectedText(detail: string | undefined): string {
+  return detail === DISCONNECTED_BY_USER ? `disconnected (${DISCONNECTED_BY_USER})` : `disconnected${detail ? `: ${sanitizeLine(detail)}` : ''}`;
 }
 
 /** What the header and the status line say about the connection: see {@link connectionStatus}. */
@@ -362,7 +378,7 @@ export function connectionStatus(o: {
   const error = !!(lifecycle || closedReason || reach.state === 'unreachable' || (ws.toolsError && !tools));
   const text = lifecycle
     ? lifecycle.state === 'disconnected'
-      ? `disconnected${lifecycle.detail ? `: ${sanitizeLine(lifecycle.detail)}` : ''} — R connects again`
+      ? `${disconnectedText(lifecycle.detail)} — R connects again`
       : `reconnecting to ${sanitizeLine(o.targetLabel)}…`
     : closedReason
       ? `disconnected: ${sanitizeLine(closedReason)}`

@@ -14,6 +14,7 @@ import type { Key } from 'ink';
 import {
   addArrayItem,
   formRows,
+  formValueFromJson,
   initialFormValue,
   removeArrayItem,
   toggleNull,
@@ -32,6 +33,12 @@ export interface FormUiState {
   focus: number;
   /** Cursor in the focused text field (code points). */
   cursor: number;
+  /**
+   * The focused text field still holds its prefilled default, untouched since it was focused:
+   * the first character typed replaces it (`[2]` + `11` is `11`, not `211`); a cursor key or
+   * Backspace edits it instead (issue 19.12).
+   */
+  replaceDefault?: boolean;
 }
 
 /** What the caller does after a key: submit the call, leave the form, edit the focused field in the external editor. */
@@ -45,7 +52,14 @@ export function initialFormUi(model: FormModel): FormUiState {
 /** The edit state for `value`, focused on the first row. */
 export function formUiWithValue(model: FormModel, value: FormValue): FormUiState {
   const rows = formRows(model.root, value);
-  return { value, focus: 0, cursor: rows[0] ? textOf(rows[0]).length : 0 };
+  return { value, focus: 0, cursor: rows[0] ? textOf(rows[0]).length : 0, replaceDefault: holdsDefault(rows[0]) };
+}
+
+/** A text row whose text is its schema default (as prefilled), not empty. */
+function holdsDefault(row: FormRow | undefined): boolean {
+  if (!row || !isTextRow(row) || !row.node.hasDefault || row.value.kind !== 'text' || row.value.isNull || row.value.text === '') return false;
+  const d = formValueFromJson(row.node, row.node.default);
+  return d.kind === 'text' && d.text === row.value.text;
 }
 
 /** Whether a row edits text that may span lines (string, JSON): the `multiline` key context. */
@@ -65,7 +79,7 @@ function textOf(row: FormRow): string {
 function focusRow(st: FormUiState, rows: FormRow[], focus: number): FormUiState {
   const f = Math.max(0, Math.min(rows.length - 1, focus));
   const row = rows[f];
-  return { ...st, focus: f, cursor: row ? [...textOf(row)].length : 0 };
+  return { ...st, focus: f, cursor: row ? [...textOf(row)].length : 0, replaceDefault: holdsDefault(row) };
 }
 
 /** The key contexts of the form with `row` focused (see src/tui/keys.ts): `form`, plus the row's own. */
@@ -165,8 +179,14 @@ export function formKey(model: FormModel, st: FormUiState, input: string, key: K
   const edited = editText({ text, cursor: row.value.isNull ? 0 : st.cursor }, input, key, { multiline: isMultilineRow(row) });
   if (!edited) return { state: st };
   if (row.value.isNull && edited.text === text) return { state: st };
+  // Typed over a prefilled default (characters appended at the end): they replace it.
+  if (st.replaceDefault && edited.text.length > text.length && edited.text.startsWith(text) && st.cursor === [...text].length) {
+    const typed = edited.text.slice(text.length);
+    const value = updateAt(st.value, row.path, () => ({ kind: 'text', text: typed }));
+    return { state: { ...st, value, cursor: [...typed].length, replaceDefault: false } };
+  }
   const value = updateAt(st.value, row.path, () => ({ kind: 'text', text: edited.text }));
-  return { state: { ...st, value, cursor: edited.cursor } };
+  return { state: { ...st, value, cursor: edited.cursor, replaceDefault: false } };
 }
 
 function lastIndexSeg(path: readonly (string | number)[]): number {

@@ -9,7 +9,7 @@
 import { useSyncExternalStore } from 'react';
 import type { InputHandler, InputRound } from '../../client/types.js';
 import { rootsResult, type InputResponses, type Root } from '../../protocol/mrtr.js';
-import { TransportError } from '../../protocol/errors.js';
+import { InputDeclinedError, TransportError } from '../../protocol/errors.js';
 
 /** A round waiting for the user. */
 export interface PendingRound {
@@ -64,6 +64,14 @@ export class InputQueue implements InputHandler {
   /** Stops the request of round `id` (the user cancelled it): the client rethrows this. */
   stop(id: number, reason = 'the user stopped the request instead of answering the server'): void {
     this.settle(id, (e) => e.reject(new TransportError('MCPI_CANCELLED', reason)));
+  }
+
+  /**
+   * Declines round `id` (a legacy server's own request, which is one request): the client
+   * answers the server with a JSON-RPC error and the call goes on.
+   */
+  decline(id: number, reason = 'User rejected sampling request'): void {
+    this.settle(id, (e) => e.reject(new InputDeclinedError(reason)));
   }
 
   /** Rounds waiting, oldest first (a stable array until the next change). */

@@ -275,6 +275,17 @@ export function useInputOverlay({
         const m = matchKey(input, key, ['input-sampling', 'text', 'view']);
         if (m?.command === 'input.accept') return next(samplingReply(replyText.text));
         if (m?.command === 'input.cancel') return stop();
+        if (m?.command === 'input.decline') {
+          // Legacy: the server's own request gets a JSON-RPC error. Modern: a sampling answer
+          // can only be a CreateMessageResult, so the retry goes without this input response.
+          if (current.round.era === 'legacy') {
+            setProg(undefined);
+            queue.decline(current.id);
+            return flash('Declined: the server got JSON-RPC error -1 (User rejected sampling request)', 'ok', { key: ANSWERED_FLASH });
+          }
+          next();
+          return flash('Declined: the retry went without this sampling answer', 'ok', { key: ANSWERED_FLASH });
+        }
         const o = scrollBy(m, off, sLines.length, bodyH - 3);
         if (o !== undefined) return setOffset({ key: reqKey, n: o });
         const edited = editText(replyText, input, key);
@@ -424,7 +435,7 @@ export function useInputOverlay({
             <LinesView lines={sLines} offset={clampOffset(off, sLines.length, viewH)} height={viewH} width={width} />
             <TextField state={replyText} width={width} label="Reply " />
             <Text wrap="truncate-end" {...theme.style('muted')}>
-              {'Enter send (role assistant, one text block) · ↑↓ scroll · Esc stop the request'}
+              {'Enter send reply · Ctrl-X decline · Esc stop the request · ↑↓ scroll'}
             </Text>
           </Box>
         );

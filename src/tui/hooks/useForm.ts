@@ -1,7 +1,17 @@
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { Key } from 'ink';
 import type { JsonObject, Tool } from '../../protocol/types.js';
-import { buildForm, formRows, formToArguments, formValueFromJson, toPointer, updateAt, type FormModel, type FormRow } from '../../schema/form.js';
+import {
+  buildForm,
+  formRows,
+  formToArguments,
+  formValueFromJson,
+  toPointer,
+  updateAt,
+  type FormModel,
+  type FormRow,
+  type FormValue,
+} from '../../schema/form.js';
 import { useServices } from '../context/services.js';
 import { formKey, formUiWithValue, initialFormUi, type FormAction, type FormUiState } from '../forms/formState.js';
 import { stableKey } from '../model/stableKey.js';
@@ -98,6 +108,12 @@ export function groupProblems(
   return { byRow, general, count, notes: [] };
 }
 
+/**
+ * The last arguments of each tool, by tool name, with the schema content they were typed for:
+ * a form reopened on the same schema starts from them. Held by the pane (one server, one session).
+ */
+export type FormMemory = Map<string, { key: string; value: FormValue }>;
+
 /** The form as built: for which tool and schema content, its model, the edit state. */
 interface Built {
   key: string;
@@ -115,7 +131,7 @@ interface Built {
  * validation with validateValue, re-run as the user types). `open`: a form is on screen; when
  * false nothing is validated (no Ajv compile before the user opens a tool).
  */
-export function useForm(tool: Tool, open = true): UseForm {
+export function useForm(tool: Tool, open = true, memory?: FormMemory): UseForm {
   const { validate } = useServices();
   const schemaKey = stableKey(tool.inputSchema);
   // List refreshes hand over new schema objects with the same content: the form is built
@@ -132,11 +148,21 @@ export function useForm(tool: Tool, open = true): UseForm {
     const sameSchema = built.key === schemaKey;
     const schema = sameSchema ? built.schema : tool.inputSchema;
     const model = sameSchema ? built.model : buildForm(schema);
-    const state = sameTool ? formUiWithValue(model, formValueFromJson(model.root, formToArguments(built.model, built.state.value).args)) : initialFormUi(model);
+    // Another tool opened before (this session, same schema): its last arguments come back.
+    const kept = !sameTool ? memory?.get(tool.name) : undefined;
+    const state = sameTool
+      ? formUiWithValue(model, formValueFromJson(model.root, formToArguments(built.model, built.state.value).args))
+      : kept && kept.key === schemaKey
+        ? formUiWithValue(model, kept.value)
+        : initialFormUi(model);
     current = { key: schemaKey, schema, model, state, rebuilt: sameTool, name: tool.name };
     setBuilt(current);
   }
   const { model, schema, state } = current;
+  // What is typed is kept per tool for the session (Ctrl-R resets to the defaults, and that is kept too).
+  useEffect(() => {
+    if (open && current.name) memory?.set(current.name, { key: current.key, value: current.state.value });
+  }, [memory, open, current.name, current.key, current.state.value]);
   const rows = useMemo(() => formRows(model.root, state.value), [model, state.value]);
   const { args, errors } = useMemo(() => formToArguments(model, state.value), [model, state.value]);
   const typedArgs = useMemo(() => (errors.length ? formToArguments(model, state.value, true).args : args), [model, state.value, errors, args]);

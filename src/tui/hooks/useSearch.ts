@@ -25,7 +25,7 @@ export interface UseSearch {
    * Handles a key of the search (start, type, keep, clear, next): returns the offset to scroll
    * to (a number), true when the key was taken without moving, undefined when it is not a search key.
    */
-  onKey(input: string, key: Key, offset: number): number | true | undefined;
+  onKey(input: string, key: Key, offset: number | (() => number)): number | true | undefined;
   /** A short status for the view's title: `/boom  2 of 5` (empty without a search). */
   label: string;
 }
@@ -43,16 +43,22 @@ export function searchLines(lines: readonly Line[], query: string): number[] {
   return out;
 }
 
-/** The search state of a view of `lines`. */
-export function useSearch(lines: readonly Line[]): UseSearch {
+/**
+ * The search state of a view of `lines`: the lines themselves, or a function that lays them
+ * out (called only once there is something to search: a large result's every line is built
+ * for a search, not for drawing). `offset` of onKey may be a function for the same reason.
+ */
+export function useSearch(source: readonly Line[] | (() => readonly Line[])): UseSearch {
   const [editing, setEditing] = useState(false);
   const [query, setQuery] = useState<TextState>({ text: '', cursor: 0 });
   const [current, setCurrent] = useState(-1);
-  const matches = useMemo(() => searchLines(lines, query.text), [lines, query.text]);
+  const linesOf = (): readonly Line[] => (typeof source === 'function' ? source() : source);
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- linesOf reads only `source`
+  const matches = useMemo(() => (query.text ? searchLines(linesOf(), query.text) : []), [source, query.text]);
   const cur = matches.length ? Math.max(0, Math.min(current, matches.length - 1)) : -1;
   const contexts = editing ? EDITING : query.text ? KEPT : IDLE;
 
-  const onKey = (input: string, key: Key, offset: number): number | true | undefined => {
+  const onKey = (input: string, key: Key, offset: number | (() => number)): number | true | undefined => {
     const m = matchKey(input, key, contexts);
     if (m?.command === 'search.start') {
       setEditing(true);
@@ -79,9 +85,10 @@ export function useSearch(lines: readonly Line[]): UseSearch {
     const next = editText(query, input, key);
     if (!next) return true;
     setQuery(next);
-    const found = searchLines(lines, next.text);
+    const found = next.text ? searchLines(linesOf(), next.text) : [];
     // The first match at or below the top of the view, else the first one.
-    let i = found.findIndex((x) => x >= offset);
+    const top = found.length === 0 ? 0 : typeof offset === 'function' ? offset() : offset;
+    let i = found.findIndex((x) => x >= top);
     if (i < 0) i = found.length ? 0 : -1;
     setCurrent(i);
     return i >= 0 ? found[i] : true;

@@ -75,7 +75,8 @@ export function useToolList(tools: readonly Tool[] | undefined): UseToolList {
       if (m?.command === 'filter.keep') {
         setFiltering(false);
         if (selected) setSel({ name: selected.name, pos });
-        return true;
+        // One match: Enter opens it (the filter is kept behind it).
+        return filtered.length === 1 && selected ? 'open' : true;
       }
       if (m?.command === 'filter.clear') {
         setFiltering(false);

@@ -32,11 +32,37 @@ export interface FoldNode {
 interface LineMeta {
   /** Nodes whose folding hides this line, outermost first. */
   inside: readonly string[];
+  /** The same line in every fold state (`<node id>:open` for a node's opening or folded line). */
+  key: string;
   /** The node this line opens (its first wrapped chunk). */
   opens?: FoldNode;
 }
 
-const META = new WeakMap<Line, LineMeta>();
+/**
+ * The fold data of a line, kept on the line itself under a symbol (invisible to iteration,
+ * JSON and Object.keys): a WeakMap of 700,000 lines made the garbage collector's ephemeron
+ * work dominate the layout (issue 19.1).
+ */
+const META_KEY = Symbol('fold-meta');
+type WithMeta = Line & { [META_KEY]?: LineMeta };
+const META = {
+  set(l: Line, m: LineMeta): void {
+    (l as WithMeta)[META_KEY] = m;
+  },
+  get(l: Line): LineMeta | undefined {
+    return (l as WithMeta)[META_KEY];
+  },
+  has(l: Line): boolean {
+    return (l as WithMeta)[META_KEY] !== undefined;
+  },
+};
+
+/**
+ * Entries of one object or array laid out, at most: past it one line says how many more there
+ * are (the whole value is in the saved JSON). So unfolding a 100,000-row array costs 5,000
+ * rows, whatever the result's size: what a frame can draw is bounded, not the server's data.
+ */
+export const MAX_SHOWN_ENTRIES = 5000;
 
 /** Which nodes are folded: a base rule and the nodes the user flipped from it. */
 export interface FoldState {
@@ -63,61 +89,94 @@ export function toggleFold(s: FoldState, id: string): FoldState {
   return { mode: s.mode, flips };
 }
 
-const pointerPart = (k: string | number) => `/${String(k).replace(/~/g, '~0').replace(/\//g, '~1')}`;
+const pointerPart = (k: string | number): string => (typeof k === 'number' || !/[~/]/.test(k) ? `/${k}` : `/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`);
 
 /**
  * Pretty JSON of `value` (2-space indent, as JSON.stringify) as sanitized lines, each long line
  * wrapped under `indent` (as jsonLines), with fold data for every object and array.
  * @param scope prefix of the node ids, unique within a view (`content/0`, `structuredContent`).
+ * @param folds when given, the lines as {@link applyFolds} would draw them with these folds,
+ *   built lazily: a folded node is its summary line and nothing inside it is walked, so a
+ *   50,000-row array folded costs one line, not 350,000 (issue 19.1: work proportional to
+ *   what is shown). Without it, every line (what search runs over).
  */
-export function foldableJsonLines(value: unknown, width: number, indent: number, style: StyleKey | undefined, scope: string): Line[] {
+export function foldableJsonLines(value: unknown, width: number, indent: number, style: StyleKey | undefined, scope: string, folds?: FoldState): Line[] {
   const pad = ' '.repeat(indent);
   const w = Math.max(10, width - indent);
   const out: Line[] = [];
   const seg = (t: string) => (style ? { text: t, style } : { text: t });
-  const emit = (text: string, inside: readonly string[], opens?: FoldNode, chunkInside?: readonly string[]) => {
+  const emit = (text: string, key: string, inside: readonly string[], opens?: FoldNode, chunkInside?: readonly string[]) => {
     wrapText(sanitizeLine(text), w).forEach((c, i) => {
       const l: Line = [seg(pad + c)];
-      META.set(l, i === 0 ? { inside, opens } : { inside: chunkInside ?? inside });
+      META.set(l, i === 0 ? { inside, opens, key } : { inside: chunkInside ?? inside, key: `${key}~${i}` });
       out.push(l);
     });
   };
   const walk = (v: unknown, head: string, depth: number, inside: readonly string[], pointer: string, comma: string) => {
     const ind = '  '.repeat(depth);
     const isArr = Array.isArray(v);
-    const entries: [string | number, unknown][] =
-      typeof v === 'object' && v !== null
-        ? isArr
-          ? (v as unknown[]).map((x, i) => [i, x === undefined || typeof x === 'function' ? null : x])
-          : Object.entries(v as Record<string, unknown>).filter(([, x]) => x !== undefined && typeof x !== 'function')
-        : [];
+    // Only the entries that are laid out are listed (a 100,000-item array is not copied for 5,000).
+    const entries: [string | number, unknown][] = [];
+    let count = 0;
+    if (typeof v === 'object' && v !== null) {
+      if (isArr) {
+        const a = v as unknown[];
+        count = a.length;
+        for (let i = 0; i < Math.min(count, MAX_SHOWN_ENTRIES); i++) entries.push([i, a[i] === undefined || typeof a[i] === 'function' ? null : a[i]]);
+      } else {
+        for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+          if (x === undefined || typeof x === 'function') continue;
+          if (count++ < MAX_SHOWN_ENTRIES) entries.push([k, x]);
+        }
+      }
+    }
     // Past the one depth bound (src/util/depth.ts) a container is one line: the walk is recursive.
     if (typeof v === 'object' && v !== null && depth >= MAX_DEPTH && entries.length) {
-      emit(`${ind}${head}${JSON.stringify(deepMarker())}${comma}`, inside);
+      emit(`${ind}${head}${JSON.stringify(deepMarker())}${comma}`, `${scope}${pointer}:v`, inside);
       return;
     }
     if (typeof v !== 'object' || v === null || entries.length === 0) {
       const text = typeof v === 'object' && v !== null ? (isArr ? '[]' : '{}') : (JSON.stringify(v) ?? 'null');
-      emit(`${ind}${head}${text}${comma}`, inside);
+      emit(`${ind}${head}${text}${comma}`, `${scope}${pointer}:v`, inside);
       return;
     }
     const id = scope + pointer;
-    const count = entries.length;
+    // The folded line is made when it is drawn (most nodes never are).
+    let summary: Line | undefined;
     const node: FoldNode = {
       id,
       kind: isArr ? 'array' : 'object',
       count,
       nested: inside.length > 0 || depth > 0,
-      summary: [
-        seg(pad + sanitizeLine(`${ind}${head}${isArr ? '[…]' : '{…}'}`)),
-        { text: ` ${count} ${isArr ? (count === 1 ? 'item' : 'items') : count === 1 ? 'key' : 'keys'}`, style: 'muted' },
-        seg(comma),
-      ],
+      get summary(): Line {
+        return (summary ??= [
+          seg(pad + sanitizeLine(`${ind}${head}${isArr ? '[…]' : '{…}'}`)),
+          { text: ` ${count} ${isArr ? (count === 1 ? 'item' : 'items') : count === 1 ? 'key' : 'keys'}`, style: 'muted' },
+          seg(comma),
+        ]);
+      },
     };
+    if (folds && isFolded(node, folds)) {
+      // As applyFolds draws it: the summary in place of the opening line, the rest hidden.
+      META.set(node.summary, { inside, opens: node, key: `${id}:open` });
+      out.push(node.summary);
+      return;
+    }
     const within = [...inside, id];
-    emit(`${ind}${head}${isArr ? '[' : '{'}`, inside, node, within);
-    entries.forEach(([k, x], i) => walk(x, isArr ? '' : `${JSON.stringify(k)}: `, depth + 1, within, pointer + pointerPart(k), i < count - 1 ? ',' : ''));
-    emit(`${ind}${isArr ? ']' : '}'}${comma}`, within);
+    emit(`${ind}${head}${isArr ? '[' : '{'}`, `${id}:open`, inside, node, within);
+    for (let i = 0; i < entries.length; i++) {
+      const [k, x] = entries[i];
+      walk(x, isArr ? '' : `${JSON.stringify(k)}: `, depth + 1, within, pointer + pointerPart(k), i < count - 1 ? ',' : '');
+    }
+    if (count > entries.length) {
+      const more = count - entries.length;
+      emit(
+        `${ind}  … ${more.toLocaleString('en-US')} more ${isArr ? (more === 1 ? 'item' : 'items') : more === 1 ? 'key' : 'keys'} not shown (nor searched): s saves the whole result`,
+        `${id}:more`,
+        within,
+      );
+    }
+    emit(`${ind}${isArr ? ']' : '}'}${comma}`, `${id}:close`, within);
   };
   try {
     walk(value, '', 0, [], '', '');
@@ -148,7 +207,7 @@ export function applyFolds(lines: readonly Line[], s: FoldState): FoldedView {
     if (m?.opens && isFolded(m.opens, s)) {
       hide = m.opens.id;
       const sum = m.opens.summary;
-      META.set(sum, { inside: m.inside, opens: m.opens });
+      META.set(sum, { inside: m.inside, opens: m.opens, key: m.key });
       out.push(sum);
     } else out.push(lines[i]);
     full.push(i);
@@ -200,5 +259,50 @@ export function foldTarget(view: readonly Line[], at: number, within: number): F
 /** The drawn line of node `id` (its opening or folded line) in `v`; -1 when not drawn. */
 export function drawnLineOf(v: FoldedView, all: readonly Line[], id: string): number {
   for (let i = 0; i < v.lines.length; i++) if (META.get(all[v.full[i]])?.opens?.id === id) return i;
+  return -1;
+}
+
+/**
+ * Where line `at` of `from` is drawn in `to`, the same lines with other folds: the same line
+ * when `to` draws it, else the folded line of the node that hides it there. Lines outside any
+ * JSON (headers, text) are told apart by their order, which folds do not change. Work is
+ * linear in the two views' drawn lines (never in the folded-away parts).
+ */
+export function sameLineIn(from: readonly Line[], at: number, to: readonly Line[]): number {
+  if (!from[at]) return 0;
+  const m = META.get(from[at]);
+  if (!m) {
+    // The n-th line outside the JSON in `from` is the n-th one in `to`.
+    let n = 0;
+    for (let i = 0; i < at; i++) if (!META.has(from[i])) n++;
+    for (let i = 0; i < to.length; i++) if (!META.has(to[i]) && n-- === 0) return i;
+    return Math.max(0, to.length - 1);
+  }
+  const where = new Map<string, number>();
+  to.forEach((l, i) => {
+    const k = META.get(l)?.key;
+    if (k !== undefined && !where.has(k)) where.set(k, i);
+  });
+  const own = where.get(m.key);
+  if (own !== undefined) return own;
+  // Hidden in `to`: the outermost enclosing node drawn there is the folded one that hides it.
+  for (const id of m.inside) {
+    const i = where.get(`${id}:open`);
+    if (i !== undefined && META.get(to[i])?.opens && isFoldedLine(to, i)) return i;
+  }
+  return 0;
+}
+
+/** Line `i` of `lines` is a node drawn folded (its summary: the next drawn line is not inside it). */
+function isFoldedLine(lines: readonly Line[], i: number): boolean {
+  const id = META.get(lines[i])?.opens?.id;
+  if (id === undefined) return false;
+  const next = lines[i + 1] ? META.get(lines[i + 1]) : undefined;
+  return !next?.inside.includes(id);
+}
+
+/** The drawn line that opens node `id` in `lines` (its opening or folded line); -1 when not drawn. */
+export function openingLineOf(lines: readonly Line[], id: string): number {
+  for (let i = 0; i < lines.length; i++) if (META.get(lines[i])?.opens?.id === id) return i;
   return -1;
 }

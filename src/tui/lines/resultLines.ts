@@ -16,9 +16,24 @@ import { base64Size, formatBytes } from './text.js';
 import { formatDuration } from '../../util/format.js';
 import { errorCodeName } from '../model/errors.js';
 import { annotationsText } from '../images/picture.js';
-import { foldableJsonLines } from './jsonFold.js';
+import { foldableJsonLines, type FoldState } from './jsonFold.js';
 import { append } from '../../util/array.js';
 import { parseBounded } from '../../util/depth.js';
+
+/** Lines of the arguments shown above a result; longer ones (a 114 KB paste) are cut with a note, so the result itself is on the first screen. */
+export const MAX_ARGUMENT_LINES = 8;
+
+/** The `arguments {…}` lines of a call, wrapped, at most {@link MAX_ARGUMENT_LINES} (then a note of what was left out). */
+export function argumentLines(args: unknown, width: number): Line[] {
+  const text = compactJson(args);
+  // Only what can be shown is wrapped: the rest is counted, not laid out.
+  const shown = hangLines([{ text: '  arguments ', style: 'muted' }], text.slice(0, width * (MAX_ARGUMENT_LINES + 1)), width, 'muted');
+  if (shown.length <= MAX_ARGUMENT_LINES && text.length <= width * (MAX_ARGUMENT_LINES + 1)) return shown;
+  const out = shown.slice(0, MAX_ARGUMENT_LINES);
+  const shownChars = out.reduce((n, l) => n + lineText(l.slice(1)).length, 0);
+  out.push(line(`            … ${Math.max(0, text.length - shownChars).toLocaleString('en-US')} more characters of the arguments`, 'muted'));
+  return out;
+}
 
 type Finished = Extract<CallState, { phase: 'done' } | { phase: 'failed' }>;
 
@@ -40,7 +55,7 @@ export function parseJsonText(text: string): unknown {
  * Lines for one content block: a header (`[i] type  details  annotations`), then its body.
  * @param picture lines drawn under an image block's header (see pictureLines in ./images/picture.ts)
  */
-export function contentBlockLines(block: unknown, index: number, width: number, isError: boolean, picture?: readonly Line[]): Line[] {
+export function contentBlockLines(block: unknown, index: number, width: number, isError: boolean, picture?: readonly Line[], folds?: FoldState): Line[] {
   const out: Line[] = [];
   if (!isObj(block)) {
     out.push(line(`[${index}] (not an object)`, 'warn'), ...jsonLines(block, width, 4));
@@ -61,7 +76,7 @@ export function contentBlockLines(block: unknown, index: number, width: number, 
       const json = parseJsonText(text);
       if (json !== undefined) {
         out.push(head('(JSON)', 'muted'));
-        append(out, foldableJsonLines(json, width, 4, isError ? 'error' : undefined, `content/${index}`));
+        append(out, foldableJsonLines(json, width, 4, isError ? 'error' : undefined, `content/${index}`, folds));
       } else {
         out.push(head(''));
         append(out, textLines(text, width, 4, isError ? 'error' : undefined));
@@ -145,8 +160,18 @@ export interface ResultLayout {
   blocksEnd: number;
 }
 
-/** {@link resultLines} with the position of each content block (for the keys that act on "the block in view"). */
-export function resultLayout(call: Finished, tool: Tool | undefined, width: number, pictures?: ReadonlyMap<number, readonly Line[]>): ResultLayout {
+/**
+ * {@link resultLines} with the position of each content block (for the keys that act on "the block in view").
+ * @param folds the lines as drawn with these folds, built lazily (see foldableJsonLines): what
+ *   the view shows; without, every line (what search runs over). Positions are in those lines.
+ */
+export function resultLayout(
+  call: Finished,
+  tool: Tool | undefined,
+  width: number,
+  pictures?: ReadonlyMap<number, readonly Line[]>,
+  folds?: FoldState,
+): ResultLayout {
   const out: Line[] = [];
   const blockStarts: number[] = [];
   const layout = (): ResultLayout => ({ lines: out, blockStarts, blocksEnd: blockStarts.length ? blocksEnd : 0 });
@@ -200,7 +225,7 @@ export function resultLayout(call: Finished, tool: Tool | undefined, width: numb
       ]);
       append(out, textLines(e instanceof Error ? e.message : String(e), width, 2, 'error'));
     }
-    append(out, hangLines([{ text: '  arguments ', style: 'muted' }], compactJson(call.args), width, 'muted'));
+    append(out, argumentLines(call.args, width));
     if (call.task) append(out, taskLines(call.task, width));
     return layout();
   }
@@ -225,7 +250,7 @@ export function resultLayout(call: Finished, tool: Tool | undefined, width: numb
         2,
       ),
     );
-    append(out, hangLines([{ text: '  arguments ', style: 'muted' }], compactJson(call.args), width, 'muted'));
+    append(out, argumentLines(call.args, width));
     const reqs = isObj(r.inputRequests) ? r.inputRequests : {};
     out.push(line(`Input requests (${Object.keys(reqs).length})`, 'title'));
     for (const [k, req] of Object.entries(reqs)) {
@@ -258,7 +283,7 @@ export function resultLayout(call: Finished, tool: Tool | undefined, width: numb
           ]
         : [{ text: `✓ ${name}`, style: 'ok' }, { text: `  complete after ${took}` }],
   );
-  append(out, hangLines([{ text: '  arguments ', style: 'muted' }], compactJson(call.args), width, 'muted'));
+  append(out, argumentLines(call.args, width));
   if (call.task) append(out, taskLines(call.task, width));
   if (call.progressCount > 0) out.push(line(`  ${call.progressCount} progress notification(s)`, 'muted'));
   out.push([]);
@@ -266,14 +291,14 @@ export function resultLayout(call: Finished, tool: Tool | undefined, width: numb
   if (!Array.isArray(res.content)) out.push(line('  ✗ the result has no content array', 'error'));
   content.forEach((b, i) => {
     blockStarts.push(out.length);
-    append(out, contentBlockLines(b, i, width, isError, pictures?.get(i)));
+    append(out, contentBlockLines(b, i, width, isError, pictures?.get(i), folds));
   });
   blocksEnd = out.length;
   if ('structuredContent' in res || tool?.outputSchema) {
     out.push([]);
     out.push(line('structuredContent', 'title'));
     append(out, structuredBadge(tool, outcome.result, width));
-    if ('structuredContent' in res) append(out, foldableJsonLines(res.structuredContent, width, 4, undefined, 'structuredContent'));
+    if ('structuredContent' in res) append(out, foldableJsonLines(res.structuredContent, width, 4, undefined, 'structuredContent', folds));
   }
   if (call.logs.length) {
     out.push([]);

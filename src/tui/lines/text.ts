@@ -29,35 +29,45 @@ export function fit(s: string, width: number): string {
 /**
  * Wraps `text` to `width` columns: on spaces where possible, hard-breaking longer words.
  * Newlines in `text` start new lines; tabs become two spaces. Always returns at least one line.
+ * Linear in the length of `text` (a 10 MB line is cut by index, never by re-slicing what is left).
  */
 export function wrapText(text: string, width: number): string[] {
   const w = Math.max(1, width);
   const out: string[] = [];
   for (const para of text.replace(/\t/g, '  ').split('\n')) {
-    let cps = [...para];
-    if (cps.length === 0) {
+    if (para.length === 0) {
       out.push('');
       continue;
     }
-    while (cps.length > w) {
-      let cut = -1;
-      for (let i = w; i > 0; i--) {
+    // Columns are code points: without surrogate pairs a string's own indices are code points.
+    // (No closure per paragraph: the bundle's keepNames makes each one cost a defineProperty.)
+    const cps: string | string[] = /[\uD800-\uDFFF]/.test(para) ? Array.from(para) : para;
+    const n = cps.length;
+    let start = 0;
+    while (n - start > w) {
+      let at = -1;
+      for (let i = start + w; i > start; i--) {
         if (cps[i] === ' ') {
-          cut = i;
+          at = i;
           break;
         }
       }
-      if (cut <= 0) {
-        out.push(cps.slice(0, w).join(''));
-        cps = cps.slice(w);
+      if (at < 0) {
+        out.push(sliceOf(cps, start, start + w));
+        start += w;
       } else {
-        out.push(cps.slice(0, cut).join('').trimEnd());
-        cps = cps.slice(cut + 1);
+        out.push(sliceOf(cps, start, at).trimEnd());
+        start = at + 1;
       }
     }
-    out.push(cps.join(''));
+    out.push(start === 0 ? para : sliceOf(cps, start, n));
   }
   return out;
+}
+
+/** Code points `a` to `b` of a string (indices are code points) or of its code points. */
+function sliceOf(cps: string | string[], a: number, b: number): string {
+  return typeof cps === 'string' ? cps.slice(a, b) : cps.slice(a, b).join('');
 }
 
 import { pad2 } from '../../util/format.js';

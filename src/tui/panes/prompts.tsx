@@ -58,7 +58,7 @@ export function promptMessageLines(result: GetPromptResult, width: number): Line
   return out;
 }
 
-function usePromptsPane({ client, watch, width, height, now }: PaneContext): PaneInstance {
+function usePromptsPane({ client, watch, width, height, now, flash }: PaneContext): PaneInstance {
   const theme = useTheme();
   const offered = client.description.capabilities.prompts !== undefined;
   const list = useServerList((signal) => client.listPrompts({ signal }), { enabled: offered, watch: watch.state, kind: 'prompts' });
@@ -115,6 +115,7 @@ function usePromptsPane({ client, watch, width, height, now }: PaneContext): Pan
         const a = args.onKey(input, key);
         if (a === 'back') setView('list');
         else if (a === 'submit') submit();
+        else if (a === 'confirm') flash(args.confirmText('get the prompt'), 'warn');
         return;
       }
       const m = matchKey(input, key, RESULT);
@@ -142,7 +143,11 @@ function usePromptsPane({ client, watch, width, height, now }: PaneContext): Pan
                 : '';
         return (
           <Box flexDirection="column" width={width} height={height}>
-            <Text wrap="truncate-end" {...theme.style(get.phase === 'failed' ? 'error' : get.phase === 'done' ? 'ok' : 'muted')}>
+            {/* An error wraps: the server's message is read whole (issue 19.11). */}
+            <Text
+              wrap={get.phase === 'failed' ? 'wrap' : 'truncate-end'}
+              {...theme.style(get.phase === 'failed' ? 'error' : get.phase === 'done' ? 'ok' : 'muted')}
+            >
               {head}
             </Text>
             <LinesView lines={lines} offset={clampOffset(offset, lines.length, resultH)} height={resultH} width={width} />

@@ -184,6 +184,7 @@ function useResourcesPane({ client, watch, width, height, now, flash }: PaneCont
     if (view === 'form') {
       const a = args.onKey(input, key);
       if (a === 'back') setView('list');
+      else if (a === 'confirm') flash(args.confirmText('read it'), 'warn');
       else if (a === 'submit') {
         const e = expanded();
         if (e.uri === undefined) return flash(`Cannot expand the template: ${e.error ?? ''}`, 'error');
@@ -227,7 +228,7 @@ function useResourcesPane({ client, watch, width, height, now, flash }: PaneCont
           <Text {...theme.style('muted')}>{`resources/read ${uri} …`}</Text>
         ) : read.phase === 'failed' ? (
           <Text
-            wrap="truncate-end"
+            wrap="wrap"
             {...theme.style('error')}
           >{`${read.notFound ? '✗ Resource not found: ' : '✗ resources/read '}${uri} — ${sanitizeLine(read.error)}`}</Text>
         ) : read.phase === 'done' ? (

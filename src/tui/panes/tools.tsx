@@ -4,11 +4,11 @@
  * form follows the live tool list: rebuilt when the schema changes, flagged when the tool is
  * removed. spec: server/tools
  */
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Tool } from '../../protocol/types.js';
 import { useServices } from '../context/services.js';
 import { useToolList, toolListContexts } from '../hooks/useToolList.js';
-import { useForm } from '../hooks/useForm.js';
+import { useForm, type FormMemory } from '../hooks/useForm.js';
 import { useCall } from '../hooks/useCall.js';
 import { formContexts } from '../forms/formState.js';
 import { matchKey, type KeyContext } from '../keys.js';
@@ -20,7 +20,18 @@ import { ToolDetail, fieldFacts } from '../components/ToolDetail.js';
 import { ToolInfo } from '../components/ToolInfo.js';
 import { toolInfoLines, type InfoField } from '../lines/toolInfoLines.js';
 import { pathLabel } from '../../schema/form.js';
-import { DEFAULT_FOLDS, applyFolds, drawnLineOf, foldNodes, foldTarget, isFolded, toggleFold, unfoldFor, type FoldState } from '../lines/jsonFold.js';
+import {
+  DEFAULT_FOLDS,
+  applyFolds,
+  foldNodes,
+  foldTarget,
+  isFolded,
+  openingLineOf,
+  sameLineIn,
+  toggleFold,
+  unfoldFor,
+  type FoldState,
+} from '../lines/jsonFold.js';
 import { ResultView } from '../components/ResultView.js';
 import { useSearch } from '../hooks/useSearch.js';
 import { formatDuration } from '../../util/format.js';
@@ -45,7 +56,7 @@ const INFO: readonly KeyContext[] = ['tool-info', 'view'];
 
 type ToolsView = 'list' | 'form' | 'result';
 
-function useToolsPane({ client, watch, now, width, height, flash, clearFlash, openPane }: PaneContext): PaneInstance {
+function useToolsPane({ client, watch, now, width, height, flash, clearFlash, openPane, disconnected }: PaneContext): PaneInstance {
   const services = useServices();
   const ws = watch.state;
   const tools = ws.tools;
@@ -58,7 +69,9 @@ function useToolsPane({ client, watch, now, width, height, flash, clearFlash, op
   const liveOpen = openName !== undefined ? tools?.find((t) => t.name === openName) : undefined;
   if (liveOpen) lastOpen.current = liveOpen;
   const openTool = openName !== undefined ? (liveOpen ?? (lastOpen.current?.name === openName ? lastOpen.current : undefined)) : undefined;
-  const form = useForm(openTool ?? PLACEHOLDER_TOOL, openTool !== undefined);
+  // Each tool's last arguments, for the session: reopening its form brings them back (issue 19.12).
+  const formMemory = useRef<FormMemory>(new Map()).current;
+  const form = useForm(openTool ?? PLACEHOLDER_TOOL, openTool !== undefined, formMemory);
   const [confirm, setConfirm] = useState(false);
   /** `r` was pressed once on a result: the next `r` calls the tool again (a call has effects: it is never re-run on one key). */
   const [againArmed, setAgainArmed] = useState(false);
@@ -119,21 +132,34 @@ function useToolsPane({ client, watch, now, width, height, flash, clearFlash, op
       ),
     [pictures, inline, depth, maxCols, maxRows],
   );
-  const layout = useMemo(
-    () => (callState.phase === 'done' || callState.phase === 'failed' ? resultLayout(callState, callTool, width, pictureRows) : NO_LAYOUT),
-    [callState, callTool, width, pictureRows],
-  );
+  // Large JSON is drawn folded. The view's lines are laid out with the folds (a folded node is
+  // one line and nothing inside it is built: a 10 MB result opens at once); every line, folded
+  // or not, is laid out only for a search, which finds text inside folded parts.
+  const [folds, setFolds] = useState<FoldState>(DEFAULT_FOLDS);
+  const finished = callState.phase === 'done' || callState.phase === 'failed' ? callState : undefined;
+  const layoutFor = useMemo(() => {
+    const cache = new Map<FoldState | 'all-lines', ResultLayout>();
+    return (f: FoldState | 'all-lines'): ResultLayout => {
+      let l = cache.get(f);
+      if (!l) {
+        l = finished ? resultLayout(finished, callTool, width, pictureRows, f === 'all-lines' ? undefined : f) : NO_LAYOUT;
+        // The current folds, the next ones (z, +, -) and every line: older ones are not drawn again.
+        if (cache.size > 3) cache.delete(cache.keys().next().value!);
+        cache.set(f, l);
+      }
+      return l;
+    };
+  }, [finished, callTool, width, pictureRows]);
+  const layout = layoutFor(folds);
   const rLines = layout.lines;
+  const allLines = useCallback(() => layoutFor('all-lines').lines, [layoutFor]);
   const withBytes = useMemo(() => blocksWithBytes(content ?? []), [content]);
   /** The picture shown full-screen (`i`): its content index, and how to take a protocol picture away. */
   /** The block `S` saved last (the next press at the same scroll position saves the next one). */
   const saveTurn = useRef<{ content: readonly unknown[] | undefined; offset: number; index: number } | undefined>(undefined);
   const [full, setFull] = useState<{ index: number; footer: string; close?: () => void } | undefined>(undefined);
-  // Large JSON is drawn folded; the search runs over every line (rLines), folded or not.
-  const [folds, setFolds] = useState<FoldState>(DEFAULT_FOLDS);
   const nodes = useMemo(() => foldNodes(rLines), [rLines]);
-  const shownResult = useMemo(() => applyFolds(rLines, folds), [rLines, folds]);
-  const search = useSearch(rLines);
+  const search = useSearch(allLines);
   // With foldable JSON, `z` acts at the top line: the view scrolls until the last line is on top
   // (as vim does), so every line can be brought there. G still shows the last page.
   const foldable = nodes.size > 0;
@@ -176,6 +202,8 @@ function useToolsPane({ client, watch, now, width, height, flash, clearFlash, op
 
   const submit = (anyway = false) => {
     if (!openTool) return;
+    // Closed on purpose (X): nothing is sent, and the reason is the user's, not the process's exit.
+    if (disconnected) return flash(`Not called: ${disconnected} — R connects again`, 'warn');
     // Calling anyway sends what was typed, as typed (text where it is not a valid value), so the server's own validation can be tested.
     call.start(openTool.name, form.model.noParams ? {} : anyway ? form.typedArgs : form.args);
     setConfirm(false);
@@ -260,13 +288,15 @@ function useToolsPane({ client, watch, now, width, height, flash, clearFlash, op
       }
       return;
     }
-    const shownN = shownResult.lines.length;
+    const shownN = rLines.length;
     const top = clampTop(resultOffset, shownN);
-    const sr = search.onKey(input, key, shownResult.full[top] ?? 0);
+    // Search runs over every line; the view's top is found there through the folds.
+    const sr = search.onKey(input, key, () => applyFolds(allLines(), folds).full[top] ?? 0);
     if (typeof sr === 'number') {
       // A match inside a folded part opens the folds around it.
-      const f = unfoldFor(rLines, sr, folds, nodes);
-      const v = f === folds ? shownResult : applyFolds(rLines, f);
+      const all = allLines();
+      const f = unfoldFor(all, sr, folds);
+      const v = applyFolds(all, f);
       setFolds(f);
       return setResultOffset(clampTop(Math.max(0, v.full.indexOf(sr)), v.lines.length));
     }
@@ -277,27 +307,24 @@ function useToolsPane({ client, watch, now, width, height, flash, clearFlash, op
       clearFlash('call-again');
     }
     if (m?.command === 'fold.toggle') {
-      const n = foldTarget(shownResult.lines, top, resultH);
+      const n = foldTarget(rLines, top, resultH);
       if (!n) return flash('No JSON object or array at the top of the view', 'warn');
       const f = toggleFold(folds, n.id);
-      const v = applyFolds(rLines, f);
+      const v = layoutFor(f).lines;
       setFolds(f);
-      const at = drawnLineOf(v, rLines, n.id);
+      const at = openingLineOf(v, n.id);
       // Folding a node opened above the top brings its folded line to the top.
-      return setResultOffset(clampTop(at >= 0 && at < top ? at : top, v.lines.length));
+      return setResultOffset(clampTop(at >= 0 && at < top ? at : top, v.length));
     }
     if (m?.command === 'fold.all') {
       // "Fold all" folds every nested node and keeps the values the user folded with z (a
       // printed value itself is never folded by a mode): folding all never opens a fold.
       const kept = m.arg > 0 ? [...nodes.values()].filter((n) => !n.nested && isFolded(n, folds)).map((n) => n.id) : [];
       const f: FoldState = { mode: m.arg > 0 ? 'all' : 'none', flips: new Set(kept) };
-      const v = applyFolds(rLines, f);
+      const v = layoutFor(f).lines;
       setFolds(f);
       // Keep the line at the top where it is drawn, as near as the new folds allow.
-      const want = shownResult.full[top] ?? 0;
-      let at = v.full.findIndex((x) => x >= want);
-      if (at < 0 || v.full[at] > want) at = Math.max(0, at < 0 ? v.full.length - 1 : at - 1);
-      return setResultOffset(clampTop(at, v.lines.length));
+      return setResultOffset(clampTop(sameLineIn(rLines, top, v), v.length));
     }
     if (m?.command === 'result.back') {
       setView(openTool ? 'form' : 'list');
@@ -318,8 +345,8 @@ function useToolsPane({ client, watch, now, width, height, flash, clearFlash, op
       const save = services.saveFile;
       if (!save) return flash('Cannot save files here', 'warn');
       // The block in view; pressed again without scrolling, the next one (as `o` opens the next link).
-      // Block positions are lines of the whole result; the view's top line maps there through the folds.
-      const off = shownResult.full[top] ?? 0;
+      // Block positions are lines of the view as drawn (the layout is built with its folds).
+      const off = top;
       const prev = saveTurn.current;
       const b =
         prev && prev.content === content && prev.offset === off
@@ -339,7 +366,7 @@ function useToolsPane({ client, watch, now, width, height, flash, clearFlash, op
     if (m?.command === 'result.picture' && callState.phase === 'done') {
       const images = withBytes.filter((b) => b.kind === 'image');
       if (images.length === 0) return flash('No image in this result', 'warn');
-      const b = blockInView(images, layout.blockStarts, layout.blocksEnd, shownResult.full[top] ?? 0, resultH - 1)!;
+      const b = blockInView(images, layout.blockStarts, layout.blocksEnd, top, resultH - 1)!;
       const p = pictures.get(b.index);
       if (!p || p.ok === 'decoding') return flash('The picture is still being decoded', 'plain');
       if (!p.ok) return flash(`Cannot show block [${b.index}]: ${p.note}`, 'warn');
@@ -355,6 +382,7 @@ function useToolsPane({ client, watch, now, width, height, flash, clearFlash, op
       return;
     }
     if (m?.command === 'result.again' && callState.phase !== 'idle') {
+      if (disconnected) return flash(`Not called: ${disconnected} — R connects again`, 'warn');
       if (!againArmed) {
         setAgainArmed(true);
         return flash(`r again calls ${callState.tool} again with the same arguments (any other key: no)`, 'warn', { key: 'call-again' });
@@ -420,8 +448,8 @@ function useToolsPane({ client, watch, now, width, height, flash, clearFlash, op
     return (
       <ResultView
         call={callState}
-        lines={shownResult.lines}
-        offset={clampTop(resultOffset, shownResult.lines.length)}
+        lines={rLines}
+        offset={clampTop(resultOffset, rLines.length)}
         savedPath={savedPath}
         search={search.label}
         blockKeys={withBytes.length > 0 ? { image: withBytes.some((b) => b.kind === 'image') } : undefined}

@@ -41,6 +41,8 @@ export interface PaneContext {
   flash(text: string, style?: StyleKey, opts?: FlashOptions): void;
   /** Clears the status-line message flashed with this `key` (if it is still the one shown). */
   clearFlash(key: string): void;
+  /** Set while the connection is closed (X, or a failed reconnect): why, as the status line says it (`you pressed X`). A call is not sent then. */
+  disconnected?: string;
   /** Brings up another pane and hands it `arg` (its {@link PaneInstance.onOpen}): a resource_link's URI opens in the Resources pane. */
   openPane?(id: string, arg: string): void;
 }
