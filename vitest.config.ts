@@ -12,6 +12,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 const SLOW_FIRST = [
   'test/integration/auth-conformance.test.ts',
   'test/artifact/artifact.test.ts',
+  'test/artifact/ci-recipe.test.ts',
   'test/integration/cli-faults.test.ts',
   'test/integration/reliability.test.ts',
   'test/integration/client.test.ts',

@@ -10,6 +10,8 @@ import { redactHeaders } from '../util/redact.js';
 import { AuthError } from './errors.js';
 import { maskBody, maskUrl } from './mask.js';
 import { insecureReason } from './urls.js';
+import { EnvHttpProxyAgent, fetch as undiciFetch } from 'undici';
+import { proxyNote, proxySettingsFromEnv } from '../util/proxy.js';
 
 /** The fetch shape oauth4webapi's `customFetch` and our discovery use. */
 export type AuthFetch = (
@@ -32,10 +34,33 @@ export interface AuthFetchOptions {
   allowInsecureHttp?: boolean;
   /** Aborts every request in flight (the caller gave up). */
   signal?: AbortSignal;
-  /** The fetch to wrap (default globalThis.fetch); tests inject one. */
+  /** The fetch to wrap (default globalThis.fetch, or undici's through the proxy variables when they are set); tests inject one. */
   fetch?: typeof fetch;
   /** Told the `DPoP` proof of each request that carries one (`auth login --explain`). */
   onDpopProof?: (proof: string, request: { method: string; url: string }) => void;
+  /** The environment whose HTTP_PROXY / HTTPS_PROXY / NO_PROXY apply (default process.env; see src/util/proxy.ts). */
+  env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * The default fetch of authorization traffic: the global one, or, when a proxy variable is
+ * set, undici's fetch through an EnvHttpProxyAgent given the same values as the transports
+ * (src/transport/http-common.ts), with the decision for each new origin put on the wire trace.
+ */
+function defaultFetch(env: NodeJS.ProcessEnv, onWire: AuthFetchOptions['onWire']): typeof fetch {
+  const settings = proxySettingsFromEnv(env);
+  if (!settings) return globalThis.fetch;
+  const dispatcher = new EnvHttpProxyAgent({ httpProxy: settings.httpProxy, httpsProxy: settings.httpsProxy, noProxy: settings.noProxy });
+  const seen = new Set<string>();
+  return ((url: string, init?: RequestInit) => {
+    const origin = new URL(url).origin;
+    if (!seen.has(origin)) {
+      seen.add(origin);
+      const note = proxyNote(url, settings);
+      onWire?.({ time: Date.now(), direction: 'out', note, raw: note, bytes: 0 });
+    }
+    return undiciFetch(url, { ...(init as object), dispatcher });
+  }) as unknown as typeof fetch;
 }
 
 /** Longest body excerpt put on the wire trace (characters). */
@@ -57,7 +82,7 @@ function headerObject(h: Headers): Record<string, string> {
  */
 export function createAuthFetch(o: AuthFetchOptions = {}): AuthFetch {
   const timeoutMs = o.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const doFetch = o.fetch ?? globalThis.fetch;
+  const doFetch = o.fetch ?? defaultFetch(o.env ?? process.env, o.onWire);
   return async (url, init = {}) => {
     const why = insecureReason(url, o.allowInsecureHttp);
     if (why) throw new AuthError('MCPI_AUTH_INSECURE', `refusing to send authorization traffic to ${maskUrl(url)}: ${why}`);

@@ -9,7 +9,7 @@ import { maxRoundsOf } from '../protocol/mrtr.js';
 import { UsageError } from '../protocol/errors.js';
 import type { InputFlags } from './input-options.js';
 import type { Finding } from '../check/types.js';
-import { maxTimeOf, timeoutOf, type CommonFlags } from './options.js';
+import { maxTimeOf, metaOf, timeoutOf, type CommonFlags } from './options.js';
 
 /** Where a face wants to hear what the client reports. Absent sinks are not called. */
 export interface ConnectSinks {
@@ -26,7 +26,7 @@ export interface ConnectSinks {
 
 /**
  * Builds ClientOptions: `--timeout` and `--max-time` (ms; throw UsageError when invalid), `--follow-redirects`, `--era`,
- * `--protocol-version`, `--log-level`; `--quiet` silences the server's stderr and the
+ * `--protocol-version`, `--log-level`, `--meta` (UsageError when malformed); `--quiet` silences the server's stderr and the
  * client's informational messages. Warnings and findings always get through. The capability
  * toggles (`--no-elicitation`, `--no-roots`, `--no-sampling`) give `features`; `--max-rounds`
  * (throws UsageError when not a whole number ≥ 0) the round limit.
@@ -48,6 +48,7 @@ export function connectOptions(flags: CommonFlags & InputFlags, sinks: ConnectSi
     era: flags.era,
     protocolVersion: flags.protocolVersion,
     logLevel: flags.logLevel,
+    requestMeta: metaOf(flags),
     signal: sinks.signal,
     onWire: sinks.onWire,
     onStderr: flags.quiet ? undefined : sinks.onStderr,

@@ -162,6 +162,8 @@ export interface PendingDocument {
    * carries a new id. spec: basic/patterns/mrtr
    */
   lastRequestId?: number;
+  /** Why `--resume` may not continue this round (a spawned server whose requestState may be bound to its process): said, not enforced. */
+  resumeNote?: string;
 }
 
 /** `'…'` for a POSIX shell (single quotes; an embedded `'` becomes `'\''`). */

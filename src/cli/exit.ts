@@ -88,8 +88,9 @@ export function explainFailure(e: unknown, signal?: EndingSignal): Failure {
       }
       const m = e as McpError;
       const data = m.data !== undefined ? `\n  data: ${sanitize(JSON.stringify(m.data, null, 2)).replace(/\n/g, '\n  ')}` : '';
-      const hint =
-        m.method === 'subscriptions/listen' && m.rpcCode === -32601
+      const hint = m.hint
+        ? `\n  (${sanitize(m.hint)})`
+        : m.method === 'subscriptions/listen' && m.rpcCode === -32601
           ? '\n  (the server cannot be listened to; --poll SECONDS watches it by polling)'
           : m.rpcCode === ERROR_CODE.missingRequiredClientCapability
             ? missingCapabilityHint(m.data)

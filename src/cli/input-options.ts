@@ -50,3 +50,16 @@ Input requests (a server asking for confirmation, roots or a model reply):
   A legacy server's elicitations have no key of their own: KEY is their number in the run
   (1 for the first). When an answer is missing mcp-inspect exits 5 and prints what is pending
   (with --json: a document to save and continue with --resume FILE; modern servers only).`;
+
+/**
+ * Why a resumed round over stdio is refused: `--resume` runs in a new process, which spawns
+ * the server anew, and a server that seals its `requestState` with a per-process key (the
+ * official SDK's codec with a key made at start) no longer knows it. Shown in the pending
+ * document (`resumeNote`) and under the server's -32602.
+ */
+export const STDIO_RESUME_NOTE =
+  'over stdio, --resume starts the server anew: a server whose requestState is bound to the process that issued it refuses it; answer with --elicit on the first call, or use HTTP';
+
+/** The hint under the server's -32602 when a resumed round with a requestState was refused over stdio. */
+export const STDIO_RESUME_HINT =
+  "--resume started a new server process, and this server's requestState is bound to the process that issued it; answer with --elicit on the first call, or use HTTP";

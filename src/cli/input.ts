@@ -37,7 +37,7 @@ import { closest } from '../util/distance.js';
 // (./elicit-args.ts, src/schema/elicitation.ts), not at the start of every command.
 import { collectAnswers, parseElicitFile, pendingSummary, type Answers } from './elicit-answers.js';
 import type { PendingDocument } from './elicit-args.js';
-import type { InputFlags } from './input-options.js';
+import { STDIO_RESUME_NOTE, type InputFlags } from './input-options.js';
 
 /** Asks one question on the terminal; resolves with the line typed (without the newline). */
 export type Ask = (question: string, signal?: AbortSignal) => Promise<string>;
@@ -98,6 +98,8 @@ export interface CliInputOptions {
   ask?: Ask;
   /** `--json`: the pending document goes to stdout (the hint says so). */
   json?: boolean;
+  /** The server is spawned (stdio): a pending round with a requestState gets the note that --resume may not continue it (src/cli/resume.ts). */
+  stdio?: boolean;
   /** Answers already given for the round being resumed (`--resume`), used for that round only. */
   resumed?: { round: number; responses: InputResponses };
 }
@@ -207,6 +209,7 @@ export class CliInputHandler implements InputHandler {
     });
     // A task's question (the tasks extension) is answered with tasks/update on the live task, not by a retry: not resumable either.
     if (round.era === 'legacy' || round.taskId !== undefined) doc.era = 'legacy';
+    else if (this.o.stdio && doc.requestState !== undefined) doc.resumeNote = STDIO_RESUME_NOTE;
     return doc;
   }
 
@@ -308,5 +311,6 @@ export function pendingLines(doc: PendingDocument, json: boolean): string[] {
         ? '  (the pending document is on stdout: save it and continue with --resume FILE and the answers)'
         : '  (run again with the answers, or with --json to get a document to --resume from)',
     );
+  if (doc.resumeNote) lines.push(`  (${doc.resumeNote})`);
   return lines;
 }

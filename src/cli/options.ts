@@ -3,7 +3,7 @@
  * building the commander program (and `--version`, `--help`) loads almost nothing.
  */
 import { Option, type Command } from 'commander';
-import { DEFAULT_TIMEOUT_MS, LOG_LEVELS, type LogLevel } from '../protocol/constants.js';
+import { DEFAULT_TIMEOUT_MS, LOG_LEVELS, META, type LogLevel } from '../protocol/constants.js';
 import { UsageError } from '../protocol/errors.js';
 import type { Era } from '../protocol/types.js';
 import { TRANSPORTS, type TargetFlags } from './target.js';
@@ -47,6 +47,8 @@ export interface CommonFlags extends TargetFlags, InputFlags {
   idToken?: string;
   /** `--dpop` (true), `--no-dpop` (false), or neither (undefined: when the authorization server advertises it). */
   dpop?: boolean;
+  /** `--meta KEY=JSON`, repeatable: `_meta` entries added to every request (see {@link metaOf}). */
+  meta?: string[];
 }
 
 const collect = (v: string, prev: string[] = []) => [...prev, v];
@@ -83,6 +85,7 @@ export function addCommonOptions(cmd: Command): Command {
     .option('--verbose', "say every time how the era was detected (a legacy server's fallback line is shown once per server otherwise)")
     .option('--protocol-version <version>', 'force a protocol version (e.g. 2026-07-28, 2025-11-25)')
     .addOption(new Option('--log-level <level>', 'ask the server for log messages at this level').choices([...LOG_LEVELS]))
+    .option('--meta <KEY=JSON>', 'add this entry to the _meta of every request (repeatable; a value that is not JSON is a string)', collect)
     .option('--json', 'machine-readable JSON on stdout')
     .option('--trace', 'write every message on the wire to stderr (secrets redacted)')
     .option('--no-color', 'no colors (NO_COLOR is honored too)');
@@ -125,6 +128,35 @@ export function addAuthOptions(cmd: Command): Command {
 export function scopesOf(flags: Pick<CommonFlags, 'scope'>): string[] | undefined {
   const list = [...new Set((flags.scope ?? []).flatMap((s) => s.split(/\s+/)).filter(Boolean))];
   return list.length ? list : undefined;
+}
+
+/** The `_meta` keys mcp-inspect sets itself (the era's and progressToken): `--meta` may not replace them. */
+const OWN_META_KEYS: readonly string[] = [...Object.values(META), 'progressToken'];
+
+/**
+ * Parses `--meta KEY=JSON` (repeatable) into the `_meta` entries added to every request:
+ * the value is JSON when it parses (`n=1`, `o={"a":1}`), else the text itself (`trace=abc`).
+ * undefined when none is given. Throws UsageError for a pair without `=`, an empty key, or a
+ * key mcp-inspect sets itself (use `--protocol-version`, `--log-level` instead).
+ * spec: basic#meta (2026-07-28): `_meta` keys are the sender's to choose, prefixes reserved
+ */
+export function metaOf(flags: Pick<CommonFlags, 'meta'>): Record<string, unknown> | undefined {
+  if (!flags.meta?.length) return undefined;
+  const out: Record<string, unknown> = {};
+  for (const pair of flags.meta) {
+    const i = pair.indexOf('=');
+    if (i <= 0) throw new UsageError(`--meta must look like KEY=JSON (got ${JSON.stringify(pair.slice(0, 60))})`);
+    const key = pair.slice(0, i);
+    if (OWN_META_KEYS.includes(key))
+      throw new UsageError(`--meta ${key}: mcp-inspect sets this key itself (use --protocol-version, --log-level, or --no-elicitation and its siblings)`);
+    const raw = pair.slice(i + 1);
+    try {
+      out[key] = JSON.parse(raw);
+    } catch {
+      out[key] = raw;
+    }
+  }
+  return out;
 }
 
 /** Parses --timeout. */

@@ -136,6 +136,7 @@ export function makeOut(opts: { json?: boolean; quiet?: boolean; color?: boolean
 export function formatTrace(w: WireEvent, p: Palette): string {
   const t = new Date(w.time).toISOString().slice(11, 23);
   const arrow = w.direction === 'out' ? '→' : '←';
+  if (w.note) return p.dim(`${t} ${arrow} ${sanitizeLine(w.note)}`);
   if (w.http) {
     const head = w.http.status !== undefined ? `HTTP ${w.http.status}` : `${w.http.method ?? ''} ${w.http.url ?? ''}`;
     const hdrs = Object.entries(redactHeaders(w.http.headers))
@@ -210,7 +211,7 @@ export function errorDocument(e: unknown, findings: readonly Finding[], signal?:
     exitCode: f.exitCode,
   };
   if (signal) Object.assign(error, { code: 'MCPI_CANCELLED', signal });
-  else if (e instanceof McpError) Object.assign(error, { code: e.rpcCode, data: e.data ?? null });
+  else if (e instanceof McpError) Object.assign(error, { code: e.rpcCode, data: e.data ?? null }, e.hint ? { hint: sanitizeLine(e.hint) } : {});
   else if (e instanceof TransportError) Object.assign(error, { code: e.code, status: e.status ?? null });
   else if (e instanceof InspectError) error.code = e.code;
   else if (f.kind === 'internal') error.code = 'MCPI_INTERNAL';

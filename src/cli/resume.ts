@@ -7,10 +7,12 @@
  */
 import { readFileSync } from 'node:fs';
 import type { ResumeRound } from '../client/types.js';
-import { UsageError } from '../protocol/errors.js';
+import { McpError, UsageError } from '../protocol/errors.js';
+import { ERROR_CODE } from '../protocol/constants.js';
 import type { MrtrMethod } from '../protocol/mrtr.js';
 import type { JsonObject } from '../protocol/types.js';
 import { parseResumeDocument } from './elicit-args.js';
+import { STDIO_RESUME_HINT } from './input-options.js';
 import type { Session } from './session.js';
 
 /** What a command needs to continue a saved round. */
@@ -39,4 +41,19 @@ export function loadResume(file: string, method: MrtrMethod, s: Session): Resume
   if (doc.input.requestState !== undefined) round.requestState = doc.input.requestState;
   if (doc.lastRequestId !== undefined) round.lastRequestId = doc.lastRequestId;
   return { params: doc.params, round };
+}
+
+/**
+ * Runs the resumed request `fn`; when the server refuses it with -32602 (invalid params: the
+ * SDK's `Invalid or expired requestState`) over stdio and the round carried a requestState,
+ * the error gets {@link STDIO_RESUME_HINT} (exit 2 as before). Rethrows everything else as is.
+ */
+export async function withResumeHint<T>(s: Session, r: Resumed, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    if (e instanceof McpError && e.rpcCode === ERROR_CODE.invalidParams && s.target.kind === 'stdio' && r.round.requestState !== undefined)
+      e.hint ??= STDIO_RESUME_HINT;
+    throw e;
+  }
 }

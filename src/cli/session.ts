@@ -63,6 +63,7 @@ export async function withSession<T>(
     answers: answersFromFlags(flags, Array.isArray(configRoots) ? configRoots : undefined),
     interactive: isInteractive() && !flags.json,
     json: flags.json,
+    stdio: target.kind === 'stdio',
     sink: { info: (s) => process.stderr.write(s + '\n') },
   });
   const ctl = new AbortController();

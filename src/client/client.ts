@@ -22,6 +22,7 @@ import { InputRequiredError, TransportError, UsageError, describeError } from '.
 import type { GetPromptResult } from '../protocol/prompt.js';
 import type { ReadResourceResult } from '../protocol/resource.js';
 import { extractParamHeadersDetailed } from '../protocol/xmcpheader.js';
+import type { MrtrMethod } from '../protocol/mrtr.js';
 import type { CallToolResult, InputRequiredResult, JsonObject, JsonRpcRequest, ListenFilter, Prompt, Resource, ResourceTemplate } from '../protocol/types.js';
 import { checkCallResult } from '../check/rules/tools.js';
 import { skippedParamHeaders } from '../check/rules/xmcpheader.js';
@@ -301,6 +302,19 @@ export class McpClient implements InspectorClient {
     if (!Array.isArray(result.contents)) throw new TransportError('MCPI_BAD_RESPONSE', 'the resources/read result has no contents array');
     if (rounds === 0) this.cache.set(METHOD.resourcesRead, params, result, result);
     return result as ReadResourceResult;
+  }
+
+  /**
+   * One request of any method (`mcp-inspect request`): `params` as given, with the era's
+   * `_meta` (and `--meta`) merged in, its input rounds answered like `tools/call`'s (a modern
+   * `input_required` result of any method goes to the input handler). Resolves with the
+   * result object as received; throws McpError (a JSON-RPC error), TransportError (a result
+   * that is not an object, the pipe's failures, timeouts). spec: basic (requests), basic/patterns/mrtr
+   */
+  async request(method: string, params: JsonObject, opts: RequestOptions = {}): Promise<JsonObject> {
+    // withRounds speaks of the MRTR methods; any method's input_required round is answered the same way.
+    const { result } = await this.rounds.withRounds(method as MrtrMethod, params, { signal: opts.signal, timeoutMs: opts.timeoutMs }, opts.resume);
+    return result;
   }
 
   /**

@@ -207,19 +207,25 @@ export class RpcCore {
     const modern = this.era !== 'legacy' && !o.plain;
     const progressToken = o.progress ? `p${id}` : undefined;
     let fullParams: JsonObject = params;
+    // `_meta` the caller put in params (`request METHOD '{"_meta":…}'`), then --meta, then the client's own keys (they win).
+    const given = params._meta && typeof params._meta === 'object' && !Array.isArray(params._meta) ? (params._meta as JsonObject) : undefined;
+    const extra: JsonObject | undefined = given || this.opts.requestMeta ? { ...given, ...this.opts.requestMeta } : undefined;
     if (modern) {
       fullParams = {
         ...params,
-        _meta: buildRequestMeta({
-          protocolVersion: this.version,
-          clientInfo: CLIENT_INFO,
-          clientCapabilities: this.capabilities('modern'),
-          logLevel: this.logLevel,
-          progressToken,
-        }),
+        _meta: {
+          ...extra,
+          ...buildRequestMeta({
+            protocolVersion: this.version,
+            clientInfo: CLIENT_INFO,
+            clientCapabilities: this.capabilities('modern'),
+            logLevel: this.logLevel,
+            progressToken,
+          }),
+        },
       };
-    } else if (progressToken) {
-      fullParams = { ...params, _meta: { progressToken } };
+    } else if (progressToken || extra) {
+      fullParams = { ...params, _meta: { ...extra, ...(progressToken ? { progressToken } : {}) } };
     }
     const headers =
       modern && this.transport.capabilities.requestHeaders

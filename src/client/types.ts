@@ -82,6 +82,11 @@ export interface ClientOptions {
    * (InspectorClient.rootsChanged). spec: 2025-11-25 client/roots#root-list-changes
    */
   rootsListChanged?: boolean;
+  /**
+   * Extra `_meta` entries for every request of either era (`--meta KEY=JSON`), the legacy
+   * `initialize` included; the keys the client sets itself (the era's, `progressToken`) win.
+   */
+  requestMeta?: JsonObject;
   /** Timeout in ms for the stdio `server/discover` probe before falling back to legacy (default 5000 or timeoutMs if smaller). */
   probeTimeoutMs?: number;
   /** Called for every message on the wire (for `--trace` and the TUI wire pane). */
@@ -307,6 +312,11 @@ export interface InspectorClient {
    * resolves `{}` when nothing answered within `timeoutMs` (default: the client's timeout).
    */
   raw?(message: JsonObject | string, opts?: { headers?: Record<string, string>; timeoutMs?: number }): Promise<RawReply>;
+  /**
+   * One request of any method with the era's `_meta` and input rounds (`mcp-inspect request`);
+   * resolves with the raw result object. Optional: fakes may lack it. Throws McpError, TransportError.
+   */
+  request?(method: string, params: JsonObject, opts?: RequestOptions): Promise<JsonObject>;
   /** `tools/call`. Rejects with McpError (JSON-RPC error), TransportError, or an AbortError-like TransportError('MCPI_CANCELLED') on abort. */
   callTool(name: string, args: JsonObject, opts?: CallOptions): Promise<CallOutcome>;
   /** How the server offers tasks (2025-11-25 `capabilities.tasks`, or the extension of SEP-2663), or undefined. Optional: fakes may lack the task methods. */

@@ -45,6 +45,8 @@ export class McpError extends InspectError {
   readonly httpStatus: number | undefined;
   /** The method of the request the error answers, when known. */
   readonly method: string | undefined;
+  /** mcp-inspect's reading of the error for the user (what probably caused it, what to do), shown under the server's message; set by the caller that knows the context. */
+  hint?: string;
   constructor(error: JsonRpcErrorObject, httpStatus?: number, method?: string) {
     super(typeof error.message === 'string' ? error.message : 'JSON-RPC error');
     this.name = 'McpError';

@@ -16,6 +16,8 @@ export interface WireEvent {
   raw?: string;
   /** HTTP status and headers for HTTP exchanges (redacted). */
   http?: { method?: string; url?: string; status?: number; headers: Record<string, string> };
+  /** mcp-inspect's own remark about the exchange, not bytes on the wire (which proxy a request goes through); `raw` repeats it for older readers. */
+  note?: string;
   /** Size in bytes of the message as framed on the wire. */
   bytes: number;
 }

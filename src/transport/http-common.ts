@@ -2,9 +2,56 @@
  * What the two HTTP transports (Streamable HTTP, src/transport/http.ts, and the 2024-11-05
  * HTTP+SSE one, src/transport/sse.ts) share about undici's answers and failures.
  */
+import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici';
 import { TransportError } from '../protocol/errors.js';
 import { redactUrl } from '../util/redact.js';
 import { sanitizeLine } from '../util/sanitize.js';
+import { proxyDecision, proxyLabel, proxyNote, proxySettingsFromEnv } from '../util/proxy.js';
+
+/** A transport's connection pool, through the proxy variables when they are set (see {@link httpDispatcher}). */
+export interface HttpDispatcher {
+  dispatcher: Dispatcher;
+  /**
+   * The `--trace` note of the proxy decision for `url`, the first time its origin is seen
+   * (`(proxy for http://h:1: http://p:8080, from HTTP_PROXY)`, or `none, direct: NO_PROXY has h`);
+   * undefined afterwards, and always when no proxy variable is set.
+   */
+  noteFor(url: string): string | undefined;
+  /** A connect failure (`connectError`) with the proxy it went through named, when it went through one; else `e` itself. */
+  explain(e: TransportError, url: string): TransportError;
+}
+
+/**
+ * The dispatcher of an HTTP transport: undici's Agent with `agentOptions`, or, when
+ * `HTTP_PROXY`/`HTTPS_PROXY` (either case) is set in `env`, an EnvHttpProxyAgent over the
+ * same options, given the values read by src/util/proxy.ts, so that what `--trace` says
+ * is what undici does (NO_PROXY included). spec: none (HTTP plumbing); undici EnvHttpProxyAgent
+ */
+export function httpDispatcher(agentOptions: Agent.Options, env: NodeJS.ProcessEnv = process.env): HttpDispatcher {
+  const settings = proxySettingsFromEnv(env);
+  if (!settings) return { dispatcher: new Agent(agentOptions), noteFor: () => undefined, explain: (e) => e };
+  const seen = new Set<string>();
+  return {
+    dispatcher: new EnvHttpProxyAgent({ ...agentOptions, httpProxy: settings.httpProxy, httpsProxy: settings.httpsProxy, noProxy: settings.noProxy }),
+    noteFor: (url) => {
+      const origin = new URL(url).origin;
+      if (seen.has(origin)) return undefined;
+      seen.add(origin);
+      return proxyNote(url, settings);
+    },
+    explain: (e, url) => {
+      const d = proxyDecision(url, settings);
+      if (d.proxy === undefined || e.code !== 'MCPI_CONNECT') return e;
+      return new TransportError(
+        e.code,
+        `${e.message} (through the proxy ${proxyLabel(d.proxy)}, from ${d.variable}; NO_PROXY lists the hosts to reach directly)`,
+        {
+          cause: e.cause,
+        },
+      );
+    },
+  };
+}
 
 /**
  * undici's response headers as one string per name: names lower-cased, repeated values

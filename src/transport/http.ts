@@ -5,7 +5,7 @@
  * legacy mode: `Mcp-Session-Id`, a GET stream for server-initiated messages, DELETE on close.
  * spec: basic/transports/streamable-http (2026-07-28 and 2025-11-25)
  */
-import { Agent, request as undiciRequest, type Dispatcher } from 'undici';
+import { request as undiciRequest, type Dispatcher } from 'undici';
 import { InspectError, TransportError } from '../protocol/errors.js';
 import { HEADER } from '../protocol/constants.js';
 import { parseMessage } from '../protocol/jsonrpc.js';
@@ -24,7 +24,7 @@ import {
   type TransportHooks,
   type TransportResponse,
 } from './types.js';
-import { bodyExcerpt, connectError, describeBody, headerRecord, mergeHeaders, sizeLabel } from './http-common.js';
+import { bodyExcerpt, connectError, describeBody, headerRecord, httpDispatcher, mergeHeaders, sizeLabel } from './http-common.js';
 import { pumpServerStream, readResponseStream } from './http-streams.js';
 
 export { bodyExcerpt, describeBody, mergeHeaders };
@@ -83,7 +83,8 @@ export class HttpTransport implements Transport {
    * Keep-alive pool. A server's `Keep-Alive: timeout=N` hint is honoured (undici keeps the
    * socket N s minus keepAliveTimeoutThreshold); without one, 4 s. Redirects are ours (see `send`).
    */
-  private readonly pool = new Agent({ keepAliveTimeout: 4_000, keepAliveTimeoutThreshold: 1_000, connect: { timeout: 10_000 } });
+  private readonly route = httpDispatcher({ keepAliveTimeout: 4_000, keepAliveTimeoutThreshold: 1_000, connect: { timeout: 10_000 } });
+  private readonly pool = this.route.dispatcher;
   private readonly agent: Dispatcher = this.pool;
   private readonly controllers = new Set<AbortController>();
   private closed = false;
@@ -114,6 +115,9 @@ export class HttpTransport implements Transport {
     authorization?: string,
   ): Promise<Dispatcher.ResponseData> {
     const once = async (url: string, headers: Record<string, string>): Promise<Dispatcher.ResponseData> => {
+      // The proxy variables' decision for this origin, once (--trace, the Wire pane).
+      const note = this.route.noteFor(url);
+      if (note) this.hooks.onWire?.({ time: Date.now(), direction: 'out', note, raw: note, bytes: 0 });
       try {
         return await undiciRequest(url, { ...options, headers, dispatcher: this.agent });
       } catch (e) {
@@ -348,7 +352,7 @@ export class HttpTransport implements Transport {
       if (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'UND_ERR_ABORTED' || code === 'ERR_STREAM_PREMATURE_CLOSE') {
         return new TransportError('MCPI_CLOSED', `the server closed the connection during ${req.method}`, { cause: e });
       }
-      return connectError(this.opts.url, e);
+      return this.route.explain(connectError(this.opts.url, e), this.opts.url);
     };
 
     this.hooks.onWire?.({ time: Date.now(), direction: 'out', message: req, bytes: Buffer.byteLength(body) });
@@ -498,7 +502,7 @@ export class HttpTransport implements Transport {
       if (res.statusCode >= 400) this.hooks.onFinding?.(notificationRejected(n.method, res.statusCode));
     } catch (e) {
       if (e instanceof InspectError) throw e;
-      throw connectError(this.opts.url, e);
+      throw this.route.explain(connectError(this.opts.url, e), this.opts.url);
     }
   }
 
@@ -521,7 +525,7 @@ export class HttpTransport implements Transport {
     } catch (e) {
       this.controllers.delete(ctl);
       if (e instanceof InspectError) throw e;
-      throw connectError(this.opts.url, e);
+      throw this.route.explain(connectError(this.opts.url, e), this.opts.url);
     }
     const sent = headers[HEADER.sessionId];
     if (sent !== undefined && (res.statusCode === 404 || res.statusCode === 400)) {
@@ -578,7 +582,7 @@ export class HttpTransport implements Transport {
     } catch (e) {
       if (['TimeoutError', 'AbortError'].includes(String((e as { name?: string }).name))) return {};
       if (e instanceof TransportError) throw e; // a redirect not followed
-      throw connectError(this.opts.url, e);
+      throw this.route.explain(connectError(this.opts.url, e), this.opts.url);
     }
   }
 

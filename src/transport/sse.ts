@@ -10,7 +10,7 @@
  * messages, and its headers, elsewhere).
  * spec: 2024-11-05 basic/transports#http-with-sse
  */
-import { Agent, request as undiciRequest, type Dispatcher } from 'undici';
+import { request as undiciRequest, type Dispatcher } from 'undici';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { TransportError } from '../protocol/errors.js';
 import { METHOD } from '../protocol/constants.js';
@@ -20,7 +20,7 @@ import { lateResponse, notAMessage, unknownId } from '../check/rules/jsonrpc.js'
 import { notificationRejected, sseMalformed, sseNonJsonData } from '../check/rules/http.js';
 import { sanitizeLine } from '../util/sanitize.js';
 import { redactHeaders, redactUrl } from '../util/redact.js';
-import { connectError, describeBody, headerRecord, mergeHeaders, sseEventTooLarge } from './http-common.js';
+import { connectError, describeBody, headerRecord, httpDispatcher, mergeHeaders, sseEventTooLarge } from './http-common.js';
 import { MAX_MESSAGE_BYTES, type RequestOptions, type Transport, type TransportCapabilities, type TransportHooks, type TransportResponse } from './types.js';
 import { startRequestTimer, type RequestTimer } from './request-timer.js';
 import { routeNotification } from './route.js';
@@ -65,8 +65,14 @@ export class SseTransport implements Transport {
   readonly capabilities: TransportCapabilities = { perRequestStreams: false, requestHeaders: false, session: false, serverStream: false };
   private hooks: TransportHooks = {};
   /** Redirects are never undici's: each hop goes through followRedirects (our one policy). */
-  private readonly pool = new Agent({ keepAliveTimeout: 4_000, connect: { timeout: 10_000 } });
+  private readonly route = httpDispatcher({ keepAliveTimeout: 4_000, connect: { timeout: 10_000 } });
+  private readonly pool = this.route.dispatcher;
   private readonly agent: Dispatcher = this.pool;
+  /** Puts the proxy decision for `url`'s origin on the wire trace, once per origin (see httpDispatcher). */
+  private noteProxy(url: string): void {
+    const note = this.route.noteFor(url);
+    if (note) this.hooks.onWire?.({ time: Date.now(), direction: 'out', note, raw: note, bytes: 0 });
+  }
   private readonly streamCtl = new AbortController();
   private readonly postCtls = new Set<AbortController>();
   private readonly pending = new Map<string, Pending>();
@@ -131,7 +137,7 @@ export class SseTransport implements Transport {
               )
             : e instanceof TransportError
               ? e
-              : connectError(url, e);
+              : this.route.explain(connectError(url, e), url);
       this.fail(err, false);
       return err;
     };
@@ -139,9 +145,10 @@ export class SseTransport implements Transport {
     this.wireHttp('out', { method: 'GET', url, headers });
     let res: Dispatcher.ResponseData;
     try {
-      ({ res, url: this.streamUrl } = await this.follow('GET', url, headers, (u, h) =>
-        undiciRequest(u, { method: 'GET', headers: h, signal: this.streamCtl.signal, dispatcher: this.agent, headersTimeout: 0, bodyTimeout: 0 }),
-      ));
+      ({ res, url: this.streamUrl } = await this.follow('GET', url, headers, (u, h) => {
+        this.noteProxy(u);
+        return undiciRequest(u, { method: 'GET', headers: h, signal: this.streamCtl.signal, dispatcher: this.agent, headersTimeout: 0, bodyTimeout: 0 });
+      }));
     } catch (e) {
       throw giveUp(e);
     }
@@ -344,9 +351,10 @@ export class SseTransport implements Transport {
     this.wireHttp('out', { method: 'POST', url: this.endpoint!, headers });
     this.hooks.onWire?.({ time: Date.now(), direction: 'out', message: m, bytes: Buffer.byteLength(body) });
     try {
-      const { res } = await this.follow('POST', this.endpoint!, headers, (u, h) =>
-        undiciRequest(u, { method: 'POST', headers: h, body, signal: ctl.signal, dispatcher: this.agent, headersTimeout: bound, bodyTimeout: bound }),
-      );
+      const { res } = await this.follow('POST', this.endpoint!, headers, (u, h) => {
+        this.noteProxy(u);
+        return undiciRequest(u, { method: 'POST', headers: h, body, signal: ctl.signal, dispatcher: this.agent, headersTimeout: bound, bodyTimeout: bound });
+      });
       const resHeaders = headerRecord(res.headers);
       this.wireHttp('in', { status: res.statusCode, headers: resHeaders });
       const text = await readSmall(res.body, this.opts.maxMessageBytes ?? MAX_MESSAGE_BYTES);
@@ -412,7 +420,11 @@ export class SseTransport implements Transport {
         if (!p) return;
         p.cleanup();
         p.reject(
-          this.closed ? new TransportError('MCPI_CLOSED', 'the connection was closed') : e instanceof TransportError ? e : connectError(this.endpoint!, e),
+          this.closed
+            ? new TransportError('MCPI_CLOSED', 'the connection was closed')
+            : e instanceof TransportError
+              ? e
+              : this.route.explain(connectError(this.endpoint!, e), this.endpoint!),
         );
       },
     );
@@ -462,7 +474,7 @@ export class SseTransport implements Transport {
     try {
       res = await this.post(n);
     } catch (e) {
-      throw connectError(this.endpoint!, e);
+      throw this.route.explain(connectError(this.endpoint!, e), this.endpoint!);
     }
     if (res.status >= 400) this.hooks.onFinding?.(notificationRejected(n.method, res.status));
   }
@@ -476,7 +488,7 @@ export class SseTransport implements Transport {
     try {
       res = await this.post(r);
     } catch (e) {
-      throw connectError(this.endpoint!, e);
+      throw this.route.explain(connectError(this.endpoint!, e), this.endpoint!);
     }
     if (res.status >= 400) throw new TransportError('MCPI_HTTP_STATUS', `the server answered our reply with HTTP ${res.status}`, { status: res.status });
   }

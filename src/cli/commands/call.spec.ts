@@ -2,6 +2,7 @@
  * The registry entry of `call`: name, summary, options and help (cheap: it loads for
  * `--help` and for every other command); the body, ./call.ts, is imported when it runs.
  */
+import { Option } from 'commander';
 import { addCommonOptions, type CommonFlags } from '../options.js';
 import { TARGET_HELP, type CommandSpec } from '../command.js';
 import { exitCodesHelp } from '../exit.js';
@@ -20,6 +21,14 @@ export const call: CommandSpec<CommonFlags & CallFlags> = {
       .option('--args <json|@file|->', 'the whole arguments object as JSON, from a file (@file.json) or stdin (-), passed untouched')
       .option('--no-validate', 'send the arguments even when they do not match the inputSchema')
       .option('-o, --output <file>', 'also write the tools/call result (JSON) to this file')
+      .addOption(
+        new Option('--format <format>', 'text (default), raw (the text blocks exactly as received, for pipes) or markdown; --json wins').choices([
+          'text',
+          'raw',
+          'markdown',
+        ]),
+      )
+      .option('--save-media <dir>', 'write image, audio and blob blocks to files in DIR, named <tool>-<block index>.<ext>')
       .option('--task', 'run the call as a task (2025-11-25 task augmentation); a tool whose execution.taskSupport is "required" runs as one by itself')
       .option('--no-wait', "with a task: print the task's id (--json: the task) and stop, instead of waiting for its result")
       .addHelpText(
@@ -54,6 +63,8 @@ Examples:
   mcp-inspect call echo text=12345 -- node server.js
   mcp-inspect call search --args '{"query":"mcp","limit":5}' --json http://127.0.0.1:3000/mcp
   echo '{"a":1,"b":2}' | mcp-inspect call add --args - -- node server.js
+  mcp-inspect call http://127.0.0.1:3000/mcp echo text='{"b":1}' --format raw | jq .b
+  mcp-inspect call picture --save-media out/ --format markdown -- node server.js
   mcp-inspect call confirm_action action=deploy --elicit confirm='{"confirm":true}' -- node server.js
   mcp-inspect call confirm_action action=deploy --json -- node server.js > pending.json   # exit 5
   mcp-inspect call --resume pending.json --elicit confirm='{"confirm":true}' -- node server.js

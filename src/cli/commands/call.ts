@@ -19,8 +19,11 @@ import { type CommonFlags } from '../options.js';
 import { runOnTarget, takeUrl, targetFirst, type CommandSpec } from '../command.js';
 import { closest } from '../../util/distance.js';
 import { EXIT, exitCodeOf } from '../exit.js';
+import { createPalette } from '../../diff/render.js';
+import { writeOut } from '../stdout.js';
 import type { ResumeRound } from '../../client/types.js';
 import { parseBounded } from '../../util/depth.js';
+import type { CallFormat } from '../content-format.js';
 import { LIST_KINDS } from '../../protocol/list-kinds.js';
 import { toolTaskSupport, type Task } from '../../protocol/task.js';
 import type { ProgressEvent, TaskOutcome } from '../../client/types.js';
@@ -31,6 +34,10 @@ export interface CallFlags extends StrictArgsFlags {
   resume?: string;
   /** `--output FILE` / `-o FILE`: the tools/call result, as JSON, also goes to this file. */
   output?: string;
+  /** `--format text|raw|markdown` (src/cli/content-format.ts); `--json` wins. */
+  format?: CallFormat;
+  /** `--save-media DIR`: image, audio and blob blocks written to files there. */
+  saveMedia?: string;
   /** `--task`: run the call as a task (2025-11-25 task augmentation). */
   task?: boolean;
   /** `--no-wait` (false): print the task created and stop, instead of following it to its result. */
@@ -47,11 +54,11 @@ export const callBody: CommandSpec<CommonFlags & CallFlags>['run'] = async (inv,
   if (flags.resume !== undefined) {
     if (rest.length) throw new UsageError('--resume continues the saved call: give no tool name or arguments');
     return await runOnTarget('call', inv, url ? [url] : [], flags, async (s) => {
-      const { loadResume } = await import('../resume.js');
+      const { loadResume, withResumeHint } = await import('../resume.js');
       const r = loadResume(flags.resume!, 'tools/call', s);
       const name = typeof r.params.name === 'string' ? r.params.name : '';
       const args = (r.params.arguments && typeof r.params.arguments === 'object' ? r.params.arguments : {}) as JsonObject;
-      return callTool(s, name, [], flags, { args, resume: r.round });
+      return withResumeHint(s, r, () => callTool(s, name, [], flags, { args, resume: r.round }));
     });
   }
   if (!tool) throw new UsageError(USAGE);
@@ -314,7 +321,10 @@ export async function callTool(
   }
   const result = followed?.result ?? (outcome.result as CallToolResult);
   const verdict = outputSchemaVerdict(tool, result);
-  return {
+  const fmt = await import('../content-format.js');
+  const saved = flags.saveMedia !== undefined ? fmt.saveMedia(flags.saveMedia, toolName, result.content ?? []) : [];
+  for (const m of saved) out.info(`saved content[${m.index}] (${m.mimeType}, ${m.bytes} bytes) to ${m.path}`);
+  const r: CommandResult = {
     exitCode: exitCodeOf(result.isError ? 'tool-error' : 'ok'),
     findings: outputSchemaFindings(toolName, verdict),
     json: {
@@ -325,6 +335,7 @@ export async function callTool(
       result,
       outputSchemaCheck: verdict ? verdictJson(verdict, formatIssues) : null,
       elapsedMs: elapsed,
+      ...(flags.saveMedia !== undefined ? { savedMedia: saved } : {}),
       ...(followed ? { task: followed.task, polls: followed.polls } : {}),
     },
     text: (o) => {
@@ -353,6 +364,23 @@ export async function callTool(
       o.info(`${result.isError ? 'tool error' : 'ok'} in ${formatDuration(elapsed)}`);
     },
   };
+  // --format raw | markdown replace the text; --json keeps its document.
+  if (flags.format === 'raw' || flags.format === 'markdown') {
+    const format = flags.format;
+    r.text = (o) => {
+      const plain = { ...o, c: createPalette(false) };
+      if (format === 'raw') {
+        const raw = fmt.rawText(result.content ?? [], !!process.stdout.isTTY);
+        if (raw.text) writeOut(raw.text);
+        for (const n of raw.notes) o.info(n);
+        if (verdict) o.info(verdictLine(verdict, plain, formatIssues));
+      } else {
+        const verdictText = verdict && verdictLine(verdict, plain, formatIssues);
+        for (const l of fmt.markdownResult({ tool: toolName, result, saved, verdict: verdictText, elapsed: formatDuration(elapsed) })) o.line(l);
+      }
+    };
+  }
+  return r;
 }
 
 /**

@@ -39,10 +39,10 @@ export const promptsBody: CommandSpec<PromptsFlags>['run'] = async (inv, words, 
     if (flags.resume !== undefined) {
       if (name !== undefined) throw new UsageError('--resume continues the saved prompts/get: give no name or arguments');
       return on(async (s) => {
-        const { loadResume } = await import('../resume.js');
+        const { loadResume, withResumeHint } = await import('../resume.js');
         const r = loadResume(flags.resume!, 'prompts/get', s);
         const args = (r.params.arguments && typeof r.params.arguments === 'object' ? r.params.arguments : {}) as Record<string, string>;
-        return getPrompt(s, String(r.params.name ?? ''), args, r.round);
+        return withResumeHint(s, r, () => getPrompt(s, String(r.params.name ?? ''), args, r.round));
       });
     }
     if (!name) throw new UsageError('which prompt? usage: mcp-inspect prompts get <name> [key=value…]');

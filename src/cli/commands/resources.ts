@@ -45,9 +45,9 @@ export const resourcesBody: CommandSpec<ResourcesFlags>['run'] = async (inv, wor
     if (flags.resume !== undefined) {
       if (args.length) throw new UsageError('--resume continues the saved read: give no URI');
       return on(async (s) => {
-        const { loadResume } = await import('../resume.js');
+        const { loadResume, withResumeHint } = await import('../resume.js');
         const r = loadResume(flags.resume!, 'resources/read', s);
-        return readResource(s, String(r.params.uri ?? ''), flags, r.round);
+        return withResumeHint(s, r, () => readResource(s, String(r.params.uri ?? ''), flags, r.round));
       });
     }
     const [target, ...pairs] = args;

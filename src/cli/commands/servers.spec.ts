@@ -16,6 +16,12 @@ export const servers: CommandSpec<ServersFlags> = {
       .option('--config <file>', 'list this config file instead of discovering them (default: $MCP_INSPECT_CONFIG)')
       .option('--json', 'machine-readable JSON on stdout')
       .option('--no-color', 'no colors (NO_COLOR is honored too)')
+      .option('--check', 'connect to every server (in parallel) and print one line each: reachable, era, version, counts, auth, latency')
+      .option('--deep', 'with --check: also run the check rules on each server (exit 7 on an error finding)')
+      .option('--concurrency <n>', 'with --check: servers checked at a time (default 4)')
+      .option('--timeout <ms>', 'with --check: per-request timeout in ms (default 30000)')
+      .option('--trust-project', 'with --check: also check project entries that run a command or send secrets (default: $MCP_INSPECT_TRUST_PROJECT=1)')
+      .option('--config-input <ID=VALUE>', 'with --check: the value of ${input:ID} in a config entry (repeatable)', (v: string, p: string[] = []) => [...p, v])
       .option('--wrap <name>', 'print the config change that routes this stdio server through mcp-inspect proxy (--write applies it)')
       .option('--unwrap <name>', 'print the config change that undoes --wrap (--write applies it)')
       .option('--record <file>', 'with --wrap: the proxy records to this file')
@@ -30,10 +36,17 @@ Search order (the first entry of a name wins; project files before user files):
            VS Code's user mcp.json, ~/.codeium/windsurf/mcp_config.json, ~/.codex/config.toml
 A disabled entry is listed and used only when named and no enabled entry has its name.
 
+--check connects to each winning entry, --concurrency at a time, and prints one line each.
+It exits 3 when any server cannot be reached, else 4 when any needs a login
+(mcp-inspect auth login URL), else 7 when --deep found an error, else 0. Disabled and
+unapproved project entries are listed as skipped and never started.
+
 Examples:
   mcp-inspect servers
   mcp-inspect tools --server github
   mcp-inspect servers --json | jq '.servers[] | select(.wins) | .name'
+  mcp-inspect servers --check --config .mcp.json --trust-project
+  mcp-inspect servers --check --deep --json | jq '.servers[] | select(.status != "ok")'
   mcp-inspect servers --wrap weather --record /tmp/weather.ndjson --write
   mcp-inspect servers --unwrap weather --write
 

@@ -10,8 +10,9 @@ import type { CommandResult, Out } from '../output.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 import { redactUrl, redactUrlsIn } from '../../util/redact.js';
 import { maxOf } from '../../util/array.js';
+import type { CheckFleetFlags } from './servers-check.js';
 
-export interface ServersFlags {
+export interface ServersFlags extends CheckFleetFlags {
   config?: string;
   json?: boolean;
   color?: boolean;
@@ -41,6 +42,8 @@ export const serversBody: CommandSpec<ServersFlags>['run'] = async (inv, _words,
   // on. Not for --names above: shell completion calls it and wants silence.
   const broken = d.explicit && d.errors.find((e) => e.server === undefined && e.file === d.explicit!.file);
   if (broken) throw broken;
+  // --check: connect to each (src/cli/commands/servers-check.ts).
+  if (flags.check) return (await import('./servers-check.js')).checkFleet(inv, flags, d, ctx, config, approvals);
   const out = makeOut({ json: flags.json, color: flags.color });
   for (const e of d.errors) if (e.server === undefined) out.warn(e.message);
   return present(serversResult(d, ctx, config, approvals), out, inv.findings);
