@@ -8,6 +8,7 @@ export const COMMANDS: readonly CommandSpec<never>[] = [
   (await import('./discover.spec.js')).discover,
   (await import('./tools.spec.js')).tools,
   (await import('./call.spec.js')).call,
+  (await import('./load.spec.js')).load,
   (await import('./tasks.spec.js')).tasks,
   (await import('./auth.spec.js')).auth,
   (await import('./resources.spec.js')).resources,
