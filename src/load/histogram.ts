@@ -69,10 +69,12 @@ export class Histogram {
 
   /**
    * The value at percentile `q` (0–100): the highest value of the bucket holding the
-   * ceil(q% × count)-th value, never above the exact max nor below the exact min. 0 when empty.
+   * ceil(q% × count)-th value, never above the exact max nor below the exact min; q ≤ 0 is the
+   * exact min. 0 when empty.
    */
   percentile(q: number): number {
     if (!this.count) return 0;
+    if (q <= 0) return this.min;
     const rank = Math.max(1, Math.ceil((Math.min(100, Math.max(0, q)) / 100) * this.count));
     let seen = 0;
     for (let i = 0; i < BUCKETS; i++) {
