@@ -23,13 +23,17 @@ const LAYERS = {
   auth: { may: ['check', 'protocol', 'util'], why: 'the OAuth client sits below the transports, which call it' },
   transport: { may: ['auth', 'check', 'schema', 'protocol', 'util'], why: 'the wire layer knows nothing of the client or the terminal' },
   client: { may: ['transport', 'auth', 'check', 'diff', 'schema', 'protocol', 'util'], why: 'the client knows nothing of the faces' },
+  record: {
+    may: ['transport', 'auth', 'check', 'diff', 'schema', 'protocol', 'util'],
+    why: 'the proxy, recordings, replay and mock sit on the wire layer and know nothing of the client or the faces',
+  },
   contract: { may: ['client', 'check', 'diff', 'schema', 'protocol', 'util'], why: 'snapshots and checks work through the client, not the faces' },
   demo: { may: ['check', 'diff', 'schema', 'protocol', 'util'], why: 'the demo server is a server: it knows nothing of the client or the faces' },
   tui: {
     may: ['client', 'contract', 'config', 'auth', 'check', 'diff', 'schema', 'protocol', 'util'],
     why: 'the terminal knows the wire only through the client, and the CLI loads the TUI (never the reverse)',
   },
-  cli: { may: ['tui', 'client', 'contract', 'config', 'demo', 'auth', 'transport', 'check', 'diff', 'schema', 'protocol', 'util'], why: '' },
+  cli: { may: ['tui', 'client', 'contract', 'config', 'demo', 'record', 'auth', 'transport', 'check', 'diff', 'schema', 'protocol', 'util'], why: '' },
 };
 // Pure folders take values and return values: no I/O (files, processes, the network, the
 // terminal) and no clock, so they are tested with plain inputs.

@@ -105,11 +105,8 @@ export function parseWwwAuthenticate(header: string): Challenge[] {
   return out;
 }
 
-/** The first Bearer challenge of a `WWW-Authenticate` value, or undefined when there is none. */
-export function bearerChallenge(header: string | undefined): BearerChallenge | undefined {
-  if (!header) return undefined;
-  const ch = parseWwwAuthenticate(header).find((c) => c.scheme.toLowerCase() === 'bearer');
-  if (!ch) return undefined;
+/** The OAuth parameters of one parsed challenge (Bearer and DPoP share them: RFC 6750 §3, RFC 9449 §7.1). */
+function oauthParams(ch: Challenge): BearerChallenge {
   const p = ch.params;
   const scope = p.scope?.split(/\s+/).filter(Boolean);
   return {
@@ -118,4 +115,36 @@ export function bearerChallenge(header: string | undefined): BearerChallenge | u
     error: p.error || undefined,
     errorDescription: p.error_description || undefined,
   };
+}
+
+/** The challenge of `scheme` (case-insensitive) in a `WWW-Authenticate` value, or undefined. */
+function challengeOf(header: string | undefined, scheme: 'bearer' | 'dpop'): Challenge | undefined {
+  return header ? parseWwwAuthenticate(header).find((c) => c.scheme.toLowerCase() === scheme) : undefined;
+}
+
+/** The first Bearer challenge of a `WWW-Authenticate` value, or undefined when there is none. */
+export function bearerChallenge(header: string | undefined): BearerChallenge | undefined {
+  const ch = challengeOf(header, 'bearer');
+  return ch ? oauthParams(ch) : undefined;
+}
+
+/** The OAuth parameters of a Bearer challenge, else of a DPoP one (RFC 9449 §7.1), else undefined. */
+export function oauthChallenge(header: string | undefined): BearerChallenge | undefined {
+  const ch = challengeOf(header, 'bearer') ?? challengeOf(header, 'dpop');
+  return ch ? oauthParams(ch) : undefined;
+}
+
+/** The scheme of the first challenge of a `WWW-Authenticate` value (as written), or undefined. */
+export function challengeScheme(header: string | undefined): string | undefined {
+  return header ? parseWwwAuthenticate(header)[0]?.scheme : undefined;
+}
+
+/** True when the only OAuth challenge is DPoP (RFC 9449 §7.1): the server wants DPoP-bound tokens. */
+export function isDpopChallenge(header: string | undefined): boolean {
+  return !!challengeOf(header, 'dpop') && !challengeOf(header, 'bearer');
+}
+
+/** True for a DPoP challenge with `error="use_dpop_nonce"` (RFC 9449 §9): the server wants its nonce in the proof. */
+export function dpopNonceError(header: string | undefined): boolean {
+  return !!header && parseWwwAuthenticate(header).some((c) => c.scheme.toLowerCase() === 'dpop' && c.params.error === 'use_dpop_nonce');
 }

@@ -11,6 +11,7 @@ import { InspectError } from '../protocol/errors.js';
 export type AuthErrorCode =
   | 'MCPI_AUTH_REQUIRED' // no usable token and no way to ask the user (non-interactive)
   | 'MCPI_AUTH_DISCOVERY' // no Protected Resource Metadata / AS metadata could be fetched or parsed
+  | 'MCPI_AUTH_NOT_NEEDED' // login: the server answered without a challenge and publishes no PRM (`auth login` says so, exit 0)
   | 'MCPI_AUTH_RESOURCE_MISMATCH' // PRM `resource` does not match the server URL (RFC 9728 §3.3)
   | 'MCPI_AUTH_ISSUER_MISMATCH' // AS metadata `issuer` differs from the issuer used to build its URL (RFC 8414 §3.3)
   | 'MCPI_AUTH_PKCE_UNSUPPORTED' // AS metadata does not list S256 in code_challenge_methods_supported

@@ -194,6 +194,36 @@ async function tokenRequest(
 }
 
 /**
+ * One grant at the token endpoint of `as`, written once for the four grants: the request
+ * (`send`, given the client's metadata and authentication and the DPoP option) through
+ * {@link tokenRequest}, the response processed, its token type checked. Resolves with the
+ * token response; rejects with AuthError('MCPI_AUTH_TOKEN') naming `what` when refused.
+ */
+async function tokenGrant(
+  what: string,
+  as: AuthorizationServerInfo,
+  client: StoredClient,
+  dpop: DpopKey | undefined,
+  send: (c: oauth.Client, auth: oauth.ClientAuth, extra: { DPoP?: oauth.DPoPHandle }) => Promise<Response>,
+  process: (c: oauth.Client, res: Response) => Promise<oauth.TokenEndpointResponse>,
+  onStep?: StepSink,
+): Promise<oauth.TokenEndpointResponse> {
+  try {
+    const c = clientMetadata(client);
+    const r = await tokenRequest(
+      dpop,
+      (extra) => send(c, clientAuth(client), extra),
+      (res) => process(c, res),
+      onStep,
+    );
+    checkTokenType(r, as.issuer, dpop);
+    return r;
+  } catch (e) {
+    throw tokenError(what, as.issuer, e);
+  }
+}
+
+/**
  * Runs the authorization code grant: opens the browser (or tells the URL), waits on the
  * listener, validates the response, redeems the code. Resolves with the token response.
  * Rejects with AuthError: MCPI_AUTH_TIMEOUT, MCPI_AUTH_CANCELLED, MCPI_AUTH_BROWSER (the
@@ -258,30 +288,26 @@ export async function authorizationCodeFlow(o: CodeFlowOptions): Promise<oauth.T
       issAdvertised: o.as.metadata.authorization_response_iss_parameter_supported === true,
     });
     const md = o.as.metadata;
-    const client = clientMetadata(o.client);
     let params: URLSearchParams;
     try {
-      params = oauth.validateAuthResponse(md, client, callback.searchParams, pending.state);
+      params = oauth.validateAuthResponse(md, clientMetadata(o.client), callback.searchParams, pending.state);
     } catch (e) {
       throw new AuthError('MCPI_AUTH_DENIED', `the authorization response is not valid: ${describeOAuthError(e)}`, { cause: e });
     }
-    try {
-      const r = await tokenRequest(
-        o.dpop,
-        (extra) =>
-          oauth.authorizationCodeGrantRequest(md, client, clientAuth(o.client), params, o.listener.redirectUri, pending.codeVerifier, {
-            additionalParameters: { resource: o.resource },
-            ...oauthOptions(o.fetch),
-            ...extra,
-          }),
-        (res) => oauth.processAuthorizationCodeResponse(md, client, res),
-        o.onStep,
-      );
-      checkTokenType(r, o.as.issuer, o.dpop);
-      return r;
-    } catch (e) {
-      throw tokenError('authorization code', o.as.issuer, e);
-    }
+    return await tokenGrant(
+      'authorization code',
+      o.as,
+      o.client,
+      o.dpop,
+      (c, auth, extra) =>
+        oauth.authorizationCodeGrantRequest(md, c, auth, params, o.listener.redirectUri, pending.codeVerifier, {
+          additionalParameters: { resource: o.resource },
+          ...oauthOptions(o.fetch),
+          ...extra,
+        }),
+      (c, res) => oauth.processAuthorizationCodeResponse(md, c, res),
+      o.onStep,
+    );
   } finally {
     o.listener.close();
     stopBrowser();
@@ -300,23 +326,15 @@ export async function refreshGrant(
   fetch: AuthFetch,
   dpop?: DpopKey,
 ): Promise<oauth.TokenEndpointResponse> {
-  try {
-    const c = clientMetadata(client);
-    const r = await tokenRequest(
-      dpop,
-      (extra) =>
-        oauth.refreshTokenGrantRequest(as.metadata, c, clientAuth(client), refreshToken, {
-          additionalParameters: { resource },
-          ...oauthOptions(fetch),
-          ...extra,
-        }),
-      (res) => oauth.processRefreshTokenResponse(as.metadata, c, res),
-    );
-    checkTokenType(r, as.issuer, dpop);
-    return r;
-  } catch (e) {
-    throw tokenError('refresh token', as.issuer, e);
-  }
+  return tokenGrant(
+    'refresh token',
+    as,
+    client,
+    dpop,
+    (c, auth, extra) =>
+      oauth.refreshTokenGrantRequest(as.metadata, c, auth, refreshToken, { additionalParameters: { resource }, ...oauthOptions(fetch), ...extra }),
+    (c, res) => oauth.processRefreshTokenResponse(as.metadata, c, res),
+  );
 }
 
 /**
@@ -332,20 +350,16 @@ export async function clientCredentialsGrant(
   fetch: AuthFetch,
   dpop?: DpopKey,
 ): Promise<oauth.TokenEndpointResponse> {
-  try {
-    const c = clientMetadata(client);
-    const parameters: Record<string, string> = { resource };
-    if (scopes?.length) parameters.scope = scopes.join(' ');
-    const r = await tokenRequest(
-      dpop,
-      (extra) => oauth.clientCredentialsGrantRequest(as.metadata, c, clientAuth(client), parameters, { ...oauthOptions(fetch), ...extra }),
-      (res) => oauth.processClientCredentialsResponse(as.metadata, c, res),
-    );
-    checkTokenType(r, as.issuer, dpop);
-    return r;
-  } catch (e) {
-    throw tokenError('client credentials', as.issuer, e);
-  }
+  const parameters: Record<string, string> = { resource };
+  if (scopes?.length) parameters.scope = scopes.join(' ');
+  return tokenGrant(
+    'client credentials',
+    as,
+    client,
+    dpop,
+    (c, auth, extra) => oauth.clientCredentialsGrantRequest(as.metadata, c, auth, parameters, { ...oauthOptions(fetch), ...extra }),
+    (c, res) => oauth.processClientCredentialsResponse(as.metadata, c, res),
+  );
 }
 
 /** RFC 7523 §2.1 grant type. */
@@ -372,20 +386,16 @@ export async function jwtBearerGrant(
   fetch: AuthFetch,
   dpop?: DpopKey,
 ): Promise<oauth.TokenEndpointResponse> {
-  try {
-    const c = clientMetadata(client);
-    const parameters: Record<string, string> = { assertion, resource };
-    if (scopes?.length) parameters.scope = scopes.join(' ');
-    const r = await tokenRequest(
-      dpop,
-      (extra) => oauth.genericTokenEndpointRequest(as.metadata, c, clientAuth(client), JWT_BEARER_GRANT, parameters, { ...oauthOptions(fetch), ...extra }),
-      (res) => oauth.processGenericTokenEndpointResponse(as.metadata, c, res),
-    );
-    checkTokenType(r, as.issuer, dpop);
-    return r;
-  } catch (e) {
-    throw tokenError('JWT bearer assertion', as.issuer, e);
-  }
+  const parameters: Record<string, string> = { assertion, resource };
+  if (scopes?.length) parameters.scope = scopes.join(' ');
+  return tokenGrant(
+    'JWT bearer assertion',
+    as,
+    client,
+    dpop,
+    (c, auth, extra) => oauth.genericTokenEndpointRequest(as.metadata, c, auth, JWT_BEARER_GRANT, parameters, { ...oauthOptions(fetch), ...extra }),
+    (c, res) => oauth.processGenericTokenEndpointResponse(as.metadata, c, res),
+  );
 }
 
 /**

@@ -34,6 +34,8 @@ export interface AuthFetchOptions {
   signal?: AbortSignal;
   /** The fetch to wrap (default globalThis.fetch); tests inject one. */
   fetch?: typeof fetch;
+  /** Told the `DPoP` proof of each request that carries one (`auth login --explain`). */
+  onDpopProof?: (proof: string, request: { method: string; url: string }) => void;
 }
 
 /** Longest body excerpt put on the wire trace (characters). */
@@ -62,6 +64,8 @@ export function createAuthFetch(o: AuthFetchOptions = {}): AuthFetch {
     const method = (init.method ?? 'GET').toUpperCase();
     const headers = new Headers(init.headers);
     const body = typeof init.body === 'string' ? init.body : init.body instanceof URLSearchParams ? init.body.toString() : undefined;
+    const proof = headers.get('dpop');
+    if (proof) o.onDpopProof?.(proof, { method, url });
     if (init.body instanceof URLSearchParams && !headers.has('content-type')) headers.set('content-type', 'application/x-www-form-urlencoded;charset=UTF-8');
     if (o.onWire) {
       o.onWire({

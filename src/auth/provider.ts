@@ -9,24 +9,16 @@ import type { WireEvent } from '../protocol/wire-event.js';
 import { sanitizeLine } from '../util/sanitize.js';
 import { resolveBrowser, type BrowserChoice } from './browser.js';
 import { startCallbackListener, type CallbackListener } from './callback.js';
-import { checkAssertion, readJwtFile } from './assertions.js';
-import { bearerChallenge, parseWwwAuthenticate, type BearerChallenge } from './challenge.js';
+import { dpopNonceError, isDpopChallenge, oauthChallenge, type BearerChallenge } from './challenge.js';
 import { createDpopKey, dpopAdvertised, dpopProof, importDpopKey, type DpopKey } from './dpop.js';
 import { discoverAuthorizationServer, discoverProtectedResource, type AuthorizationServerInfo, type ProtectedResource } from './discovery.js';
 import { AuthError, AuthRequiredError } from './errors.js';
-import {
-  authorizationCodeFlow,
-  clientCredentialsGrant,
-  jwtBearerGrant,
-  refreshGrant,
-  tokenExchangeForIdJag,
-  toStoredTokens,
-  type LoginStep,
-  type StepSink,
-} from './flow.js';
+import { authorizationServerStep, challengeStep, dpopProofStep, expectedAt, protectedResourceStep, registrationWhy } from './explain.js';
+import { authorizationCodeFlow, refreshGrant, toStoredTokens, type LoginStep, type StepSink } from './flow.js';
+import { MACHINE_GRANTS } from './machine-grants.js';
 import { maskUrl } from './mask.js';
 import { createAuthFetch, type AuthFetch } from './http.js';
-import { chooseAuthMethod, obtainClient, type ClientSettings } from './registration.js';
+import { obtainClient, type ClientSettings } from './registration.js';
 import { scopeSetKey, selectScopes, unionScopes } from './scopes.js';
 import { loadAuth, saveAuth, type StoredAuth, type StoredClient, type TokenStatus, tokenStatus } from './store.js';
 import type { AuthChallenge, AuthProvider } from './types.js';
@@ -157,7 +149,11 @@ class Provider implements OAuthProvider {
     this.key = serverKey(o.serverUrl);
     this.now = o.now ?? Date.now;
     const common = { onWire: o.onWire, timeoutMs: o.requestTimeoutMs, signal: o.signal, fetch: o.fetch };
-    this.fetch = createAuthFetch({ ...common, allowInsecureHttp: o.allowInsecureHttp });
+    this.fetch = createAuthFetch({
+      ...common,
+      allowInsecureHttp: o.allowInsecureHttp,
+      onDpopProof: o.onStep ? (proof) => this.step(dpopProofStep('token request', proof)) : undefined,
+    });
     // The MCP server itself is wherever the user points; the https rule is for the AS leg.
     this.probeFetch = createAuthFetch({ ...common, allowInsecureHttp: true });
   }
@@ -287,29 +283,39 @@ class Provider implements OAuthProvider {
       this.failed(e);
       throw e;
     }
-    this.step({
-      step: 'challenge',
-      status: challenge ? 'ok' : 'skipped',
-      summary: challenge
-        ? `the server answered HTTP ${challenge.status} with a ${challengeScheme(challenge.wwwAuthenticate) ?? 'WWW-Authenticate'} challenge`
-        : 'the server did not ask for authorization: discovery from the well-known locations',
-      evidence: challenge ? { status: challenge.status, 'WWW-Authenticate': challenge.wwwAuthenticate } : { url: maskUrl(this.o.serverUrl) },
-    });
+    this.step(challengeStep(challenge, this.o.serverUrl));
     const ch = oauthChallenge(challenge?.wwwAuthenticate) ?? {};
     try {
       await this.authorize(ch, { scopes: lo.scopes, interactive: true, forceLogin: true, dpopChallenge: isDpopChallenge(challenge?.wwwAuthenticate) });
     } catch (e) {
       this.failed(e);
       if (!challenge && e instanceof AuthError && e.code === 'MCPI_AUTH_DISCOVERY') {
+        // Said as it is: the server needs no authorization (not "asks for authorization but…").
         throw new AuthError(
-          'MCPI_AUTH_DISCOVERY',
-          `the server did not ask for authorization and publishes no protected resource metadata: nothing to log in to (${e.message})`,
+          'MCPI_AUTH_NOT_NEEDED',
+          `${maskUrl(this.o.serverUrl)} needs no authorization: it answered without asking for any and publishes no protected resource metadata; nothing to log in to`,
           { cause: e },
         );
       }
       throw e;
     }
+    await this.mcpProofStep();
     return (await this.status())!;
+  }
+
+  /**
+   * `--explain` of a DPoP-bound login: the proof MCP requests carry (one made for a POST to the
+   * server, with `ath` of the new token; each request gets a fresh one), decoded.
+   */
+  private async mcpProofStep(): Promise<void> {
+    const t = this.entry?.tokens;
+    if (!this.o.onStep || t?.tokenType !== 'dpop' || !this.entry?.dpop) return;
+    try {
+      const proof = await dpopProof(await this.dpop(), { method: 'POST', url: this.o.serverUrl, accessToken: t.accessToken, nowMs: this.now() });
+      this.step(dpopProofStep('MCP requests', proof, ' (a fresh proof per request; this one shown, not sent)'));
+    } catch (e) {
+      this.o.onWarning?.(`cannot sign a DPoP proof with the stored key: ${(e as Error).message}`);
+    }
   }
 
   /** POSTs a bare JSON-RPC request to the server to read its challenge (for `login` without one). */
@@ -346,6 +352,8 @@ class Provider implements OAuthProvider {
       if (!this.o.interactive && (this.o.grant ?? 'authorization_code') === 'authorization_code' && !this.entry?.tokens?.refreshToken) {
         throw new AuthRequiredError(this.o.serverUrl, `the server requires authorization (HTTP ${c.status}) and this session cannot open a browser`);
       }
+      // The login's first step, as `auth login --explain` shows it (the TUI's step view).
+      this.step(challengeStep(c, this.o.serverUrl));
       await this.authorize(ch ?? {}, {
         interactive: this.o.interactive,
         allowRefresh: true,
@@ -410,39 +418,13 @@ class Provider implements OAuthProvider {
     const entry = await this.load();
     this.begin('protected-resource-metadata');
     const prm = await discoverProtectedResource(this.fetch, this.o.serverUrl, ch.resourceMetadata);
-    this.step({
-      step: 'protected-resource-metadata',
-      status: 'ok',
-      summary: `protected resource metadata from ${maskUrl(prm.metadataUrl)}${ch.resourceMetadata ? ' (named by the challenge)' : ' (well-known location)'}`,
-      evidence: {
-        url: maskUrl(prm.metadataUrl),
-        resource: prm.resource,
-        authorization_servers: prm.authorizationServers,
-        scopes_supported: prm.scopesSupported ?? null,
-      },
-    });
+    this.step(protectedResourceStep(prm, !!ch.resourceMetadata));
     const issuer = entry.issuer && prm.authorizationServers.includes(entry.issuer) ? entry.issuer : prm.authorizationServers[0];
     const grant = this.o.grant ?? 'authorization_code';
     this.begin('authorization-server-metadata');
     const as = await discoverAuthorizationServer(this.fetch, issuer, grant === 'authorization_code');
     this.as = as;
-    this.step({
-      step: 'authorization-server-metadata',
-      status: 'ok',
-      summary: `authorization server ${sanitizeLine(as.issuer)}: ${as.kind === 'oauth' ? 'RFC 8414' : 'OpenID Connect'} metadata from ${maskUrl(as.metadataUrl)}`,
-      evidence: {
-        url: maskUrl(as.metadataUrl),
-        issuer: as.issuer,
-        token_endpoint: as.metadata.token_endpoint ?? null,
-        authorization_endpoint: as.metadata.authorization_endpoint ?? null,
-        registration_endpoint: as.metadata.registration_endpoint ?? null,
-        code_challenge_methods_supported: as.metadata.code_challenge_methods_supported ?? null,
-        grant_types_supported: as.metadata.grant_types_supported ?? null,
-        token_endpoint_auth_methods_supported: as.metadata.token_endpoint_auth_methods_supported ?? null,
-        dpop_signing_alg_values_supported: (as.metadata as { dpop_signing_alg_values_supported?: unknown }).dpop_signing_alg_values_supported ?? null,
-        revocation_endpoint: as.metadata.revocation_endpoint ?? null,
-      },
-    });
+    this.step(authorizationServerStep(as));
     if (entry.issuer && entry.issuer !== as.issuer) {
       // Credentials are bound to the AS that issued them: never reuse them at another one.
       this.o.onInfo?.(
@@ -490,16 +472,8 @@ class Provider implements OAuthProvider {
     });
     await this.chooseDpop(as, how.dpopChallenge);
 
-    if (grant === 'client_credentials') {
-      await this.clientCredentials(as, prm, scopes);
-      return;
-    }
-    if (grant === 'jwt_bearer') {
-      await this.jwtBearer(as, prm, scopes);
-      return;
-    }
-    if (grant === 'enterprise') {
-      await this.enterprise(as, prm, scopes);
+    if (grant !== 'authorization_code') {
+      await this.machineGrant(grant, as, prm, scopes);
       return;
     }
     if (!how.interactive) {
@@ -547,56 +521,29 @@ class Provider implements OAuthProvider {
     await this.save();
   }
 
-  private async clientCredentials(as: AuthorizationServerInfo, prm: ProtectedResource, scopes: string[] | undefined): Promise<void> {
-    const s = this.o.client;
-    if (!s?.clientId || (!s.clientSecret && !s.keyFile))
-      throw new AuthError('MCPI_AUTH_NO_CLIENT', 'the client credentials grant needs a pre-registered client id and its secret or private key');
-    const client = await this.preRegistered(as, s);
-    this.loginsWithoutSuccess++;
-    this.tokenRequestStep('client_credentials', as, client);
-    const r = await clientCredentialsGrant(as, client, prm.resource, scopes, this.fetch, this.dpopKey);
-    this.commit(as, client, r, scopes, 'client_credentials');
-    await this.save();
-  }
-
-  /** A pre-registered client (with its secret or key), reported as the registration step. */
-  private async preRegistered(as: AuthorizationServerInfo, s: ClientSettings): Promise<StoredClient> {
-    this.begin('registration');
-    const client = await obtainClient(as, {
-      settings: s,
+  /** A grant without a browser (src/auth/machine-grants.ts): its tokens committed and stored. */
+  private async machineGrant(
+    grant: Exclude<Grant, 'authorization_code'>,
+    as: AuthorizationServerInfo,
+    prm: ProtectedResource,
+    scopes: string[] | undefined,
+  ): Promise<void> {
+    const r = await MACHINE_GRANTS[grant]({
+      as,
+      prm,
+      scopes,
+      options: this.o,
       stored: this.entry?.client,
-      redirectUri: '',
       fetch: this.fetch,
-      softwareVersion: this.o.softwareVersion,
+      now: this.now,
+      dpop: this.dpopKey,
+      step: (x) => this.step(x),
+      begin: (x) => this.begin(x),
+      // An assertion is sent once: a refused one is reported, never retried nor replaced by another grant.
+      sending: () => (grant === 'client_credentials' ? this.loginsWithoutSuccess++ : (this.loginsWithoutSuccess = MAX_LOGINS_WITHOUT_SUCCESS)),
     });
-    this.step({
-      step: 'registration',
-      status: 'ok',
-      summary: `pre-registered client ${sanitizeLine(client.clientId)} (given with --client-id), authenticating with ${client.tokenEndpointAuthMethod}`,
-      evidence: {
-        client_id: client.clientId,
-        source: client.source,
-        token_endpoint_auth_method: client.tokenEndpointAuthMethod,
-        key_file: client.keyFile ?? null,
-      },
-    });
-    return client;
-  }
-
-  private tokenRequestStep(grant: string, as: AuthorizationServerInfo, client: StoredClient): void {
-    this.step({
-      step: 'token-request',
-      status: 'ok',
-      summary: `${grant} grant at ${maskUrl(as.metadata.token_endpoint ?? '')}${this.dpopKey ? ' with a DPoP proof' : ''}`,
-      evidence: {
-        token_endpoint: as.metadata.token_endpoint ?? null,
-        grant_type: grant,
-        client_id: client.clientId,
-        client_auth: client.tokenEndpointAuthMethod,
-        dpop: !!this.dpopKey,
-      },
-    });
-    this.begin('token-response');
+    this.commit(as, r.client, r.response, scopes, grant);
+    await this.save();
   }
 
   /** Decides whether this login binds its tokens with DPoP, and makes the login's key. */
@@ -618,78 +565,6 @@ class Provider implements OAuthProvider {
         jkt: this.dpopKey?.stored.jkt ?? null,
       },
     });
-  }
-
-  /** Workload identity (RFC 7523 §2.1): the platform's JWT, checked, then sent once. */
-  private async jwtBearer(as: AuthorizationServerInfo, prm: ProtectedResource, scopes: string[] | undefined): Promise<void> {
-    const s = this.o.client;
-    if (!s?.clientId || !this.o.assertionFile) throw new AuthError('MCPI_AUTH_NO_CLIENT', 'the JWT bearer grant needs --client-id and --assertion');
-    const client = await this.preRegistered(as, s);
-    this.begin('assertion');
-    const assertion = await readJwtFile(this.o.assertionFile, 'assertion');
-    checkAssertion(assertion, {
-      what: `assertion in ${this.o.assertionFile}`,
-      issuer: as.issuer,
-      tokenEndpoint: as.metadata.token_endpoint,
-      nowMs: this.now(),
-    });
-    this.step({
-      step: 'assertion',
-      status: 'ok',
-      summary: `the assertion in ${this.o.assertionFile} is for this authorization server and not expired`,
-      evidence: assertionEvidence(assertion),
-    });
-    this.tokenRequestStep('urn:ietf:params:oauth:grant-type:jwt-bearer', as, client);
-    // One attempt: a refused assertion is reported, never retried nor replaced by another grant.
-    this.loginsWithoutSuccess = MAX_LOGINS_WITHOUT_SUCCESS;
-    const r = await jwtBearerGrant(as, client, assertion, prm.resource, scopes, this.fetch, this.dpopKey);
-    this.commit(as, client, r, scopes, 'jwt_bearer');
-    await this.save();
-  }
-
-  /** Enterprise-managed authorization (SEP-990): ID token → ID-JAG at the IdP (RFC 8693), ID-JAG → access token here (RFC 7523). */
-  private async enterprise(as: AuthorizationServerInfo, prm: ProtectedResource, scopes: string[] | undefined): Promise<void> {
-    const e = this.o.enterprise;
-    const s = this.o.client;
-    if (!e || !s?.clientId)
-      throw new AuthError('MCPI_AUTH_NO_CLIENT', 'enterprise-managed authorization needs --idp-issuer, --idp-client-id, --id-token and --client-id');
-    this.begin('identity-provider-metadata');
-    const idp = await discoverAuthorizationServer(this.fetch, e.idpIssuer, false);
-    this.step({
-      step: 'identity-provider-metadata',
-      status: 'ok',
-      summary: `enterprise identity provider ${sanitizeLine(idp.issuer)}: metadata from ${maskUrl(idp.metadataUrl)}`,
-      evidence: {
-        url: maskUrl(idp.metadataUrl),
-        issuer: idp.issuer,
-        token_endpoint: idp.metadata.token_endpoint ?? null,
-        grant_types_supported: idp.metadata.grant_types_supported ?? null,
-      },
-    });
-    this.begin('token-exchange');
-    const idToken = await readJwtFile(e.idTokenFile, 'ID token');
-    const idpClient: StoredClient = {
-      issuer: idp.issuer,
-      clientId: e.idpClientId,
-      clientSecret: e.idpClientSecret,
-      tokenEndpointAuthMethod: chooseAuthMethod(idp.metadata.token_endpoint_auth_methods_supported, !!e.idpClientSecret),
-      source: 'pre-registered',
-    };
-    const jag = await tokenExchangeForIdJag(idp, idpClient, idToken, { audience: as.issuer, resource: prm.resource, scopes, fetch: this.fetch });
-    this.step({
-      step: 'token-exchange',
-      status: 'ok',
-      summary: `token exchange (RFC 8693) at ${maskUrl(idp.metadata.token_endpoint ?? '')}: the ID token for an ID-JAG for ${sanitizeLine(as.issuer)}`,
-      evidence: { audience: as.issuer, resource: prm.resource, id_jag: assertionEvidence(jag) },
-    });
-    const client = await this.preRegistered(as, s);
-    this.begin('assertion');
-    checkAssertion(jag, { what: 'ID-JAG from the identity provider', issuer: as.issuer, tokenEndpoint: as.metadata.token_endpoint, nowMs: this.now() });
-    this.tokenRequestStep('urn:ietf:params:oauth:grant-type:jwt-bearer', as, client);
-    this.loginsWithoutSuccess = MAX_LOGINS_WITHOUT_SUCCESS;
-    const r = await jwtBearerGrant(as, client, jag, prm.resource, scopes, this.fetch, this.dpopKey);
-    this.commit(as, client, r, scopes, 'enterprise');
-    await this.save();
   }
 
   /** Reports the step under way as failed, with what the spec expected there. */
@@ -816,93 +691,4 @@ class Provider implements OAuthProvider {
       },
     });
   }
-}
-
-/** The scheme of the first challenge of a `WWW-Authenticate` value. */
-function challengeScheme(www: string | undefined): string | undefined {
-  return www ? parseWwwAuthenticate(www)[0]?.scheme : undefined;
-}
-
-/** True when the only OAuth challenge is DPoP (RFC 9449 §7.1): the server wants DPoP-bound tokens. */
-function isDpopChallenge(www: string | undefined): boolean {
-  if (!www) return false;
-  const schemes = parseWwwAuthenticate(www).map((c) => c.scheme.toLowerCase());
-  return schemes.includes('dpop') && !schemes.includes('bearer');
-}
-
-/** The OAuth parameters of a Bearer challenge, else of a DPoP one (same parameters: RFC 9449 §7.1). */
-function oauthChallenge(www: string | undefined): BearerChallenge | undefined {
-  const bearer = bearerChallenge(www);
-  if (bearer || !www) return bearer;
-  const ch = parseWwwAuthenticate(www).find((c) => c.scheme.toLowerCase() === 'dpop');
-  if (!ch) return undefined;
-  const scope = ch.params.scope?.split(/\s+/).filter(Boolean);
-  return {
-    resourceMetadata: ch.params.resource_metadata || undefined,
-    scope: scope?.length ? scope : undefined,
-    error: ch.params.error || undefined,
-    errorDescription: ch.params.error_description || undefined,
-  };
-}
-
-/** True for a DPoP challenge with `error="use_dpop_nonce"` (RFC 9449 §9). */
-function dpopNonceError(www: string): boolean {
-  return parseWwwAuthenticate(www).some((c) => c.scheme.toLowerCase() === 'dpop' && c.params.error === 'use_dpop_nonce');
-}
-
-/** What --explain shows of an assertion: its header's typ/alg and the claims that decide (never the JWT). */
-function assertionEvidence(jwt: string): Record<string, unknown> {
-  const [h, p] = jwt.split('.');
-  const dec = (x: string | undefined) => {
-    try {
-      return JSON.parse(Buffer.from(x ?? '', 'base64url').toString('utf8')) as Record<string, unknown>;
-    } catch {
-      return {};
-    }
-  };
-  const header = dec(h);
-  const c = dec(p);
-  const time = (v: unknown) => (typeof v === 'number' ? new Date(v * 1000).toISOString() : null);
-  return { typ: header.typ ?? null, alg: header.alg ?? null, iss: c.iss ?? null, sub: c.sub ?? null, aud: c.aud ?? null, exp: time(c.exp), iat: time(c.iat) };
-}
-
-function registrationWhy(client: StoredClient, stored: StoredClient | undefined, as: AuthorizationServerInfo): string {
-  if (client.source === 'pre-registered')
-    return `pre-registered client ${sanitizeLine(client.clientId)} (given with --client-id or the config's oauth.clientId)`;
-  if (client.source === 'cimd')
-    return `client ID metadata document ${sanitizeLine(client.clientId)}: the authorization server supports it (client_id_metadata_document_supported)`;
-  if (client === stored) return `the client ${sanitizeLine(client.clientId)} registered earlier at ${sanitizeLine(as.issuer)} (stored)`;
-  return `dynamic client registration at ${maskUrl(as.metadata.registration_endpoint ?? '')}: no pre-registered client and no client metadata document support`;
-}
-
-/** What the spec expects at a step (shown with a failure). */
-function expectedAt(step: string, e: unknown): string {
-  const code = e instanceof AuthError ? e.code : undefined;
-  if (code === 'MCPI_AUTH_RESOURCE_MISMATCH')
-    return 'RFC 9728 §3.3: the metadata `resource` must identify the MCP server the client connects to (same origin, the server path or a parent of it)';
-  if (code === 'MCPI_AUTH_ISSUER_MISMATCH')
-    return 'RFC 8414 §3.3: the metadata `issuer` must be identical to the issuer identifier the metadata URL was built from';
-  if (code === 'MCPI_AUTH_PKCE_UNSUPPORTED')
-    return 'MCP authorization: the authorization server must list S256 in code_challenge_methods_supported (PKCE is required)';
-  if (code === 'MCPI_AUTH_ISS_MISMATCH')
-    return 'RFC 9207 §2.4: the authorization response `iss` must equal the issuer the request was sent to (required when advertised)';
-  if (code === 'MCPI_AUTH_STATE_MISMATCH') return 'OAuth 2.1 §4.1.2: the authorization response must carry the `state` the request sent';
-  if (code === 'MCPI_AUTH_ASSERTION') return 'RFC 7523 §3: the assertion must name the authorization server in `aud` and must not be expired (`exp`)';
-  const byStep: Record<string, string> = {
-    challenge: 'MCP authorization: a protected server answers 401 with `WWW-Authenticate: Bearer` (or DPoP), ideally naming `resource_metadata`',
-    'protected-resource-metadata':
-      'RFC 9728: a JSON document with `resource` and `authorization_servers`, at the `resource_metadata` URL of the challenge or /.well-known/oauth-protected-resource[/path]',
-    'authorization-server-metadata':
-      'RFC 8414 / OpenID Connect Discovery: a JSON document whose `issuer` is the authorization server named by the resource, at /.well-known/oauth-authorization-server or /.well-known/openid-configuration',
-    registration:
-      'MCP client registration: a pre-registered client, a client ID metadata document (client_id_metadata_document_supported), or Dynamic Client Registration (RFC 7591, registration_endpoint)',
-    'authorization-request':
-      'OAuth 2.1 §4.1: the browser reaches the authorization endpoint and is redirected to the loopback redirect_uri with `code` and `state`',
-    'authorization-response': 'OAuth 2.1 §4.1.2: a redirect with `code`, the same `state`, and `iss` when advertised (RFC 9207)',
-    'token-response': 'OAuth 2.1 §3.2.3: HTTP 200 with `access_token` and `token_type` (Bearer, or DPoP when a proof was sent)',
-    'identity-provider-metadata': 'SEP-990: the identity provider publishes OpenID Connect or RFC 8414 metadata with a token_endpoint',
-    'token-exchange': 'RFC 8693 §2.2: HTTP 200 with the ID-JAG in `access_token` and issued_token_type urn:ietf:params:oauth:token-type:id-jag',
-    assertion: 'RFC 7523 §3: a JWT with `aud` naming the authorization server and an `exp` in the future',
-  };
-  return byStep[step] ?? 'see the message';
 }

@@ -17,6 +17,24 @@ export interface AuthorizedAnswer<T> {
   value: T;
 }
 
+/**
+ * The provider's headers for one request: `authorization` (the `Authorization` value, or
+ * undefined without a token) and `extra`, the other headers that go with it (the `DPoP`
+ * proof of a DPoP-bound token, made for `method` and `url`: RFC 9449 §7.1). Rejects with
+ * what the provider rejects with.
+ */
+export async function authorizedHeaders(
+  provider: AuthProvider,
+  method: string,
+  url: string,
+): Promise<{ authorization: string | undefined; extra: Record<string, string> }> {
+  const all = provider.requestHeaders ? await provider.requestHeaders({ method, url }) : undefined;
+  const authorization = all ? all.Authorization : await provider.authorizationHeader();
+  const extra: Record<string, string> = {};
+  for (const [k, v] of Object.entries(all ?? {})) if (k !== 'Authorization') extra[k] = v;
+  return { authorization, extra };
+}
+
 /** Exchanges per call at most (the first plus retries); the provider bounds itself too. */
 const MAX_EXCHANGES = 4;
 
@@ -34,11 +52,7 @@ export async function sendAuthorized<T>(
   method = 'POST',
 ): Promise<AuthorizedAnswer<T>> {
   for (let n = 1; ; n++) {
-    // A DPoP-bound token comes with its proof (`DPoP`), made for this method and URL.
-    const all = provider.requestHeaders ? await provider.requestHeaders({ method, url }) : undefined;
-    const header = all ? all.Authorization : await provider.authorizationHeader();
-    const extra: Record<string, string> = {};
-    for (const [k, v] of Object.entries(all ?? {})) if (k !== 'Authorization') extra[k] = v;
+    const { authorization: header, extra } = await authorizedHeaders(provider, method, url);
     const a = await send(header, extra);
     const challenged = a.status === 401 || (a.status === 403 && !!a.wwwAuthenticate);
     if (!challenged) {

@@ -33,6 +33,13 @@ const REGISTRY = {
     'server/tools#output-schema',
     'a tool’s outputSchema cannot be used to validate (unknown dialect, unresolvable $ref…)',
   ),
+  // what the user gave (arguments, answers) against what the server declares
+  'input.undeclared-argument': rule(
+    'warning',
+    'server/tools#calling-tools',
+    'an argument the tool’s inputSchema or the prompt’s arguments do not declare was sent (a server that ignores it uses its default)',
+  ),
+  'input.unused-answer': rule('warning', 'client/elicitation', 'an --elicit answer was given that no input request of the run asked for'),
   // pagination (all list methods)
   'list.invalid-item': rule(
     'error',

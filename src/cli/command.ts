@@ -16,6 +16,8 @@ import type { Session } from './session.js';
 
 /** One run of the CLI, shared by main, the command and its session. */
 export interface Invocation {
+  /** The command chosen (`discover`, `call`…), once commander has parsed; undefined for the interactive inspector. */
+  name?: string;
   /** The words after the first `--`: the command line of a stdio server. */
   command: string[];
   /** Every finding of the run (for `--json` documents, error documents included). */
@@ -46,15 +48,19 @@ export interface CommandSpec<F extends object = CommonFlags> {
 
 /**
  * Separates the URL operand (if the target is a URL) from the rest of the words.
- * Throws UsageError when the first word must be a URL and is not.
+ * Throws UsageError when the first word must be a URL and is not; `anywhere` (an example
+ * command line) words it for the commands that take the URL anywhere (see {@link targetFirst}).
  */
-export function takeUrl(words: string[], command: string[], flags: CommonFlags): { url?: string; rest: string[] } {
+export function takeUrl(words: string[], command: string[], flags: CommonFlags, anywhere?: string): { url?: string; rest: string[] } {
   if (command.length || usesConfig(flags)) {
     // A URL as well: let resolveTarget say "give one server" rather than misreading it as a tool.
     return isUrl(words[0]) ? { url: words[0], rest: words.slice(1) } : { rest: words };
   }
   if (!words.length) return { rest: words };
   if (!isUrl(words[0])) {
+    // A command that takes the target anywhere (after targetFirst) found none: say where it goes.
+    if (anywhere)
+      throw new UsageError(`no server given: put its http(s) URL anywhere among the arguments (${anywhere}), its command after --, or --server NAME`);
     throw new UsageError(
       `expected an http(s) URL as the first argument, got ${JSON.stringify(words[0])}; to spawn a local server put its command after --, e.g. mcp-inspect tools -- node server.js`,
     );
@@ -64,10 +70,13 @@ export function takeUrl(words: string[], command: string[], flags: CommonFlags):
 
 /**
  * The words with the target URL first: a tool name is never a URL, so `call TOOL … URL` is
- * read as `call URL TOOL …`. The first bare word that looks like a URL moves to the front.
+ * read as `call URL TOOL …`. The first bare word that looks like a URL moves to the front,
+ * except the word at `operand` when the target does not come first: there a URL is what the
+ * command acts on (`resources read https://example.com/doc URL`: the first URL after `read`
+ * is the resource, a second one the target).
  */
-export function targetFirst(words: string[]): string[] {
-  const i = words.findIndex((w) => isUrl(w));
+export function targetFirst(words: string[], operand?: number): string[] {
+  const i = words.findIndex((w, j) => isUrl(w) && (j === 0 || j !== operand));
   return i <= 0 ? words : [words[i], ...words.slice(0, i), ...words.slice(i + 1)];
 }
 
@@ -91,14 +100,19 @@ export async function runOnTarget<F extends CommonFlags>(
   const { url, rest } = takeUrl(words, inv.command, flags);
   noExtra(rest, name);
   check?.();
-  const [{ withSession }, { present }] = await Promise.all([import('./session.js'), import('./output.js')]);
-  return withSession(inv, url, inv.command, flags, async (s) => present(await body(s), s.out, s.findings));
+  const [{ withSession, reportUnusedAnswers }, { present }] = await Promise.all([import('./session.js'), import('./output.js')]);
+  return withSession(inv, url, inv.command, flags, async (s) => {
+    const r = await body(s);
+    await reportUnusedAnswers(s);
+    return present(r, s.out, s.findings);
+  });
 }
 
 /** The target help shared by the server commands. */
 export const TARGET_HELP = `
 Targets:
-  a URL                  Streamable HTTP, right after the command:
+  a URL                  Streamable HTTP, after the command (call, resources, prompts
+                         and auth take it anywhere among their arguments):
                            mcp-inspect tools http://127.0.0.1:3000/mcp
   -- command args…       a stdio server, spawned; everything after -- is its command line:
                            mcp-inspect tools -- node server.js

@@ -83,7 +83,11 @@ export function resolveRound(requests: readonly InputRequest[], answers: Answers
         const content = given.content ?? {};
         const v = validateElicitationContent(r.requestedSchema, content);
         if (v.schemaError) throw new UsageError(`${where}: the server's requestedSchema cannot be used (${v.schemaError}); answer decline or cancel`);
-        if (!v.valid) throw new UsageError(`${where}: the answer does not fit the requested schema:\n  ${v.errors.map((e) => e.message).join('\n  ')}`);
+        if (!v.valid) {
+          const err = new UsageError(`${where}: the answer does not fit the requested schema: ${v.errors.map((e) => e.message).join('; ')}`);
+          err.details = v.errors;
+          throw err;
+        }
         response = elicitAccept(content);
         break;
       }

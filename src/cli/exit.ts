@@ -35,7 +35,11 @@ export const EXIT_TABLE: readonly ExitRow[] = [
     code: EXIT.inputRequired,
     meaning: 'the server asked for input that was not given (elicitation, roots, sampling): the pending requests are printed; --resume FILE continues',
   },
-  { code: EXIT.diffChanged, meaning: 'diff: a change at or above --fail-on (default: a breaking or needs-review change)' },
+  {
+    code: EXIT.diffChanged,
+    meaning:
+      'a difference was found: diff, a change at or above --fail-on (default: a breaking or needs-review change); replay, an answer unlike the recorded one',
+  },
   { code: EXIT.checkFailed, meaning: 'check: a finding at or above --min-severity (default: error)' },
   { code: EXIT.budgetNotMet, meaning: 'a budget or an expectation was not met (load: a --threshold)' },
   { code: EXIT.usage, meaning: 'usage error: bad arguments, unknown tool, arguments that do not match the schema' },

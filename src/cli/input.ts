@@ -32,6 +32,7 @@ import {
 import { rootFromArg } from '../protocol/roots.js';
 import type { JsonObject } from '../protocol/types.js';
 import { sanitize, sanitizeLine } from '../util/sanitize.js';
+import { closest } from '../util/distance.js';
 // Resolving a round and the elicitation forms validate with Ajv: loaded when a round arrives
 // (./elicit-args.ts, src/schema/elicitation.ts), not at the start of every command.
 import { collectAnswers, parseElicitFile, pendingSummary, type Answers } from './elicit-answers.js';
@@ -105,6 +106,10 @@ export interface CliInputOptions {
 export class CliInputHandler implements InputHandler {
   /** Keys of the scripted answers some round used (to warn at the end about the others). */
   readonly usedKeys = new Set<string>();
+  /** Keys of every request some round asked (as `--elicit` names them), for the did-you-mean of an unused answer. */
+  private readonly askedKeys = new Set<string>();
+  /** True once {@link takeUnusedAnswers} was called: the end of the command is told once. */
+  private toldUnused = false;
   private legacyElicitations = 0;
   private readonly ask: Ask;
 
@@ -137,6 +142,7 @@ export class CliInputHandler implements InputHandler {
       prior = this.o.resumed.responses;
       this.o.resumed = undefined;
     }
+    for (const r of requests) if (r.kind !== 'roots') this.askedKeys.add(r.key);
     const { resolveRound, buildPendingDocument } = await import('./elicit-args.js');
     const resolved = resolveRound(requests, this.o.answers, prior);
     for (const k of resolved.usedKeys) this.usedKeys.add(k);
@@ -167,6 +173,18 @@ export class CliInputHandler implements InputHandler {
     const out: InputResponses = {};
     for (const [k, v] of Object.entries(responses)) out[back.get(k) ?? k] = v;
     return out;
+  }
+
+  /**
+   * The `--elicit` / `--elicit-file` keys no round used, each with the asked keys close to it
+   * (a typo: `--elicit confrim` when the server asked `confirm`). Empty after the first call:
+   * the command tells it once, when it ends.
+   */
+  takeUnusedAnswers(): { key: string; near: string[] }[] {
+    if (this.toldUnused) return [];
+    this.toldUnused = true;
+    const asked = [...this.askedKeys];
+    return [...this.o.answers.elicit.keys()].filter((k) => !this.usedKeys.has(k)).map((key) => ({ key, near: closest(key, asked) }));
   }
 
   private missingMessage(round: InputRound, missing: readonly InputRequest[]): string {

@@ -28,8 +28,9 @@ export function eventJson(ev: ListenSessionEvent): object {
         time,
         cause: ev.cause,
         summary: summarizeDiff(ev.diff),
-        added: ev.diff.added.map((t) => listedKey(t, ev.kind)),
-        removed: ev.diff.removed.map((t) => listedKey(t, ev.kind)),
+        // One shape for all three: objects with the item's key as `name` (a resource's: its uri).
+        added: ev.diff.added.map((t) => ({ name: listedKey(t, ev.kind) })),
+        removed: ev.diff.removed.map((t) => ({ name: listedKey(t, ev.kind) })),
         changed: ev.diff.changed.map((c) => ({ name: c.name, fields: c.fields.map((f) => f.field) })),
         reordered: ev.diff.reordered,
         diff: ev.diff,

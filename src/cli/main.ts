@@ -80,8 +80,16 @@ Examples:
     .helpOption('-h, --help', 'show help')
     .showSuggestionAfterError(true)
     .enablePositionalOptions()
-    .showHelpAfterError('(add --help for usage)')
-    .configureOutput({ outputError: (str, write) => write(str.replace(/^error:/, 'mcp-inspect: error:')) })
+    // One line a script can match: commander's message, its did-you-mean and the help hint.
+    .configureOutput({
+      outputError: (str, write) =>
+        write(
+          `${str
+            .trimEnd()
+            .replace(/^error:/, 'mcp-inspect: error:')
+            .replace(/\s*\n\s*/g, ' ')} (add --help for usage)\n`,
+        ),
+    })
     .addHelpText(
       'after',
       `${TARGET_HELP}\n\nWithout a command, opens the interactive inspector on the target (or on the built-in demo server).\n${examples}\n\n${exitCodesHelp()}`,
@@ -96,6 +104,7 @@ Examples:
     spec.configure(program.command(spec.name).description(spec.description)).action((...args: unknown[]) => {
       const { words, local, cmd } = actionArgs(args);
       const flags = withGlobals(local, cmd);
+      inv.name = spec.name;
       chosen.action = () => spec.run(inv, words, flags);
     });
   }

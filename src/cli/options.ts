@@ -11,6 +11,8 @@ import { addInputOptions, type InputFlags } from './input-options.js';
 
 export interface CommonFlags extends TargetFlags, InputFlags {
   quiet?: boolean;
+  /** `--verbose`: the era probe's legacy fallback line on every run (src/cli/era-notice.ts). */
+  verbose?: boolean;
   timeout?: string;
   maxTime?: string;
   followRedirects?: 'same-origin' | 'any' | 'none';
@@ -78,6 +80,7 @@ export function addCommonOptions(cmd: Command): Command {
         .default('same-origin'),
     )
     .addOption(new Option('--era <era>', 'skip era detection').choices(['modern', 'legacy']))
+    .option('--verbose', "say every time how the era was detected (a legacy server's fallback line is shown once per server otherwise)")
     .option('--protocol-version <version>', 'force a protocol version (e.g. 2026-07-28, 2025-11-25)')
     .addOption(new Option('--log-level <level>', 'ask the server for log messages at this level').choices([...LOG_LEVELS]))
     .option('--json', 'machine-readable JSON on stdout')

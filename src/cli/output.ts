@@ -11,7 +11,7 @@ import { createPalette, type Palette } from '../diff/render.js';
 import { sanitize, sanitizeLine } from '../util/sanitize.js';
 import type { WireEvent } from '../client/types.js';
 import type { Finding } from '../check/types.js';
-import { McpError, NotOfferedError, TransportError, InspectError, InputRequiredError } from '../protocol/errors.js';
+import { McpError, NotOfferedError, TransportError, InspectError, InputRequiredError, UsageError } from '../protocol/errors.js';
 import type { PendingDocument } from './elicit-args.js';
 import { redactHeaders } from '../util/redact.js';
 import { safeJson } from '../util/json.js';
@@ -219,6 +219,11 @@ export function errorDocument(e: unknown, findings: readonly Finding[], signal?:
   // AuthRequiredError (src/auth/errors.ts; not imported: this module stays light): the command that logs in.
   const login = (e as { loginCommand?: unknown } | undefined)?.loginCommand;
   if (!signal && e instanceof InspectError && typeof login === 'string') error.loginCommand = login;
+  if (!signal && e instanceof UsageError && e.details?.length) error.details = e.details;
+  // ConfigError (src/config/types.ts; not imported either): where in which file.
+  const at = e as { file?: unknown; line?: unknown; column?: unknown } | undefined;
+  if (!signal && e instanceof InspectError && typeof at?.file === 'string')
+    Object.assign(error, { file: at.file, line: typeof at.line === 'number' ? at.line : null, column: typeof at.column === 'number' ? at.column : null });
   return { error, findings: [...findings] };
 }
 

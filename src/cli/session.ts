@@ -16,6 +16,7 @@ import type { FindingLog } from './findings.js';
 import type { EndingSignal } from './exit.js';
 import { CliInputHandler, answersFromFlags, isInteractive } from './input.js';
 import type { Root } from '../protocol/mrtr.js';
+import { isLegacyFallbackLine, shouldTellLegacyFallback } from './era-notice.js';
 
 export interface Session {
   client: InspectorClient;
@@ -33,6 +34,8 @@ export interface Session {
    * closes only the first one. Throws as the first connect would.
    */
   connectAgain?: () => Promise<InspectorClient>;
+  /** The signal that ended the run, once one arrived (SIGINT, SIGTERM, SIGHUP): `listen` ends by it with that signal's exit code. */
+  endingSignal?: () => EndingSignal | undefined;
 }
 
 const SIGNALS: readonly EndingSignal[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
@@ -86,7 +89,11 @@ export async function withSession<T>(
         if (flags.trace) out.trace(w);
       },
       onStderr: (l) => out.serverStderr(l),
-      onInfo: (m) => out.info(m),
+      onInfo: (m) => {
+        // The legacy fallback line once per server (src/cli/era-notice.ts); every time with --verbose or in discover.
+        if (isLegacyFallbackLine(m) && !shouldTellLegacyFallback(target, !!flags.verbose || inv.name === 'discover')) return;
+        out.info(m);
+      },
       onWarning: (w) => out.warn(w),
       onFinding: (f) => {
         if (inv.findings.add(f)) out.finding(f);
@@ -115,12 +122,41 @@ export async function withSession<T>(
       starting = undefined;
     }
     try {
-      return await fn({ client, out, target, signal: ctl.signal, findings: inv.findings, input, connectAgain: () => connect(target, opts) });
+      return await fn({
+        client,
+        out,
+        target,
+        signal: ctl.signal,
+        findings: inv.findings,
+        input,
+        connectAgain: () => connect(target, opts),
+        endingSignal: () => inv.signal,
+      });
+    } catch (e) {
+      // A failed command still tells what was given for nothing (its error document lists the findings).
+      if (inv.signal === undefined) await reportUnusedAnswers({ out, findings: inv.findings, input });
+      throw e;
     } finally {
       await client.close();
     }
   } finally {
     for (const s of SIGNALS) process.off(s, onSignal);
     offStdout();
+  }
+}
+
+/**
+ * Tells, once per run, each `--elicit` / `--elicit-file` answer that no input request asked
+ * for: an `input.unused-answer` finding (a warning on stderr, and in `--json`'s findings),
+ * with a did-you-mean among the keys that were asked. Call it when the command ends, before
+ * its result is printed.
+ */
+export async function reportUnusedAnswers(s: Pick<Session, 'out' | 'findings' | 'input'>): Promise<void> {
+  const unused = s.input?.takeUnusedAnswers() ?? [];
+  if (!unused.length) return;
+  const { unusedAnswerFinding } = await import('../check/rules/input.js');
+  for (const u of unused) {
+    const f = unusedAnswerFinding(u.key, u.near);
+    if (s.findings.add(f)) s.out.finding(f);
   }
 }

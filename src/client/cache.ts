@@ -14,6 +14,7 @@
  */
 import { createHash } from 'node:crypto';
 import { isRetryParams } from '../protocol/mrtr.js';
+import { LIST_KINDS, WATCH_KINDS, kindsOfWatch } from '../protocol/list-kinds.js';
 import type { JsonObject } from '../protocol/types.js';
 
 /** The caching hints of a result. */
@@ -69,11 +70,9 @@ function canonical(v: unknown): string {
 }
 
 /** The list kinds a list_changed notification invalidates, by notification method. */
-const INVALIDATES: Readonly<Record<string, readonly string[]>> = {
-  'notifications/tools/list_changed': ['tools/list'],
-  'notifications/prompts/list_changed': ['prompts/list'],
-  'notifications/resources/list_changed': ['resources/list', 'resources/templates/list'],
-};
+const INVALIDATES: Readonly<Record<string, readonly string[]>> = Object.fromEntries(
+  WATCH_KINDS.map((w) => [LIST_KINDS[w].notification, kindsOfWatch(w).map((k) => LIST_KINDS[k].method)]),
+);
 
 /** An in-memory cache of results by method, params and (for `private`) credential identity. */
 export class ResponseCache {

@@ -18,6 +18,12 @@ import { CLIENT_INFO, type RpcCore } from './rpc.js';
 /** Default ms `server/discover` is given alone on stdio before `initialize` is sent as well. */
 const DEFAULT_PROBE_TIMEOUT_MS = 5_000;
 
+/**
+ * The end of the informational lines that say the probe fell back to legacy: a face that tells
+ * them once per server (the CLI: src/cli/era-notice.ts) recognises them by it.
+ */
+export const LEGACY_FALLBACK_HINT = ' (--era legacy skips the probe)';
+
 /** Errors of an HTTP `initialize` POST (the last step before trying HTTP+SSE). */
 const initializeErrors = new WeakSet<object>();
 
@@ -87,7 +93,9 @@ export class Handshake {
       );
       return this.initLegacy(verdict.version);
     }
-    this.core.opts.onInfo?.(`server/discover was not understood (${describeError(e, 'inline')}): a legacy server; using the initialize handshake`);
+    this.core.opts.onInfo?.(
+      `server/discover was not understood (${describeError(e, 'inline')}): a legacy server; using the initialize handshake${LEGACY_FALLBACK_HINT}`,
+    );
     return this.initLegacy(undefined);
   }
 
@@ -131,7 +139,7 @@ export class Handshake {
       return this.useDiscover(winner.modern);
     }
     probeCtl.abort();
-    opts.onInfo?.('the server answered initialize: a legacy server');
+    opts.onInfo?.(`the server answered initialize: a legacy server${LEGACY_FALLBACK_HINT}`);
     return this.finishLegacy(winner.legacy, requested);
   }
 

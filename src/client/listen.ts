@@ -6,6 +6,7 @@
  * spec: basic/patterns/subscriptions
  */
 import { METHOD } from '../protocol/constants.js';
+import { LIST_KINDS, WATCH_KINDS } from '../protocol/list-kinds.js';
 import { McpError, TransportError, describeError } from '../protocol/errors.js';
 import { subscriptionIdOf } from '../protocol/meta.js';
 import type { JsonRpcNotification, ListenFilter } from '../protocol/types.js';
@@ -164,9 +165,7 @@ export class Listens {
 
 function normalizeFilter(f: ListenFilter): ListenFilter {
   const out: ListenFilter = {};
-  if (f.toolsListChanged) out.toolsListChanged = true;
-  if (f.promptsListChanged) out.promptsListChanged = true;
-  if (f.resourcesListChanged) out.resourcesListChanged = true;
+  for (const w of WATCH_KINDS) if (f[LIST_KINDS[w].listenFlag]) out[LIST_KINDS[w].listenFlag] = true;
   if (Array.isArray(f.resourceSubscriptions) && f.resourceSubscriptions.length)
     out.resourceSubscriptions = f.resourceSubscriptions.filter((u) => typeof u === 'string');
   return out;
@@ -175,9 +174,7 @@ function normalizeFilter(f: ListenFilter): ListenFilter {
 /** What was asked for but not granted (each flag, and the resource URIs not granted), as a ListenFilter; empty when all was granted. */
 export function refusedOf(requested: ListenFilter, granted: ListenFilter): ListenFilter {
   const out: ListenFilter = {};
-  if (requested.toolsListChanged && !granted.toolsListChanged) out.toolsListChanged = true;
-  if (requested.promptsListChanged && !granted.promptsListChanged) out.promptsListChanged = true;
-  if (requested.resourcesListChanged && !granted.resourcesListChanged) out.resourcesListChanged = true;
+  for (const flag of WATCH_KINDS.map((w) => LIST_KINDS[w].listenFlag)) if (requested[flag] && !granted[flag]) out[flag] = true;
   const g = new Set(granted.resourceSubscriptions ?? []);
   const r = (requested.resourceSubscriptions ?? []).filter((u) => !g.has(u));
   if (r.length) out.resourceSubscriptions = r;

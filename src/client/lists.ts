@@ -32,6 +32,13 @@ export interface ListOptions {
 }
 
 /** The list methods of McpClient, behind its façade. */
+/** The fingerprint of one page with the nextCursor it came with (pagination loop detection). */
+function pageHash(cursor: string, page: unknown[]): string {
+  return createHash('sha256')
+    .update(JSON.stringify([cursor, page]))
+    .digest('base64');
+}
+
 export class Lists {
   /** Valid `x-mcp-header` annotations per tool name, from the last tools/list (HTTP only). */
   private headerSpecs = new Map<string, XMcpHeaderSpec[]>();
@@ -72,8 +79,12 @@ export class Lists {
     let ttlMs: number | undefined;
     let cacheScope: string | undefined;
     let incomplete: PagedList<unknown>['incomplete'];
-    /** Hashes of (nextCursor, page content) seen: the same pair again means the server loops. */
-    const seen = new Set<string>();
+    /**
+     * The pages seen, by the nextCursor they came with: the same cursor with the same page
+     * content again means the server loops. A page is hashed only once its cursor comes again
+     * (most servers never repeat one: no hashing of every page for nothing).
+     */
+    const seen = new Map<string, { page: unknown[]; hash?: string }[]>();
     do {
       const result = await this.core.request(method, cursor !== undefined ? { cursor } : {}, { signal: opts.signal });
       pages++;
@@ -85,15 +96,17 @@ export class Lists {
       }
       cursor = typeof result.nextCursor === 'string' ? result.nextCursor : undefined;
       if (cursor !== undefined) {
-        const state = createHash('sha256')
-          .update(JSON.stringify([cursor, page]))
-          .digest('base64');
-        if (seen.has(state)) {
-          this.core.report(listLoop(method, cursor, pages));
-          incomplete = 'loop';
-          break;
-        }
-        seen.add(state);
+        const before = seen.get(cursor);
+        if (before) {
+          const c = cursor;
+          const hash = pageHash(c, page);
+          if (before.some((b) => (b.hash ??= pageHash(c, b.page)) === hash)) {
+            this.core.report(listLoop(method, cursor, pages));
+            incomplete = 'loop';
+            break;
+          }
+          before.push({ page, hash });
+        } else seen.set(cursor, [{ page }]);
       }
       for (const item of page) items.push(item);
     } while (cursor !== undefined && pages < MAX_PAGES);

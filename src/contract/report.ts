@@ -63,9 +63,14 @@ const mdCell = (s: string) =>
     .replace(/\|/g, '\\|')
     .replace(/[<>]/g, (m) => (m === '<' ? '&lt;' : '&gt;'));
 
-/** The Markdown summary of a diff for a pull-request comment: a verdict line and a table of changes. */
-export function renderDiffMarkdown(c: Classification, failed: boolean): string {
-  const head = `### MCP surface diff: ${failed ? '❌' : '✅'} ${summarizeClassification(c)}`;
+/**
+ * The Markdown summary of a diff for a pull-request comment: a verdict line and a table of
+ * changes. The mark says what the diff found (❌ a breaking change, ⚠️ a change that needs
+ * review, ✅ nothing stronger than compatible), never how `--fail-on` set the exit code.
+ */
+export function renderDiffMarkdown(c: Classification): string {
+  const mark = c.counts.breaking ? '❌' : c.counts.review ? '⚠️' : '✅';
+  const head = `### MCP surface diff: ${mark} ${summarizeClassification(c)}`;
   if (!c.changes.length) return `${head}\n`;
   const rows = [...c.changes]
     .sort((x, y) => CHANGE_CLASSES.indexOf(x.class) - CHANGE_CLASSES.indexOf(y.class))

@@ -8,10 +8,11 @@
  * the scenario texts in @modelcontextprotocol/conformance). spec: basic/utilities/mrtr,
  * server/tools, server/prompts, server/resources.
  */
-import type { Tool } from '../protocol/types.js';
+import type { JsonObject, Tool } from '../protocol/types.js';
 import { isObject } from '../util/json.js';
 import { CHIME_WAV_BASE64, PIXEL_PNG_BASE64 } from './assets.js';
 import { sleep, textResult } from './common.js';
+import { taskFixtures } from './conformance-tasks.js';
 import { canAsk, describeElicit, samplingText, type InputRequest } from './inputs.js';
 import type { DemoPrompt } from './prompts.js';
 import { simpleTemplate, type DemoResource, type DemoTemplate } from './resources.js';
@@ -52,6 +53,54 @@ const ROOTS: InputRequest = { method: 'roots/list', params: {} };
 
 function nameOf(r: ReturnType<typeof describeElicit>): string {
   return typeof r.content.name === 'string' ? r.content.name : 'stranger';
+}
+
+/** A tool with one required string argument. */
+function withString(name: string, description: string, arg: string, run: DemoTool['run']): DemoTool {
+  return { tool: { name, description, inputSchema: { type: 'object', properties: { [arg]: { type: 'string' } }, required: [arg] } }, run };
+}
+
+/** The 2025-11-25 suite's question tools (server-to-client requests on a legacy session; input rounds on a modern request). */
+function legacyTools(): DemoTool[] {
+  const elicited = (r: ReturnType<typeof describeElicit>) => `action=${r.action}, content=${JSON.stringify(r.content)}`;
+  const ask = (message: string, properties: JsonObject, required?: string[]): InputRequest => ({
+    method: 'elicitation/create',
+    params: { message, requestedSchema: { type: 'object', properties, ...(required ? { required } : {}) } },
+  });
+  return [
+    withString('test_sampling', 'Asks the client’s model `prompt` (sampling/createMessage)', 'prompt', async (a, ctx) => {
+      const { q } = await ctx.ask({ q: sampling(String(a.prompt), 100) });
+      return textResult(`LLM response: ${samplingText(q)}`);
+    }),
+    withString('test_elicitation', 'Asks the user for a username and an email (elicitation/create)', 'message', async (a, ctx) => {
+      const props = { username: { type: 'string', description: 'User’s response' }, email: { type: 'string', description: 'User’s email address' } };
+      const { q } = await ctx.ask({ q: ask(String(a.message), props, ['username', 'email']) });
+      return textResult(`User response: ${elicited(describeElicit(q))}`);
+    }),
+    tool('test_elicitation_sep1034_defaults', 'Asks a form whose every field has a default (SEP-1034)', async (_a, ctx) => {
+      const props = {
+        name: { type: 'string', default: 'John Doe' },
+        age: { type: 'integer', default: 30 },
+        score: { type: 'number', default: 95.5 },
+        status: { type: 'string', enum: ['active', 'inactive', 'pending'], default: 'active' },
+        verified: { type: 'boolean', default: true },
+      };
+      const { q } = await ctx.ask({ q: ask('Please review and update the form fields with defaults', props) });
+      return textResult(`Elicitation completed: ${elicited(describeElicit(q))}`);
+    }),
+    tool('test_elicitation_sep1330_enums', 'Asks a form with the five enum shapes (SEP-1330)', async (_a, ctx) => {
+      const options = (prefix: string, titles: string[]) => titles.map((title, i) => ({ const: `${prefix}${i + 1}`, title }));
+      const props = {
+        untitledSingle: { type: 'string', enum: ['option1', 'option2', 'option3'] },
+        titledSingle: { type: 'string', oneOf: options('value', ['First Option', 'Second Option', 'Third Option']) },
+        legacyEnum: { type: 'string', enum: ['opt1', 'opt2', 'opt3'], enumNames: ['Option One', 'Option Two', 'Option Three'] },
+        untitledMulti: { type: 'array', items: { type: 'string', enum: ['option1', 'option2', 'option3'] } },
+        titledMulti: { type: 'array', items: { anyOf: options('value', ['First Choice', 'Second Choice', 'Third Choice']) } },
+      };
+      const { q } = await ctx.ask({ q: ask('Please select options from the enum fields', props) });
+      return textResult(`Elicitation completed: ${elicited(describeElicit(q))}`);
+    }),
+  ];
 }
 
 function tools(h: ConformanceHooks): DemoTool[] {
@@ -99,6 +148,7 @@ function tools(h: ConformanceHooks): DemoTool[] {
         return textResult('Tool with logging executed successfully');
       }),
     ),
+    ...legacyTools(),
     tool('test_missing_capability', 'Needs sampling: a request that does not declare it gets -32021', async (_a, ctx) => {
       const { q } = await ctx.ask({ q: sampling('Say hi', 10) });
       return textResult(samplingText(q));
@@ -260,7 +310,7 @@ function templates(): DemoTemplate[] {
 
 /** The fixtures, wired to `hooks` for the trigger tools. */
 export function conformanceFixtures(hooks: ConformanceHooks): ConformanceFixtures {
-  return { tools: tools(hooks), prompts: prompts(), resources: resources(), templates: templates() };
+  return { tools: [...tools(hooks), ...taskFixtures()], prompts: prompts(), resources: resources(), templates: templates() };
 }
 
 /** True when the env asks for the fixtures (`1`, `true`, `yes`). */

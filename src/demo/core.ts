@@ -31,7 +31,19 @@ import { conformanceFixtures } from './conformance.js';
 import { InputRequired, InputRound, StateSigner, type AskFn } from './inputs.js';
 import { PromptCatalog } from './prompts.js';
 import { ResourceCatalog } from './resources.js';
-import { DemoCatalog, callDemoTool, type LogFn, type ProgressFn, type ToolContext } from './tools.js';
+import { DemoCatalog, callDemoTool, checkArguments, type LogFn, type ProgressFn, type ToolContext } from './tools.js';
+import {
+  declaresTasks,
+  legacyTask as legacyTaskOf,
+  modernDetailedTask,
+  modernTask,
+  RELATED_TASK_META,
+  TaskStore,
+  tasksCapabilityMissing,
+  type DemoTask,
+  type TaskControl,
+} from './tasks.js';
+import { checkInputCapabilities } from './inputs.js';
 
 export { CancelledError, errorResponse, RpcFailure };
 
@@ -87,7 +99,21 @@ export interface RequestScope {
    * session's log level (set by `logging/setLevel`). Absent: a modern request (input rounds,
    * `_meta` logLevel).
    */
-  legacy?: { ask: AskFn; logLevel: string | undefined; clientCapabilities: JsonObject };
+  legacy?: { ask: AskFn; logLevel: string | undefined; clientCapabilities: JsonObject; session: LegacyChannel };
+}
+
+/**
+ * A legacy session's own channel, for what outlives the request that started it (a task):
+ * the session's stream (stdio: stdout; HTTP: the GET stream), its current log level, and
+ * server-to-client requests sent there.
+ */
+export interface LegacyChannel {
+  notify(n: JsonRpcNotification): void;
+  logLevel(): string | undefined;
+  /** Asks the client on the session's stream, each request tagged with `_meta` related-task `taskId`. */
+  ask(requests: Parameters<AskFn>[0], taskId: string, signal: AbortSignal): ReturnType<AskFn>;
+  /** A task the session created changed status (it sends notifications/tasks/status). */
+  taskChanged(t: DemoTask): void;
 }
 
 /** The two ways a transport delivers messages of one listen subscription. */
@@ -133,11 +159,14 @@ const IMPLEMENTED_METHODS: ReadonlySet<string> = new Set([
   METHOD.resourcesRead,
   METHOD.complete,
   METHOD.listen,
+  'tasks/get',
+  'tasks/update',
+  'tasks/cancel',
 ]);
 
 const LOG_ORDER: readonly string[] = LOG_LEVELS;
 
-/** The demo's capabilities (the same in both eras, except what only one era has). spec: schema ServerCapabilities */
+/** The demo's capabilities in both eras (each era adds its own: see {@link DEMO_MODERN_CAPABILITIES}, src/demo/legacy.ts). spec: schema ServerCapabilities */
 export const DEMO_CAPABILITIES: JsonObject = {
   tools: { listChanged: true },
   prompts: { listChanged: true },
@@ -146,11 +175,14 @@ export const DEMO_CAPABILITIES: JsonObject = {
   logging: {},
 };
 
+/** The modern capabilities: the common ones and the tasks extension (SEP-2663: under `extensions`, never a `tasks` slot). */
+export const DEMO_MODERN_CAPABILITIES: JsonObject = { ...DEMO_CAPABILITIES, extensions: { 'io.modelcontextprotocol/tasks': {} } };
+
 /** What the demo says about itself (discover `instructions`, legacy InitializeResult). */
 export const DEMO_INSTRUCTIONS =
   'The mcp-inspect demo server: everything mcp-inspect can show. Tools: echo, add (structured output), countdown (progress, ' +
   'cancellation), weather (an x-mcp-header argument), fail (a tool error), picture, chime, embed_resource, mixed_content ' +
-  '(content kinds), log_levels, ask_name / open_link / ask_model / list_roots (input rounds), slow_report (progress, in steps).' +
+  '(content kinds), log_levels, ask_name / open_link / ask_model / list_roots (input rounds), research (progress; a task for task-capable clients).' +
   ' Resources: demo://readme, demo://picture.png, demo://clock (subscribe: it updates on every tick), templates ' +
   'demo://weather/{city} and demo://greeting/{lang} (they complete). Prompts: greet (arguments complete), review_readme ' +
   '(embedded resource), describe_picture (an image). The tool, prompt and resource lists change every few seconds: open ' +
@@ -166,6 +198,8 @@ export class DemoCore {
   readonly prompts: PromptCatalog;
   readonly resources: ResourceCatalog;
   readonly serverInfo: Implementation;
+  /** Every task of both eras (src/demo/tasks.ts). */
+  readonly tasks: TaskStore;
   private readonly signer = new StateSigner();
   private readonly pageSize: number;
   private readonly listChanges: boolean;
@@ -183,6 +217,7 @@ export class DemoCore {
     this.listChanges = o.listChanges;
     this.log = o.log;
     this.serverInfo = { name: DEMO_SERVER_NAME, title: 'mcp-inspect demo server', version: o.version };
+    this.tasks = new TaskStore({ log: o.log });
   }
 
   /** Number of open listen subscriptions. */
@@ -274,7 +309,7 @@ export class DemoCore {
         case METHOD.discover:
           return this.complete({
             supportedVersions: [...DEMO_SUPPORTED_VERSIONS],
-            capabilities: DEMO_CAPABILITIES,
+            capabilities: DEMO_MODERN_CAPABILITIES,
             instructions: DEMO_INSTRUCTIONS,
             ttlMs: 60_000,
             cacheScope: 'public',
@@ -304,6 +339,10 @@ export class DemoCore {
           return this.complete({ ...this.readResource(params.uri), ttlMs: 0, cacheScope: 'public' });
         case METHOD.complete:
           return this.complete({ completion: this.completion(params) });
+        case 'tasks/get':
+        case 'tasks/update':
+        case 'tasks/cancel':
+          return this.modernTaskMethod(req);
         default:
           throw new RpcFailure(ERROR_CODE.methodNotFound, `Method not found: ${req.method}`, 404);
       }
@@ -372,14 +411,109 @@ export class DemoCore {
 
   private async callTool(req: JsonRpcRequest, scope: RequestScope): Promise<JsonObject> {
     const params = req.params ?? {};
-    this.checkCall(params);
+    const tool = this.checkCall(params);
     const ctx = this.context(req, scope, `tools/call:${String(params.name)}`);
+    const support = isObject(tool.execution) ? tool.execution.taskSupport : undefined;
+    if (support === 'optional' || support === 'required') {
+      // Legacy: the client asks with params.task. Modern (SEP-2663): the server decides, for a request that declared the extension.
+      const asTask = scope.legacy ? isObject(params.task) : declaresTasks(ctx.clientCapabilities);
+      if (!asTask && support === 'required') {
+        if (!scope.legacy) throw tasksCapabilityMissing(`tool ${tool.name} (execution.taskSupport: required)`);
+        // spec 2025-11-25 basic/utilities/tasks#tool-level-negotiation: -32601 when a required task is called plainly.
+        throw new RpcFailure(ERROR_CODE.methodNotFound, `Tool ${tool.name} must be called as a task (execution.taskSupport: required): add params.task`, 404);
+      }
+      if (asTask) return this.startTask(tool, params, ctx, scope);
+    }
     try {
       return this.complete(await callDemoTool(this.catalog, params.name, params.arguments, ctx));
     } catch (e) {
       if (e instanceof ToolCallError) throw new RpcFailure(ERROR_CODE.invalidParams, e.message, 400);
       throw e;
     }
+  }
+
+  /**
+   * A task-augmented `tools/call`: arguments checked (a misfit is a plain tool error), the
+   * tool's `gather` phase run in the request itself (an input round on a modern request,
+   * SEP-2663's MRTR-then-task composition), then the task created and answered at once:
+   * modern `{resultType: "task", taskId, status, ttlMs, pollIntervalMs…}`, legacy
+   * `{task: Task}`. The body runs on with the task's signal; its progress becomes the status
+   * message (and legacy progress notifications tagged with the task), its questions park the
+   * task in `input_required` (modern: until tasks/update; legacy: a request on the session's stream).
+   */
+  private async startTask(tool: Tool, params: JsonObject, ctx: ToolContext, scope: RequestScope): Promise<JsonObject> {
+    const args = isObject(params.arguments) ? params.arguments : {};
+    const problem = checkArguments(tool.inputSchema, args);
+    if (problem) return this.complete({ content: [{ type: 'text', text: `Invalid arguments for tool ${tool.name}: ${problem}.` }], isError: true });
+    const body = this.catalog.body(tool.name);
+    if (!body) throw new RpcFailure(ERROR_CODE.internalError, `Internal error: tool ${tool.name} has no body`, 500);
+    const gathered = body.gather ? await body.gather(args, ctx) : {};
+    const legacy = scope.legacy;
+    const token = isObject(params._meta) ? params._meta.progressToken : undefined;
+    const taskCtx = (c: TaskControl): ToolContext => ({
+      signal: c.signal,
+      clientCapabilities: ctx.clientCapabilities,
+      progress: (p, total, message) => {
+        c.note(message ?? `${p}${total !== undefined ? ` of ${total}` : ''}`);
+        if (legacy && (typeof token === 'string' || typeof token === 'number')) {
+          legacy.session.notify({
+            jsonrpc: '2.0',
+            method: METHOD.progress,
+            params: {
+              progressToken: token,
+              progress: p,
+              ...(total !== undefined ? { total } : {}),
+              ...(message ? { message } : {}),
+              _meta: { [RELATED_TASK_META]: { taskId: c.task.taskId } },
+            },
+          });
+        }
+      },
+      log: (l, data) => {
+        const level = legacy?.session.logLevel();
+        if (legacy && typeof level === 'string' && LOG_ORDER.includes(level) && LOG_ORDER.indexOf(l) >= LOG_ORDER.indexOf(level)) {
+          legacy.session.notify({ jsonrpc: '2.0', method: METHOD.message, params: { level: l, logger: DEMO_SERVER_NAME, data } });
+        }
+      },
+      ask: async (requests) => {
+        if (!legacy) {
+          checkInputCapabilities(requests, ctx.clientCapabilities);
+          return c.park(requests);
+        }
+        c.waiting(true);
+        try {
+          return await legacy.session.ask(requests, c.task.taskId, c.signal);
+        } finally {
+          c.waiting(false);
+        }
+      },
+    });
+    const ttl = legacy && isObject(params.task) && typeof params.task.ttl === 'number' ? params.task.ttl : undefined;
+    const task = this.tasks.create(
+      legacy ? 'legacy' : 'modern',
+      ttl,
+      (c) => body.run({ ...args, ...gathered }, taskCtx(c)),
+      legacy ? (t) => legacy.session.taskChanged(t) : undefined,
+    );
+    this.log(`tools/call ${tool.name}: task ${task.taskId} created`);
+    if (legacy) return this.complete({ task: legacyTaskOf(task) });
+    return { resultType: 'task', ...modernTask(task), _meta: { [META.serverInfo]: this.serverInfo } };
+  }
+
+  /**
+   * `tasks/get`, `tasks/update`, `tasks/cancel` of the tasks extension (SEP-2663); the request
+   * must declare the extension (-32021 otherwise, checked before the task id).
+   * @throws {RpcFailure} -32021, or -32602 for an unknown task or malformed inputResponses.
+   */
+  private modernTaskMethod(req: JsonRpcRequest): JsonObject {
+    const params = req.params ?? {};
+    const meta = isObject(params._meta) ? params._meta : {};
+    const caps = isObject(meta[META.clientCapabilities]) ? meta[META.clientCapabilities] : {};
+    if (!declaresTasks(caps as JsonObject)) throw tasksCapabilityMissing(req.method);
+    if (req.method === 'tasks/get') return this.complete(modernDetailedTask(this.tasks.get(params.taskId)));
+    if (req.method === 'tasks/update') this.tasks.update(params.taskId, params.inputResponses);
+    else this.tasks.cancel(params.taskId); // idempotent: a terminal task gets the same empty ack
+    return this.complete({});
   }
 
   private async getPrompt(req: JsonRpcRequest, scope: RequestScope): Promise<JsonObject> {

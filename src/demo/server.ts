@@ -1,7 +1,10 @@
 /**
  * The built-in demo server (`mcp-inspect demo-server`, and the target of the tour when no
- * server is given): MCP 2026-07-28 only, stateless, over Streamable HTTP (127.0.0.1 only)
- * or stdio. Built on the project's own protocol module (src/protocol), never on the SDK.
+ * server is given), over Streamable HTTP (127.0.0.1 only) or stdio, in both eras at once:
+ * MCP 2026-07-28 (stateless, every request stands alone) and, for a client that opens with
+ * `initialize` (or names its `Mcp-Session-Id`), the legacy session of src/demo/legacy.ts.
+ * Built on the project's own protocol module (src/protocol), never on the SDK: the SDK v1
+ * server would have made the legacy side shorter, but it (and zod) would ship in the package.
  *
  * The behaviour lives in src/demo/core.ts (methods, `_meta` checks, subscriptions) and
  * src/demo/tools.ts (the tools and the list that changes over time); this file is the two
@@ -21,6 +24,9 @@ import { validateXMcpHeaders } from '../protocol/xmcpheader.js';
 import { isObject } from '../util/json.js';
 import { conformanceFromEnv } from './conformance.js';
 import { packageVersion } from '../util/version.js';
+import { LegacyHttp } from './legacy-http.js';
+import { isLegacyInitialize, LegacySession } from './legacy.js';
+import { DEMO_MAX_MESSAGE_BYTES, headerOf, originAllowed, readBody, sendJson, sendText, SseStream } from './http-util.js';
 
 /** Options of {@link startDemoServer}. */
 export interface DemoServerOptions {
@@ -60,13 +66,15 @@ export interface DemoServer {
   done: Promise<void>;
 }
 
+/** The tasks extension's methods whose `Mcp-Name` is `params.taskId` (SEP-2663 §Streamable HTTP: Routing Headers). */
+const TASK_NAME_METHODS: ReadonlySet<string> = new Set(['tasks/get', 'tasks/update', 'tasks/cancel']);
+
 /** Requests whose bodies may send progress or log messages: with a progressToken or a logLevel they answer with a stream. */
 const STREAMING_METHODS: ReadonlySet<string> = new Set([METHOD.toolsCall, METHOD.promptsGet, METHOD.resourcesRead]);
 /** List requests that send one log message when asked for a level (src/demo/core.ts `note`). */
 const LOGGING_LISTS: ReadonlySet<string> = new Set([METHOD.toolsList, METHOD.promptsList, METHOD.resourcesList]);
 
-/** Largest accepted HTTP body / stdio line, in bytes (4 MiB). */
-export const DEMO_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+export { DEMO_MAX_MESSAGE_BYTES };
 
 function describe(req: JsonRpcRequest): string {
   const name = req.params?.name;
@@ -112,11 +120,6 @@ export async function startDemoServer(opts: DemoServerOptions): Promise<DemoServ
 
 // ───────────────────────────── Streamable HTTP ─────────────────────────────
 
-function headerOf(req: IncomingMessage, name: string): string | undefined {
-  const v = req.headers[name.toLowerCase()];
-  return Array.isArray(v) ? v.join(', ') : v;
-}
-
 function mismatch(message: string): RpcFailure {
   return new RpcFailure(ERROR_CODE.headerMismatch, message, 400);
 }
@@ -151,7 +154,11 @@ function checkStandardHeaders(req: IncomingMessage, body: JsonRpcRequest, versio
   if (m === undefined) throw mismatch(`Header mismatch: required header ${HEADER.method} is missing`);
   assertHeaderChars(HEADER.method, m);
   if (m !== body.method) throw mismatch(`Header mismatch: ${HEADER.method} header value '${m}' does not match body value '${body.method}'`);
-  const nameParam = Object.hasOwn(NAME_PARAM_BY_METHOD, body.method) ? NAME_PARAM_BY_METHOD[body.method] : undefined;
+  const nameParam = Object.hasOwn(NAME_PARAM_BY_METHOD, body.method)
+    ? NAME_PARAM_BY_METHOD[body.method]
+    : TASK_NAME_METHODS.has(body.method)
+      ? 'taskId'
+      : undefined;
   if (nameParam) {
     const raw = headerOf(req, HEADER.name);
     if (raw === undefined) throw mismatch(`Header mismatch: required header ${HEADER.name} is missing for ${body.method}`);
@@ -191,73 +198,9 @@ function checkParamHeaders(req: IncomingMessage, tool: Tool, args: unknown): voi
   }
 }
 
-/** Loopback origins only: a page elsewhere must not drive a local server (DNS rebinding). spec: basic/transports/streamable-http#security--endpoint */
-function originAllowed(origin: string | undefined): boolean {
-  if (origin === undefined) return true;
-  try {
-    return ['127.0.0.1', 'localhost', '[::1]'].includes(new URL(origin).hostname);
-  } catch {
-    return false;
-  }
-}
-
-function sendJson(res: ServerResponse, status: number, msg: unknown): void {
-  if (res.headersSent || res.destroyed) return;
-  const body = JSON.stringify(msg);
-  res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
-  res.end(body);
-}
-
-function sendText(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', ...headers });
-  res.end(text + '\n');
-}
-
-/** An SSE response stream, opened lazily on the first message so that early errors can still be plain JSON with a 4xx status. */
-class SseStream {
-  private started = false;
-  constructor(private readonly res: ServerResponse) {}
-  get open(): boolean {
-    return !this.res.writableEnded && !this.res.destroyed;
-  }
-  private start(): void {
-    if (this.started) return;
-    this.started = true;
-    this.res.writeHead(200, {
-      'Content-Type': 'text/event-stream',
-      'Cache-Control': 'no-cache, no-transform',
-      'X-Accel-Buffering': 'no',
-      Connection: 'keep-alive',
-    });
-    this.res.flushHeaders();
-  }
-  send(msg: JsonRpcMessage): void {
-    if (!this.open) return;
-    this.start();
-    this.res.write(`event: message\ndata: ${JSON.stringify(msg)}\n\n`);
-  }
-  comment(): void {
-    if (this.open && this.started) this.res.write(':\n\n');
-  }
-  end(): void {
-    if (this.open) this.res.end();
-  }
-}
-
-async function readBody(req: IncomingMessage): Promise<{ text: string; tooLarge: boolean }> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  let tooLarge = false;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > DEMO_MAX_MESSAGE_BYTES) tooLarge = true;
-    else chunks.push(chunk);
-  }
-  return { text: Buffer.concat(chunks).toString('utf8'), tooLarge };
-}
-
 async function startHttp(core: DemoCore, opts: DemoServerOptions, log: (l: string) => void, stopTimer: () => void): Promise<DemoServer> {
   const keepAliveMs = opts.keepAliveMs ?? 15_000;
+  const legacy = new LegacyHttp(core, log, keepAliveMs);
   /** In-flight work to cancel on close(): request handlers and listen streams. */
   const inflight = new Set<() => void>();
 
@@ -268,9 +211,13 @@ async function startHttp(core: DemoCore, opts: DemoServerOptions, log: (l: strin
       return sendJson(res, 403, { jsonrpc: '2.0', error: { code: ERROR_CODE.invalidRequest, message: 'Forbidden: Origin not allowed' } });
     }
     if (req.method !== 'POST') {
-      // spec: streamable-http#earlier-streamable-http-revisions: GET/DELETE → 405 on a modern-only server.
+      if (LegacyHttp.claims(req) && req.method === 'GET') return legacy.get(req, res);
+      if (LegacyHttp.claims(req) && req.method === 'DELETE') return legacy.delete(req, res);
+      // spec: streamable-http#earlier-streamable-http-revisions: GET/DELETE without a legacy session → 405 (no modern GET stream).
       req.resume();
-      return sendText(res, 405, 'Method Not Allowed: this MCP endpoint accepts POST only (MCP 2026-07-28, no GET stream, no sessions)', { Allow: 'POST' });
+      return sendText(res, 405, 'Method Not Allowed: MCP 2026-07-28 has no GET stream; a legacy session opens one with its Mcp-Session-Id', {
+        Allow: 'POST',
+      });
     }
     const { text, tooLarge } = await readBody(req);
     if (tooLarge)
@@ -285,6 +232,8 @@ async function startHttp(core: DemoCore, opts: DemoServerOptions, log: (l: strin
     } catch {
       return sendJson(res, 400, errorResponse(null, new RpcFailure(ERROR_CODE.parseError, 'Parse error: the body is not valid JSON', 400)));
     }
+    // One endpoint, both eras: a session header or a legacy initialize is the legacy era.
+    if (LegacyHttp.claims(req, parsed)) return legacy.post(req, res, parsed);
     const msg = classify(parsed);
     if (msg.kind === 'invalid') return sendJson(res, msg.failure.httpStatus, errorResponse(msg.id, msg.failure));
     if (msg.kind === 'response') {
@@ -397,6 +346,9 @@ async function startHttp(core: DemoCore, opts: DemoServerOptions, log: (l: strin
       else res.destroy();
     });
   });
+  // Idle keep-alive sockets live longer than a client's pool keeps them (undici: 4 s), so a
+  // client never reuses one the server is closing at that moment ("fetch failed" under load).
+  server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port ?? 0, '127.0.0.1', () => {
@@ -416,6 +368,8 @@ async function startHttp(core: DemoCore, opts: DemoServerOptions, log: (l: strin
       stopTimer();
       core.endAllSubscriptions(); // graceful end: each listen request gets its result
       for (const cancel of [...inflight]) cancel();
+      legacy.close();
+      core.tasks.cancelAll();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
@@ -450,6 +404,30 @@ function startStdio(core: DemoCore, opts: DemoServerOptions, log: (l: string) =>
   // A reader that went away must not crash the server (EPIPE).
   const onOutputError = (e: Error) => log(`[stdio] stdout error: ${e.message}`);
   output.on('error', onOutputError);
+  /** The legacy session, once a client opened with `initialize` (one per stdio connection). */
+  let legacy: LegacySession | undefined;
+  /** Legacy requests go to the session; a request with a modern `_meta` version stays modern. */
+  const isLegacy = (parsed: unknown, rpc: JsonRpcRequest): boolean => {
+    if (isLegacyInitialize(parsed)) return true;
+    const meta = rpc.params?._meta;
+    return legacy !== undefined && !(isObject(meta) && META.protocolVersion in meta);
+  };
+  const handleLegacy = async (rpc: JsonRpcRequest): Promise<void> => {
+    if (rpc.method === METHOD.initialize) {
+      legacy?.close();
+      legacy = new LegacySession({
+        core,
+        log,
+        tag: 'stdio',
+        push: (m) => {
+          write(m);
+          return true;
+        },
+      });
+    }
+    const response = await legacy!.request(rpc, write);
+    if (response) write(response);
+  };
 
   const handleRequest = async (rpc: JsonRpcRequest): Promise<void> => {
     const key = keyOf(rpc.id);
@@ -512,9 +490,14 @@ function startStdio(core: DemoCore, opts: DemoServerOptions, log: (l: string) =>
         write(errorResponse(msg.id, msg.failure));
         return;
       case 'response':
-        log('[stdio] ignored a JSON-RPC response (the demo server sends no requests)');
+        if (legacy) legacy.response(parsed);
+        else log('[stdio] ignored a JSON-RPC response (the demo server asks nothing of a modern client this way)');
         return;
       case 'notification': {
+        if (legacy && !(msg.method === METHOD.cancelled && inflight.has(keyOf(msg.params?.requestId as RequestId)))) {
+          legacy.notification(msg.method, msg.params);
+          return;
+        }
         if (msg.method === METHOD.cancelled) {
           const id = msg.params?.requestId;
           if (typeof id === 'string' || typeof id === 'number') {
@@ -529,7 +512,7 @@ function startStdio(core: DemoCore, opts: DemoServerOptions, log: (l: string) =>
         return; // other notifications: nothing to do
       }
       case 'request':
-        void handleRequest(msg.req);
+        void (isLegacy(parsed, msg.req) ? handleLegacy(msg.req) : handleRequest(msg.req));
         return;
     }
   };
@@ -568,6 +551,8 @@ function startStdio(core: DemoCore, opts: DemoServerOptions, log: (l: string) =>
       core.endAllSubscriptions(); // graceful end: each listen request gets its result on stdout
       for (const cancel of [...inflight.values()]) cancel();
       inflight.clear();
+      legacy?.close();
+      core.tasks.cancelAll();
       output.off('error', onOutputError);
       log('[stdio] demo server closed');
       resolveDone();

@@ -1,9 +1,9 @@
 /**
  * The demo's tools that ask the client something before they answer: an elicitation form,
- * an elicitation URL, a sampling question, a roots question, and a slow report that legacy
- * clients may run as a task. Each asks through `ctx.ask`, which is an input round on a modern
- * request (`resultType: "input_required"`, answered by a retry) and a real server-to-client
- * request on a legacy connection (not wired yet: the demo speaks 2026-07-28 only).
+ * an elicitation URL, a sampling question, a roots question, and `research`, which a
+ * task-capable client runs as a task (src/demo/tasks.ts). Each asks through `ctx.ask`, which
+ * is an input round on a modern request (`resultType: "input_required"`, answered by a retry)
+ * and a real server-to-client request on a legacy session (src/demo/legacy.ts).
  *
  * spec: basic/utilities/mrtr, client/elicitation (form and url modes), client/sampling,
  * client/roots, basic/utilities/tasks (2025-11-25, execution.taskSupport).
@@ -114,25 +114,44 @@ export const INPUT_TOOLS: readonly DemoTool[] = [
   },
   {
     tool: {
-      name: 'slow_report',
-      title: 'Slow report (task)',
+      name: 'research',
+      title: 'Research a topic (task)',
       description:
-        'Builds a report in `steps` steps of 200 ms, with progress. Declares execution.taskSupport: optional (a task-capable client may run it as a task).',
+        'Researches `topic` in `steps` steps of half a second, with progress and log messages, then returns a short summary. ' +
+        'execution.taskSupport: optional: a task-capable client runs it as a task (legacy: params.task; modern: the ' +
+        'io.modelcontextprotocol/tasks extension) and polls it; any other client simply waits for the result.',
       inputSchema: {
         type: 'object',
-        properties: { steps: { type: 'integer', minimum: 1, maximum: 20, default: 5, description: 'How many steps (1–20)' } },
+        properties: {
+          topic: { type: 'string', minLength: 1, description: 'What to research, e.g. "tide pools"' },
+          steps: { type: 'integer', minimum: 1, maximum: 10, default: 5, description: 'How many steps (1–10), half a second each' },
+        },
+        required: ['topic'],
         additionalProperties: false,
       },
       execution: { taskSupport: 'optional' },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     run: async (a, ctx) => {
+      const topic = a.topic as string;
       const steps = typeof a.steps === 'number' ? a.steps : 5;
+      ctx.log('info', `research on "${topic}": ${steps} step(s)`);
       for (let i = 1; i <= steps; i++) {
-        await sleep(200, ctx.signal);
-        ctx.progress?.(i, steps, `step ${i} of ${steps}`);
+        const what = RESEARCH_STEPS[(i - 1) % RESEARCH_STEPS.length];
+        ctx.progress?.(i - 1, steps, `${what} (step ${i} of ${steps})`);
+        ctx.log('debug', `step ${i}: ${what}`);
+        await sleep(500, ctx.signal);
       }
-      return textResult(`Report ready: ${steps} step(s), all green.`);
+      ctx.progress?.(steps, steps, 'done');
+      return textResult(
+        `Research on "${topic}" (${steps} step(s), invented by the mcp-inspect demo server):\n` +
+          `- ${topic} has been studied for a long time, and people still disagree about it.\n` +
+          `- Three sources agree on the basics; one adds a surprising detail.\n` +
+          `- Next step: read the primary sources yourself.`,
+      );
     },
   },
 ];
+
+/** What `research` says it is doing at each step. */
+const RESEARCH_STEPS = ['finding sources', 'reading', 'taking notes', 'cross-checking', 'writing the summary'];

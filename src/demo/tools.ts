@@ -41,6 +41,12 @@ export interface ToolContext {
 export interface DemoTool {
   tool: Tool;
   run(args: JsonObject, ctx: ToolContext): Promise<CallToolResult>;
+  /**
+   * Task-supporting tools only: what to ask before the task is created, in the request
+   * itself (a modern input round, SEP-2663's MRTR-then-task composition); its answer is
+   * merged into the arguments `run` gets.
+   */
+  gather?(args: JsonObject, ctx: ToolContext): Promise<JsonObject>;
 }
 
 const NO_SIDE_EFFECTS = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };

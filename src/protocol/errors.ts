@@ -128,6 +128,8 @@ export class UsageError extends InspectError {
   readonly kind = 'usage' as const;
   /** `MCPI_USAGE`, or a more precise `MCPI_*` code of a subclass (e.g. a config file error). */
   readonly code: string;
+  /** Structured details for `--json` (each validation issue, for one): the message stays one line for people. */
+  details?: readonly unknown[];
   constructor(message: string, code = 'MCPI_USAGE') {
     super(message);
     this.name = 'UsageError';

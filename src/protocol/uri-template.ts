@@ -139,6 +139,21 @@ export function templateValuesFromPairs(info: UriTemplateInfo, pairs: readonly s
   return out;
 }
 
+/** True for a variable of a form-style query expression (`{?q}`, `{&page}`): it may be left out or empty. */
+export function isOptionalVariable(v: TemplateVariable): boolean {
+  return v.operator === '?' || v.operator === '&';
+}
+
+/**
+ * The variables a URI cannot do without that `values` leaves absent or empty (`''`, or a list
+ * of nothing but `''`): every variable outside a `{?…}` / `{&…}` query expression. RFC 6570
+ * expands them to nothing, which reads another resource (`x://items/` for `x://items/{id}`).
+ */
+export function emptyRequiredVariables(info: UriTemplateInfo, values: Readonly<Record<string, TemplateValue>>): string[] {
+  const empty = (v: TemplateValue) => v === undefined || (Array.isArray(v) ? v.every((x) => x === '') : v === '');
+  return info.variables.filter((v) => !isOptionalVariable(v) && empty(values[v.name])).map((v) => v.name);
+}
+
 /**
  * A JSON Schema for the template's variables (one string property each; an exploded one an
  * array of strings), for the form engine (`schema/form.ts buildForm`). RFC 6570 makes every

@@ -378,6 +378,24 @@ export function undeclaredKeyHints(inputSchema: unknown, args: Record<string, un
   return out;
 }
 
+/**
+ * The top-level argument keys the schema does not name although it lists properties, each
+ * with the declared names close to it: `delayMS` when the schema has `delayMs`. A key that a
+ * `patternProperties` pattern or an `additionalProperties` schema (or `true`) covers is
+ * declared; a schema that lists no properties declares nothing to compare with (empty).
+ * `additionalProperties: false` is refused earlier, by {@link coerceArgs}. Never throws.
+ */
+export function undeclaredArguments(inputSchema: unknown, args: Record<string, unknown>): { key: string; near: string[] }[] {
+  const doc: Schema = isObject(inputSchema) ? inputSchema : {};
+  const top: Schema = deref(doc, doc) ?? {};
+  const known = knownNames(doc, top);
+  if (!known.length) return [];
+  if (own(top, 'additionalProperties') === true || own(top, 'unevaluatedProperties') === true) return [];
+  return Object.keys(args)
+    .filter((k) => lookup(doc, top, k).kind !== 'typed')
+    .map((key) => ({ key, near: closest(key, known) }));
+}
+
 /** Arguments being built: nested paths make nested maps (plain objects only at the end, so `__proto__` stays a key). */
 type Tree = Map<string, unknown>;
 /** Arrays built item by item from repeated keys (a JSON array given whole is not extended in place). */

@@ -4,6 +4,7 @@
  */
 import { TransportError } from '../protocol/errors.js';
 import { redactUrl } from '../util/redact.js';
+import { sanitizeLine } from '../util/sanitize.js';
 
 /**
  * undici's response headers as one string per name: names lower-cased, repeated values
@@ -21,7 +22,10 @@ export function headerRecord(h: Record<string, string | string[] | undefined>): 
  * `cause`. `why`: `connection refused` (ECONNREFUSED), `host not found` (ENOTFOUND,
  * EAI_AGAIN), `connection reset` (ECONNRESET, UND_ERR_SOCKET), `connect timeout`
  * (UND_ERR_CONNECT_TIMEOUT, UND_ERR_HEADERS_TIMEOUT), `TLS error: <message>`
- * (ERR_TLS_CERT_ALTNAME_INVALID or a message naming a certificate), else the error's message.
+ * (ERR_TLS_CERT_ALTNAME_INVALID or a message naming a certificate), `the server does not speak TLS
+ * on this port (is it http://?)` (ERR_SSL_WRONG_VERSION_NUMBER: https:// to a plain-HTTP
+ * port), `TLS error: <the code in words>` for another ERR_SSL_* (OpenSSL's own text starts
+ * with a per-run hex prefix), else the error's message.
  */
 export function connectError(url: string, e: unknown): TransportError {
   const err = e as { code?: string; message?: string; cause?: { code?: string } };
@@ -35,9 +39,14 @@ export function connectError(url: string, e: unknown): TransportError {
           ? 'connection reset'
           : code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT'
             ? 'connect timeout'
-            : code === 'ERR_TLS_CERT_ALTNAME_INVALID' || /certificate/i.test(err.message ?? '')
-              ? `TLS error: ${err.message}`
-              : (err.message ?? String(e));
+            : code === 'ERR_SSL_WRONG_VERSION_NUMBER' || code === 'ERR_SSL_PACKET_LENGTH_TOO_LONG'
+              ? // OpenSSL's text has a per-run hex prefix; this sentence is what a script can match.
+                'the server does not speak TLS on this port (is it http://?)'
+              : code === 'ERR_TLS_CERT_ALTNAME_INVALID' || /certificate/i.test(err.message ?? '')
+                ? `TLS error: ${err.message}`
+                : code?.startsWith('ERR_SSL_')
+                  ? `TLS error: ${code.slice('ERR_SSL_'.length).toLowerCase().replace(/_/g, ' ')}`
+                  : (err.message ?? String(e));
   return new TransportError('MCPI_CONNECT', `cannot connect to ${redactUrl(url)}: ${why}`, { cause: e });
 }
 
@@ -56,4 +65,43 @@ function limitLabel(bytes: number): string {
 export function sseEventTooLarge(where: string, max: number): TransportError {
   const n = limitLabel(max);
   return new TransportError('MCPI_TOO_LARGE', `the server sent one SSE event over ${n} on ${where} (a message may be at most ${n}); the stream was closed`);
+}
+
+/**
+ * A short cleaned excerpt of an error body for display (the TUI's error detail): tags,
+ * scripts and styles removed, whitespace collapsed, at most `max` characters (default 200),
+ * the page title left out (the message has it). Empty for an empty body.
+ */
+export function bodyExcerpt(text: string, max = 200): string {
+  const plain = text
+    .replace(/<(script|style|title|head)[^>]*>[\s\S]*?<\/\1>/gi, ' ')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&nbsp;/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  const line = sanitizeLine(plain);
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+/** "1.9 kB" / "312 bytes": the size of a body for a message. */
+export function sizeLabel(bytes: number): string {
+  return bytes < 1000 ? `${bytes} bytes` : `${(bytes / 1000).toFixed(1)} kB`;
+}
+
+/** Pulls a human hint out of a non-JSON error body: an HTML <title>, or the first line of text. */
+export function describeBody(text: string, contentType: string): string {
+  const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(text)?.[1];
+  if (title) return sanitizeLine(title.trim()).slice(0, 160);
+  const h1 = /<h1[^>]*>([\s\S]*?)<\/h1>/i.exec(text)?.[1];
+  if (h1) return sanitizeLine(h1.replace(/<[^>]+>/g, '').trim()).slice(0, 160);
+  const first = text.split('\n').find((l) => l.trim()) ?? '';
+  const plain = sanitizeLine(first.replace(/<[^>]+>/g, ' ').trim()).slice(0, 160);
+  return plain || (contentType ? `empty ${contentType} body` : 'empty body');
+}
+
+/** Merges header records case-insensitively: a later record's value (and spelling) wins. */
+export function mergeHeaders(...records: Record<string, string>[]): Record<string, string> {
+  const byLower = new Map<string, [string, string]>();
+  for (const r of records) for (const [k, v] of Object.entries(r)) byLower.set(k.toLowerCase(), [k, v]);
+  return Object.fromEntries(byLower.values());
 }

@@ -6,16 +6,14 @@
  * spec: basic/transports/streamable-http (2026-07-28 and 2025-11-25)
  */
 import { Agent, request as undiciRequest, type Dispatcher } from 'undici';
-import { createParser } from 'eventsource-parser';
 import { InspectError, TransportError } from '../protocol/errors.js';
 import { HEADER } from '../protocol/constants.js';
-import { idKey, parseMessage, type ParsedMessage } from '../protocol/jsonrpc.js';
+import { parseMessage } from '../protocol/jsonrpc.js';
 import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../protocol/types.js';
-import { notAMessage, unexpectedIdOnStream } from '../check/rules/jsonrpc.js';
-import { notificationRejected, sseMalformed, sseNonJsonData } from '../check/rules/http.js';
+import { notificationRejected } from '../check/rules/http.js';
 import { sanitizeLine } from '../util/sanitize.js';
 import { redactHeaders, redactUrl } from '../util/redact.js';
-import { sendAuthorized } from '../auth/send.js';
+import { authorizedHeaders, sendAuthorized } from '../auth/send.js';
 import type { AuthChallenge, AuthProvider } from '../auth/types.js';
 import {
   MAX_MESSAGE_BYTES,
@@ -26,7 +24,10 @@ import {
   type TransportHooks,
   type TransportResponse,
 } from './types.js';
-import { connectError, headerRecord, sseEventTooLarge } from './http-common.js';
+import { bodyExcerpt, connectError, describeBody, headerRecord, mergeHeaders, sizeLabel } from './http-common.js';
+import { pumpServerStream, readResponseStream } from './http-streams.js';
+
+export { bodyExcerpt, describeBody, mergeHeaders };
 import { startRequestTimer } from './request-timer.js';
 import { followRedirects, type RedirectPolicy } from './redirect.js';
 
@@ -72,45 +73,6 @@ export type { RedirectPolicy };
 const DEAD_SOCKET = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE', 'UND_ERR_CLOSED']);
 
 type Body = Dispatcher.ResponseData['body'];
-
-/**
- * A short cleaned excerpt of an error body for display (the TUI's error detail): tags,
- * scripts and styles removed, whitespace collapsed, at most `max` characters (default 200),
- * the page title left out (the message has it). Empty for an empty body.
- */
-export function bodyExcerpt(text: string, max = 200): string {
-  const plain = text
-    .replace(/<(script|style|title|head)[^>]*>[\s\S]*?<\/\1>/gi, ' ')
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/&nbsp;/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-  const line = sanitizeLine(plain);
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
-}
-
-/** "1.9 kB" / "312 bytes": the size of a body for a message. */
-function sizeLabel(bytes: number): string {
-  return bytes < 1000 ? `${bytes} bytes` : `${(bytes / 1000).toFixed(1)} kB`;
-}
-
-/** Pulls a human hint out of a non-JSON error body: an HTML <title>, or the first line of text. */
-export function describeBody(text: string, contentType: string): string {
-  const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(text)?.[1];
-  if (title) return sanitizeLine(title.trim()).slice(0, 160);
-  const h1 = /<h1[^>]*>([\s\S]*?)<\/h1>/i.exec(text)?.[1];
-  if (h1) return sanitizeLine(h1.replace(/<[^>]+>/g, '').trim()).slice(0, 160);
-  const first = text.split('\n').find((l) => l.trim()) ?? '';
-  const plain = sanitizeLine(first.replace(/<[^>]+>/g, ' ').trim()).slice(0, 160);
-  return plain || (contentType ? `empty ${contentType} body` : 'empty body');
-}
-
-/** Merges header records case-insensitively: a later record's value (and spelling) wins. */
-export function mergeHeaders(...records: Record<string, string>[]): Record<string, string> {
-  const byLower = new Map<string, [string, string]>();
-  for (const r of records) for (const [k, v] of Object.entries(r)) byLower.set(k.toLowerCase(), [k, v]);
-  return Object.fromEntries(byLower.values());
-}
 
 export class HttpTransport implements Transport {
   readonly kind = 'http' as const;
@@ -413,7 +375,7 @@ export class HttpTransport implements Transport {
     try {
       if (ctype.includes('text/event-stream') && res.statusCode < 300) {
         if (opts.stream) timer.pause();
-        const message = await this.readSse(res.body, req, opts, ctl);
+        const message = await readResponseStream(this.hooks, this.opts.maxMessageBytes ?? MAX_MESSAGE_BYTES, res.body, req, opts, ctl);
         return { message, httpStatus: res.statusCode, httpHeaders: resHeaders };
       }
       const text = x.challengeText ?? (await this.readText(res.body));
@@ -525,66 +487,6 @@ export class HttpTransport implements Transport {
     return Buffer.concat(chunks).toString('utf8');
   }
 
-  /** Reads an SSE response until the response to `req` arrives; notifications go to opts.onNotification. */
-  private async readSse(body: Body, req: JsonRpcRequest, opts: RequestOptions, ctl: AbortController): Promise<JsonRpcResponse> {
-    const max = this.opts.maxMessageBytes ?? MAX_MESSAGE_BYTES;
-    let response: JsonRpcResponse | undefined;
-    /** Set when one event outgrew `max` (an endless `data:` line): the parser stops there. */
-    let tooLarge = false;
-    const parser = createParser({
-      maxBufferSize: max,
-      onEvent: (ev) => {
-        if (response) return;
-        const m = this.parseEventData(ev.data);
-        if (!m) return;
-        if (m.kind === 'response') {
-          if (idKey(m.message.id) === idKey(req.id)) response = m.message;
-          else this.hooks.onFinding?.(unexpectedIdOnStream(m.message, req));
-        } else if (m.kind === 'notification') {
-          opts.onNotification?.(m.message);
-        } else {
-          this.hooks.onServerRequest?.(m.message, 'response-stream');
-        }
-      },
-      onError: (err) => {
-        if (err.type === 'max-buffer-size-exceeded') tooLarge = true;
-        else this.hooks.onFinding?.(sseMalformed('response', err.message));
-      },
-    });
-    const decoder = new TextDecoder();
-    try {
-      for await (const chunk of body) {
-        parser.feed(decoder.decode(chunk as Buffer, { stream: true }));
-        if (response) break;
-        if (tooLarge) throw sseEventTooLarge(`the response stream of ${req.method}`, max);
-      }
-    } catch (e) {
-      if (response) return response;
-      throw e;
-    }
-    if (response) {
-      ctl.abort(); // the response ends the stream; don't keep the socket reading
-      return response;
-    }
-    parser.reset({ consume: true });
-    if (response) return response;
-    throw new TransportError('MCPI_CLOSED', `the response stream for ${req.method} ended without a response`);
-  }
-
-  /** Parses one SSE event's data once; reports it on the wire, and as a finding when it is not a JSON-RPC message. */
-  private parseEventData(data: string): Exclude<ParsedMessage, { kind: 'invalid' }> | undefined {
-    const bytes = Buffer.byteLength(data);
-    const m = parseMessage(data);
-    if (m.kind !== 'invalid') {
-      this.hooks.onWire?.({ time: Date.now(), direction: 'in', message: m.message, bytes });
-      return m;
-    }
-    this.hooks.onWire?.({ time: Date.now(), direction: 'in', raw: data.slice(0, 4096), bytes });
-    if (!data.trim()) return undefined;
-    this.hooks.onFinding?.(m.reason === 'not-json' ? sseNonJsonData(data) : notAMessage(data, 'sse'));
-    return undefined;
-  }
-
   async notify(n: JsonRpcNotification, headers?: Record<string, string>): Promise<void> {
     if (this.closed) return;
     const body = JSON.stringify(n);
@@ -637,38 +539,13 @@ export class HttpTransport implements Transport {
       this.controllers.delete(ctl);
       return false;
     }
-    const max = this.opts.maxMessageBytes ?? MAX_MESSAGE_BYTES;
-    let tooLarge = false;
-    const parser = createParser({
-      maxBufferSize: max,
-      onEvent: (ev) => {
-        const m = this.parseEventData(ev.data);
-        if (m?.kind === 'notification') this.hooks.onUnsolicited?.(m.message);
-        else if (m?.kind === 'request') this.hooks.onServerRequest?.(m.message, 'server-stream');
-      },
-      onError: (err) => {
-        if (err.type === 'max-buffer-size-exceeded') tooLarge = true;
-        else this.hooks.onFinding?.(sseMalformed('get', err.message));
-      },
-    });
-    const decoder = new TextDecoder();
-    void (async () => {
-      try {
-        for await (const chunk of res.body) {
-          parser.feed(decoder.decode(chunk as Buffer, { stream: true }));
-          if (tooLarge) break;
-        }
-        if (tooLarge) {
-          res.body.destroy();
-          if (!this.closed && !ctl.signal.aborted) this.hooks.onServerStreamEnd?.(sseEventTooLarge('the GET stream', max).message);
-        } else if (!this.closed && !ctl.signal.aborted) this.hooks.onServerStreamEnd?.('the server ended the GET stream');
-      } catch {
-        // An abort is ours (close, a session reset): not the server's doing, nothing to report.
-        if (!this.closed && !ctl.signal.aborted) this.hooks.onServerStreamEnd?.('the GET stream broke');
-      } finally {
-        this.controllers.delete(ctl);
-      }
-    })();
+    pumpServerStream(
+      this.hooks,
+      this.opts.maxMessageBytes ?? MAX_MESSAGE_BYTES,
+      res.body,
+      () => this.closed || ctl.signal.aborted,
+      () => this.controllers.delete(ctl),
+    );
     return true;
   }
 
@@ -729,10 +606,7 @@ export class HttpTransport implements Transport {
       try {
         // The stored token goes along; a challenge here is not worth a login (the provider is not asked).
         const auth = this.auth;
-        const own = auth?.requestHeaders ? await auth.requestHeaders({ method: 'DELETE', url: this.opts.url }) : undefined;
-        const authorization = own ? own.Authorization : await auth?.authorizationHeader();
-        const extra: Record<string, string> = {};
-        for (const [k, v] of Object.entries(own ?? {})) if (k !== 'Authorization') extra[k] = v;
+        const { authorization, extra } = auth ? await authorizedHeaders(auth, 'DELETE', this.opts.url) : { authorization: undefined, extra: {} };
         const { res } = await this.exchangeOnce(
           'DELETE',
           authorization ? mergeHeaders(headers, extra) : headers,

@@ -20,9 +20,8 @@ import { lateResponse, notAMessage, unknownId } from '../check/rules/jsonrpc.js'
 import { notificationRejected, sseMalformed, sseNonJsonData } from '../check/rules/http.js';
 import { sanitizeLine } from '../util/sanitize.js';
 import { redactHeaders, redactUrl } from '../util/redact.js';
-import { describeBody, mergeHeaders } from './http.js';
+import { connectError, describeBody, headerRecord, mergeHeaders, sseEventTooLarge } from './http-common.js';
 import { MAX_MESSAGE_BYTES, type RequestOptions, type Transport, type TransportCapabilities, type TransportHooks, type TransportResponse } from './types.js';
-import { connectError, headerRecord, sseEventTooLarge } from './http-common.js';
 import { startRequestTimer, type RequestTimer } from './request-timer.js';
 import { routeNotification } from './route.js';
 import { followRedirects, type RedirectPolicy } from './redirect.js';

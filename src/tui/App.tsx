@@ -1,14 +1,15 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Box } from 'ink';
 import { UIProvider, useUIActions, useUIState, type AppProps } from './context/ui.js';
 import { useScreenSize } from './hooks/useTerminalSize.js';
 import { useNow } from './hooks/useNow.js';
 import { useKeys } from './hooks/useKeys.js';
+import { usePaneBar } from './hooks/usePaneBar.js';
 import { useLogFlash, useStatusLine } from './hooks/useStatusLine.js';
 import { DIFFS, useDiffAnnounce } from './hooks/useDiffAnnounce.js';
 import { HELP_CONTEXTS, PRIORITY_CONTEXTS, hintLine, matchKey, type KeyContext } from './keys.js';
 import { scrollBy } from './lines/scroll.js';
-import { PANES, usePanes, type PaneContext, type PaneDef } from './panes/index.js';
+import { PANES, usePanes, type PaneContext } from './panes/index.js';
 import { Header } from './components/Header.js';
 import { PaneTabs } from './components/PaneTabs.js';
 import { StatusBar } from './components/StatusBar.js';
@@ -39,8 +40,8 @@ export function App(props: Partial<AppProps>) {
 
 /**
  * Keeps which pane is active and runs every pane's state hook (src/tui/panes/); owns only what
- * is global: the help screen, quitting (q, Ctrl-C twice), the status line, showing the Wire
- * pane, and opening the Diffs pane when a new diff arrives (hooks/useDiffAnnounce.ts). The
+ * is global: the help screen, quitting (q, Ctrl-C twice), the status line, the pane bar
+ * (hooks/usePaneBar.ts: showing the Wire pane), and opening the Diffs pane when a new diff arrives (hooks/useDiffAnnounce.ts). The
  * connection's life is src/tui/connection/lifecycle.ts. All keys go through one handler: the
  * global rows of the key table first, then the active pane, so that exactly one view acts on
  * each key.
@@ -55,12 +56,10 @@ function Inspector() {
   const ws = watch.state;
   const now = useNow(1000);
 
-  const [active, setActive] = useState(PANES[0].id);
-  /** Optional panes (Wire) the user has shown. */
-  const [shownOptional, setShownOptional] = useState<ReadonlySet<string>>(() => new Set());
+  const { active, setActive, isShown, bar, moved, cycle, jump, openPane, takeOpen } = usePaneBar(PANES, (def) =>
+    flash(`${def.title} pane hidden`, 'plain', { ttlMs: 3000 }),
+  );
   const [help, setHelp] = useState<{ open: boolean; offset: number }>({ open: false, offset: 0 });
-  /** The pane `w` left for the Wire pane: `w` on Wire hides it and goes back there. */
-  const beforeOptional = useRef<string | undefined>(undefined);
   /** `q` was pressed once while a call runs: the next `q` cancels it and quits. */
   const [quitArmed, setQuitArmed] = useState(false);
   /** Follow live (`F`): a new diff opens the Diffs pane over a watched pane. Off by default: focus never moves by itself. */
@@ -71,16 +70,8 @@ function Inspector() {
     if (active === DIFFS) setSeenDiffs(ws.diffCount);
   }, [active, ws.diffCount]);
 
-  const isShown = (def: PaneDef) => !def.optional || shownOptional.has(def.id);
-  /** Brings up pane `id` and hands it `arg` (a resource_link's URI for the Resources pane). */
-  const openArg = useRef<{ id: string; arg: string } | undefined>(undefined);
-  const openPane = useCallback((id: string, arg: string) => {
-    setActive(id);
-    openArg.current = { id, arg };
-  }, []);
   const ctx: Omit<PaneContext, 'shown'> = { client, watch, wire, log, pollMs, now, width, height: mainH, flash, clearFlash, openPane };
   const panes = usePanes(PANES, (def) => ({ ...ctx, shown: isShown(def) }));
-  const bar = PANES.filter(isShown);
   const pane = panes[active];
   // A round of input the server asked for takes the screen and the keys until it is answered.
   const asks = useInputOverlay({ queue: inputQueue, width, height: mainH, flash, clearFlash });
@@ -92,10 +83,9 @@ function Inspector() {
       : [...pane.contexts, 'global', 'always'];
   const typing = asks.active ? asks.contexts.includes('text') : pane.contexts.includes('text');
   useEffect(() => {
-    const o = openArg.current;
-    if (!o) return;
-    openArg.current = undefined;
-    panes[o.id]?.onOpen?.(o.arg);
+    // `openPane` (a resource_link's URI for the Resources pane): handed over once the pane is up.
+    const o = takeOpen();
+    if (o) panes[o.id]?.onOpen?.(o.arg);
   });
   const helpOpen = help.open;
   useDiffAnnounce({ watch, active, watching: pane.watching, follow, helpOpen, openDiffs: panes[DIFFS]?.onJump, setActive, setStatus, clearFlash });
@@ -127,34 +117,6 @@ function Inspector() {
     quit();
   };
 
-  const cyclePane = (delta: number) => {
-    const i = bar.findIndex((d) => d.id === active);
-    setActive(bar[(i + delta + bar.length) % bar.length].id);
-  };
-
-  /** The global key of a pane (`d`, `w`): show/hide an optional pane, or jump to the pane. */
-  const paneKey = (def: PaneDef) => {
-    if (def.optional) {
-      // The key goes to the pane (showing it first); on the pane itself it hides it again.
-      const on = shownOptional.has(def.id);
-      if (on && active === def.id) {
-        setShownOptional((s) => {
-          const n = new Set(s);
-          n.delete(def.id);
-          return n;
-        });
-        const back = beforeOptional.current;
-        setActive(back && back !== def.id ? back : PANES[0].id);
-        flash(`${def.title} pane hidden`, 'plain', { ttlMs: 3000 });
-        return;
-      }
-      if (!on) setShownOptional((s) => new Set(s).add(def.id));
-      beforeOptional.current = active;
-    }
-    setActive(def.id);
-    panes[def.id].onJump?.();
-  };
-
   const keys = useKeys((input, key) => {
     // Several characters at once where keys are commands: take them one by one.
     if ([...input].length > 1 && !key.ctrl && !key.meta && !typing) return 'split';
@@ -170,7 +132,7 @@ function Inspector() {
     const priority = pane.contexts.filter((c) => PRIORITY_CONTEXTS.includes(c));
     if (matchKey(input, key, priority, typing)) return void pane.onKey(input, key);
     const g = matchKey(input, key, ['global'], typing);
-    if (g?.command === 'pane.cycle') return void cyclePane(g.arg);
+    if (g?.command === 'pane.cycle') return void cycle(g.arg);
     if (g?.command === 'help.open') return void setHelp({ open: true, offset: 0 });
     if (g?.command === 'diffs.follow') {
       setFollow(!follow);
@@ -187,11 +149,10 @@ function Inspector() {
     }
     if (connectionKey(g?.command, { lifecycle, reconnect, disconnect, flash })) return;
     const def = g && PANES.find((d) => d.key === g.command);
-    if (def) return void paneKey(def);
+    if (def) return void (jump(def) && panes[def.id].onJump?.());
     pane.onKey(input, key);
   });
-  const wanted = active !== PANES[0].id || shownOptional.size > 0;
-  useConnectionEffects({ given, reach, watch, flash, wanted, pendingKeys, inject: keys.inject, onWireWanted: wireWanted });
+  useConnectionEffects({ given, reach, watch, flash, wanted: moved, pendingKeys, inject: keys.inject, onWireWanted: wireWanted });
 
   // ---- rendering ----
   const st = connectionStatus({ closing, lifecycle, closedReason: client.closedReason, reach, watch: ws, targetLabel });

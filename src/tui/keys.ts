@@ -11,6 +11,7 @@
  * `'text'`), bindings to printable characters are off: those characters are typed.
  */
 import type { Key } from 'ink';
+import { LIST_KINDS, WATCH_KINDS } from '../protocol/list-kinds.js';
 
 /** Where a key is pressed. Pane modules describe their state with these. */
 export type KeyContext =
@@ -617,16 +618,13 @@ export const KEY_TABLE = [
   // ---- Listen ----
   {
     command: 'listen.toggle',
-    keys: [
-      { key: '1', arg: 1 },
-      { key: '2', arg: 2 },
-      { key: '3', arg: 3 },
-    ],
+    // One digit per watched list, in table order (src/protocol/list-kinds.ts).
+    keys: WATCH_KINDS.map((_, i) => ({ key: String(i + 1), arg: i + 1 })),
     in: ['listen'],
     section: 'Listen',
-    does: 'toggle tools / prompts / resources for the next subscription',
+    does: `toggle ${WATCH_KINDS.map((w) => LIST_KINDS[w].label).join(' / ')} for the next subscription`,
     hint: 'filter',
-    hintKeys: '1/2/3',
+    hintKeys: WATCH_KINDS.map((_, i) => i + 1).join('/'),
   },
   { command: 'listen.resubscribe', keys: ['return'], in: ['listen'], section: 'Listen', does: 're-subscribe with that filter', hint: 're-subscribe' },
 

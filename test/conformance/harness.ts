@@ -147,13 +147,14 @@ export function runClientScenario(o: {
   return run('client', o.scenario, ['--command', o.command], o);
 }
 
-/** Runs one server scenario against the MCP server at `url`. */
+/** Runs one server scenario against the MCP server at `url` (`force`: an extension scenario, which the suite otherwise skips). */
 export function runServerScenario(o: {
   scenario: string;
   url: string;
   specVersion?: string;
   timeoutMs?: number;
   env?: NodeJS.ProcessEnv;
+  force?: boolean;
 }): Promise<ScenarioResult> {
   return run('server', o.scenario, ['--url', o.url], o);
 }

@@ -165,6 +165,9 @@ function cliEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessE
   delete env.FORCE_COLOR;
   delete env.MCP_BEARER_TOKEN;
   env.NO_COLOR = '1';
+  // Nothing is remembered between runs unless a test gives a state folder: a path under a file
+  // cannot be created, so every run is a first run (the legacy fallback line is told each time).
+  env.MCP_INSPECT_STATE_DIR = '/dev/null/mcp-inspect-test-state';
   for (const [k, v] of Object.entries(extra)) {
     if (v === undefined) delete env[k];
     else env[k] = v;

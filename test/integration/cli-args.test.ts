@@ -26,7 +26,7 @@ const DEMO_TOOLS = [
   'open_link',
   'ask_model',
   'list_roots',
-  'slow_report',
+  'research',
 ];
 
 let tmp: string;

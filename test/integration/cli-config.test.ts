@@ -188,7 +188,7 @@ describe('an HTTP+SSE (2024-11-05) server from the v1 SDK', () => {
     const key = await runCli(['call', sse.url, 'echo', 'txet=x']);
     expect(key.code).toBe(64);
     // The SDK's schema allows extra keys, so the validator refuses the call and the hint follows.
-    expect(key.stderr).toMatch(/missing required argument 'text'\n'txet' is not a declared argument; did you mean 'text'\?/);
+    expect(key.stderr).toMatch(/missing required argument 'text'; 'txet' is not a declared argument; did you mean 'text'\?/);
     const file = join(project, 'result.json');
     ok(await runCli(['call', 'echo', 'text=saved', '-o', file, sse.url]));
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ content: [{ type: 'text', text: 'saved' }] });

@@ -47,8 +47,8 @@ describe('listen: prompts/list_changed and resources/list_changed re-fetch and d
     // Variant 1 has extra_prompt and surface://extra instead of farewell and surface://data/old.txt.
     const [pIn, pOut] = variant === 1 ? ['extra_prompt', 'farewell'] : ['farewell', 'extra_prompt'];
     const [rIn, rOut] = variant === 1 ? ['surface://extra', 'surface://data/old.txt'] : ['surface://data/old.txt', 'surface://extra'];
-    expect(prompts).toMatchObject({ added: [pIn], removed: [pOut], changed: [] });
-    expect(resources).toMatchObject({ added: [rIn], removed: [rOut], changed: [] });
+    expect(prompts).toMatchObject({ added: [{ name: pIn }], removed: [{ name: pOut }], changed: [] });
+    expect(resources).toMatchObject({ added: [{ name: rIn }], removed: [{ name: rOut }], changed: [] });
     // The tool list did not change: no tools diff.
     expect(diffs.filter((d) => d.kind === 'tools')).toEqual([]);
 

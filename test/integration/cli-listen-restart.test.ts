@@ -89,8 +89,8 @@ describe('listen --restart-on-change', () => {
     expect(failed.error).toContain('the server process exited with code 1');
     // No prompt left: the SDK no longer declares the prompts capability, and the list counts as empty.
     expect(restarted).toMatchObject({ type: 'restart', ok: true, summary: 'capabilities: +0 −1 ~0; tools: +1 −0 ~0' });
-    expect(tools).toMatchObject({ type: 'diff', kind: 'tools', cause: 'restart', added: ['delta'], removed: [], summary: '+1 added' });
-    expect(prompts).toMatchObject({ type: 'diff', kind: 'prompts', cause: 'restart', added: [], removed: ['hello'] });
+    expect(tools).toMatchObject({ type: 'diff', kind: 'tools', cause: 'restart', added: [{ name: 'delta' }], removed: [], summary: '+1 added' });
+    expect(prompts).toMatchObject({ type: 'diff', kind: 'prompts', cause: 'restart', added: [], removed: [{ name: 'hello' }] });
     for (const e of events) expect(Number.isNaN(Date.parse(e.time))).toBe(false);
     // The crash's stack trace is the server's stderr, passed through; not ours.
     expect(r.stderr).toContain('SyntaxError');

@@ -8,6 +8,8 @@ import { interrupt, runCliUntil, waitForCount } from '../helpers/wait.js';
 
 const MODERN = fixturePath('modern-server');
 const TS = String.raw`\d\d:\d\d:\d\d\.\d{3}`;
+/** The name of an added or removed entry of a `diff` line (objects with `name`, issue 24.5). */
+const nameOf = (x: { name: string }) => x.name;
 
 function ok(r: CliResult, code = 0): void {
   expect(r.code, describeResult(r)).toBe(code);
@@ -63,8 +65,8 @@ describe('modern server over HTTP, changed by another process', () => {
       type: 'diff',
       cause: 'notification',
       summary: '+1 added, -1 removed, ~1 changed',
-      added: ['extra'],
-      removed: ['fail'],
+      added: [{ name: 'extra' }],
+      removed: [{ name: 'fail' }],
       changed: [{ name: 'echo', fields: ['description'] }],
       reordered: false,
     });
@@ -126,9 +128,10 @@ describe('modern server over HTTP, changed by another process', () => {
     // (How long it takes is measured by bench/timers.mjs.)
     const d = await runCli(['listen', server.url, '--duration', '0.8', '--json']);
     ok(d);
-    const types = jsonLines(d.stdout)
-      .filter(notFinding)
-      .map((e) => e.type);
+    const lines = jsonLines(d.stdout).filter(notFinding);
+    // It ends with its end line (issue 24.5), whatever came before.
+    expect(lines.at(-1)).toMatchObject({ type: 'end', reason: 'duration' });
+    const types = lines.slice(0, -1).map((e) => e.type);
     expect(types).toEqual(['tools', 'acknowledged'].slice(0, types.length));
   });
 
@@ -160,7 +163,7 @@ describe('modern server over stdio (the fixture changes its tools every 300 ms)'
     // The fixture's timer runs from its start: on a loaded machine a first change may land
     // before the subscription, so the diff can go either way; it is always the mirror pair.
     expect(events[3]).toMatchObject({ cause: 'notification', changed: [{ name: 'echo', fields: ['description'] }] });
-    expect([...events[3].added, '|', ...events[3].removed].join(' ')).toMatch(/^(extra \| fail|fail \| extra)$/);
+    expect([...events[3].added.map(nameOf), '|', ...events[3].removed.map(nameOf)].join(' ')).toMatch(/^(extra \| fail|fail \| extra)$/);
     // The spawned server was shut down (stdin closed, then signals): nothing left behind.
     expect(r.descendants.length).toBeGreaterThan(0);
   });
@@ -176,7 +179,7 @@ describe('modern server over stdio (the fixture changes its tools every 300 ms)'
     ).toHaveLength(2);
     const diffs = events.filter((e) => e.type === 'diff');
     expect(diffs, describeResult(r)).toHaveLength(2);
-    expect([...diffs[0].added, ...diffs[0].removed].sort()).toEqual(['extra', 'fail']);
+    expect([...diffs[0].added, ...diffs[0].removed].map(nameOf).sort()).toEqual(['extra', 'fail']);
     expect(diffs[1].added).toEqual(diffs[0].removed);
     expect(diffs[1].removed).toEqual(diffs[0].added);
   });
@@ -192,8 +195,8 @@ describe('a second notification while the re-fetch for the first is in flight (c
     ok(r);
     const events = jsonLines(r.stdout);
     expect(events.map((e) => e.type)).toEqual(['tools', 'acknowledged', 'notification', 'notification', 'diff', 'diff']);
-    expect(events[4]).toMatchObject({ cause: 'notification', added: ['beta'], removed: [] });
-    expect(events[5]).toMatchObject({ cause: 'notification', added: ['gamma'], removed: [] });
+    expect(events[4]).toMatchObject({ cause: 'notification', added: [{ name: 'beta' }], removed: [] });
+    expect(events[5]).toMatchObject({ cause: 'notification', added: [{ name: 'gamma' }], removed: [] });
   });
 
   // Regression (fixed in 42d462d): `--count 2` used to stop at the first diff after the 2nd
@@ -202,7 +205,7 @@ describe('a second notification while the re-fetch for the first is in flight (c
     const r = await runCli(['listen', '--json', '--count', '2', '--quiet', ...burst]);
     ok(r);
     const diffs = jsonLines(r.stdout).filter((e) => e.type === 'diff');
-    expect(diffs.map((d) => d.added)).toEqual([['beta'], ['gamma']]);
+    expect(diffs.map((d) => d.added)).toEqual([[{ name: 'beta' }], [{ name: 'gamma' }]]);
   });
 });
 

@@ -278,7 +278,7 @@ describe.each<Kind>(['stdio', 'http'])('modern server over %s', (kind) => {
   it('call: arguments that do not match the schema are refused (64) unless --no-validate, then the server decides', async () => {
     const refused = await modern(kind, 'call', ['typed', '--args', '{"i":"x"}']);
     ok(refused, 64);
-    expect(ownStderr(refused.stderr)).toMatch(/invalid arguments for typed:\n.*\bi\b/);
+    expect(ownStderr(refused.stderr)).toMatch(/invalid arguments for typed: .*\bi\b/);
     expect(ownStderr(refused.stderr)).toContain('(use --no-validate to send them anyway)');
 
     // The SDK server validates too and answers with a tool-level error: exit 1.

@@ -80,6 +80,88 @@ describe('TUI login (OAuth)', () => {
     }
   });
 
+  it('the connect screen shows the login step by step (the steps of auth login --explain) while it waits for the browser', async () => {
+    const f = await startOAuthFixture({});
+    try {
+      const target: Target = { kind: 'http', url: f.url, headers: {} };
+      const flags = { browser: false, timeout: '30000' } as CommonFlags;
+      let pendingUrl: string | undefined;
+      const r = renderWith(
+        <Root
+          connect={(h) =>
+            connectWithAuth(
+              target,
+              flags,
+              {
+                ...h,
+                onAuth: (a) => {
+                  if (a.pending) pendingUrl = a.pending.url;
+                  h.onAuth?.(a);
+                },
+              },
+              (auth) => connect(target, { auth, onWire: h.onWire, onInfo: h.onInfo, onWarning: h.onWarning, signal: h.signal }),
+            )
+          }
+          targetLabel={f.url}
+          size={{ columns: 200, rows: 40 }}
+        />,
+        fakeServices(new Feed<ListenSessionEvent>()),
+      );
+      const fr = await waitFor(r, (x) => x.includes('Open this URL in a browser to log in:') && x.includes('✓ authorization-request:'));
+      const steps = fr
+        .split('\n')
+        .map((l) => /^\s*([✓✗-]) ([a-z-]+):/.exec(l)?.slice(1, 3).join(' '))
+        .filter(Boolean);
+      // The same steps, in the same order, as `auth login --explain` prints up to the browser.
+      expect(steps).toEqual([
+        '✓ challenge',
+        '✓ protected-resource-metadata',
+        '✓ authorization-server-metadata',
+        '✓ scopes',
+        '- dpop',
+        '✓ registration',
+        '✓ pkce',
+        '✓ authorization-request',
+      ]);
+      expect(fr).toMatch(/✓ challenge: the server answered HTTP 401 with a Bearer challenge/);
+      expect(fr).toMatch(/✓ protected-resource-metadata: protected resource metadata from http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource/);
+      // The browser leg finishes the login; the app replaces the connect screen.
+      await promisify(execFile)(process.execPath, [fixturePath('oauth/headless-browser.mjs'), pendingUrl!]);
+      await waitFor(r, (x) => x.includes('● connected'));
+      r.unmount();
+    } finally {
+      await f.close();
+    }
+  });
+
+  it('a failed login: the step view marks the step that failed and says what the spec expected there (frame)', async () => {
+    const steps = [
+      { step: 'challenge', status: 'ok' as const, summary: 'the server answered HTTP 401 with a Bearer challenge' },
+      {
+        step: 'authorization-server-metadata',
+        status: 'failed' as const,
+        summary: 'the metadata issuer https://other.example does not match https://as.example',
+        expected: 'RFC 8414 §3.3: the metadata `issuer` must be identical to the issuer identifier the metadata URL was built from',
+      },
+    ];
+    const r = renderWith(
+      <Root
+        connect={(h: ConnectHooks) => {
+          h.onAuth?.({ mode: 'oauth', steps });
+          return new Promise(() => undefined);
+        }}
+        targetLabel="http://127.0.0.1:1/mcp"
+        size={{ columns: 200, rows: 30 }}
+      />,
+      fakeServices(new Feed<ListenSessionEvent>()),
+    );
+    const fr = await waitFor(r, (x) => x.includes('✗ authorization-server-metadata'));
+    expect(fr).toContain('✓ challenge: the server answered HTTP 401 with a Bearer challenge');
+    expect(fr).toContain('✗ authorization-server-metadata: the metadata issuer https://other.example does not match https://as.example');
+    expect(fr).toContain('    expected: RFC 8414 §3.3: the metadata `issuer` must be identical');
+    r.unmount();
+  });
+
   it('a step-up mid-session: the provider logs in again, the Log is told, the header state follows', async () => {
     const f = await startOAuthFixture({ rs: { scopeInHeader: true, requiredScopes: ['mcp:basic'], toolScopes: { write: ['mcp:write'] } } });
     try {

@@ -148,11 +148,41 @@ export async function waitFor(r: { lastFrame(): string | undefined }, pred: (f: 
   }
 }
 
-/** Writes keys one by one with a short pause (each its own stdin chunk). */
-export async function press(r: { stdin: { write(s: string): void } }, ...keys: string[]) {
+/** The parts of an ink-testing-library render that {@link press} watches. */
+interface Pressable {
+  stdin: { write(s: string): void; listenerCount?(event: string): number; data?: unknown };
+  frames?: unknown[];
+}
+
+/** Waits until `cond()` holds, polling on the event loop (no fixed time); false after `capMs` without it. */
+async function until(cond: () => boolean, capMs: number): Promise<boolean> {
+  const start = Date.now();
+  while (!cond()) {
+    if (Date.now() - start > capMs) return false;
+    await new Promise((res) => setTimeout(res, 2));
+  }
+  return true;
+}
+
+/**
+ * Writes keys one by one (each its own stdin chunk), each once the previous one is taken:
+ * Ink listens (its `readable` listener is attached: keys written before it are lost), the
+ * chunk was read, a lone Esc was flushed (Ink holds it for one `setImmediate` to tell it from
+ * an escape sequence: a key written before that would join it as Alt+key), and the render
+ * the key caused was committed (useKeys commits once per key). Conditions, not times: on a
+ * loaded machine a fixed pause is too short, and a key went lost or joined an Esc. A key that
+ * renders nothing (kept by the connecting screen) is waited for at most 2 s.
+ */
+export async function press(r: Pressable, ...keys: string[]) {
+  const stdin = r.stdin;
   for (const k of keys) {
-    r.stdin.write(k);
-    await sleep(15);
+    if (stdin.listenerCount) await until(() => stdin.listenerCount!('readable') > 0, 20_000);
+    const frames = r.frames?.length ?? 0;
+    stdin.write(k);
+    await new Promise((res) => setImmediate(res));
+    if ('data' in stdin) await until(() => stdin.data === null, 20_000);
+    if (r.frames) await until(() => r.frames!.length > frames, 2_000);
+    await new Promise((res) => setImmediate(res));
   }
 }
 

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { createHash, webcrypto } from 'node:crypto';
 import { accessTokenHash, createDpopKey, dpopAdvertised, dpopProof, htuOf, importDpopKey, jwkThumbprint } from '../../src/auth/dpop.js';
+import { dpopProofEvidence, dpopProofStep } from '../../src/auth/explain.js';
 
 const part = (jwt: string, i: number) => JSON.parse(Buffer.from(jwt.split('.')[i], 'base64url').toString('utf8'));
 
@@ -56,5 +57,32 @@ describe('dpopProof', () => {
     expect(dpopAdvertised({ dpop_signing_alg_values_supported: ['ES256', 'RS256'] })).toBe(true);
     expect(dpopAdvertised({ dpop_signing_alg_values_supported: ['RS256'] })).toBe(false);
     expect(dpopAdvertised({})).toBe(false);
+  });
+});
+
+describe('--explain of a DPoP proof', () => {
+  it('shows typ, alg, the jwk thumbprint, htm, htu, iat, jti, ath; never the signature or the private key', async () => {
+    const key = await createDpopKey();
+    const proof = await dpopProof(key, { method: 'post', url: 'https://mcp.example.com/mcp?x=1', accessToken: 'tok-123', nowMs: 1_700_000_000_000 });
+    const ev = dpopProofEvidence(proof);
+    const [, payload, signature] = proof.split('.');
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+    expect(ev).toEqual({
+      typ: 'dpop+jwt',
+      alg: 'ES256',
+      jwk_thumbprint: key.stored.jkt,
+      htm: 'POST',
+      htu: 'https://mcp.example.com/mcp',
+      iat: new Date(1_700_000_000_000).toISOString(),
+      jti: claims.jti,
+      ath: accessTokenHash('tok-123'),
+      nonce: null,
+    });
+    const shown = JSON.stringify(dpopProofStep('MCP requests', proof));
+    expect(shown).not.toContain(signature);
+    expect(shown).not.toContain(String(key.stored.jwk.d));
+    expect(shown).toContain('bound to the access token by ath');
+    // A token request's proof has no ath.
+    expect(dpopProofEvidence(await dpopProof(key, { method: 'POST', url: 'https://as.example/token', nowMs: 0 })).ath).toBeNull();
   });
 });

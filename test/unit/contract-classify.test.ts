@@ -233,7 +233,7 @@ describe('classifySnapshots: one case per classification rule', () => {
     expect(text).toContain('~ search');
     expect(text).toContain('breaking      search.limit: now required');
     expect(text).toContain('1 breaking');
-    expect(renderDiffMarkdown(c, true)).toContain('| breaking | `search.limit` | now required |');
+    expect(renderDiffMarkdown(c)).toContain('| breaking | `search.limit` | now required |');
     const xml = renderDiffJunit(c, (ch) => ch.class === 'breaking');
     expect(xml).toContain('<testsuite name="mcp-inspect diff" tests="1" failures="1"');
     expect(xml).toContain('<failure type="breaking" message="breaking: search.limit: now required"');

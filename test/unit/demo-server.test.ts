@@ -24,7 +24,7 @@ const TOOL_NAMES = [
   'open_link',
   'ask_model',
   'list_roots',
-  'slow_report',
+  'research',
 ];
 
 function meta(extra: JsonObject = {}, version = VERSION): JsonObject {
@@ -344,25 +344,86 @@ describe('demo server over HTTP', () => {
     expect(ping.status).toBe(404);
   });
 
-  it('answers a legacy initialize with an error that names the supported versions', async () => {
+  it('serves a legacy initialize a session (one endpoint, both eras), and a modern-shaped initialize -32601 (404)', async () => {
     const s = await start({ transport: 'http' });
-    const body = {
+    const rpc = async (body: JsonObject, headers: Record<string, string> = {}, method = 'POST') => {
+      const res = await fetch(s.url!, {
+        method,
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers },
+        ...(method === 'POST' ? { body: JSON.stringify(body) } : {}),
+      });
+      return { res, json: res.headers.get('content-type')?.startsWith('application/json') ? ((await res.json()) as any) : undefined };
+    };
+    const init = (version: string) => ({
       jsonrpc: '2.0',
       id: 0,
       method: 'initialize',
-      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'old', version: '1' } },
-    };
-    const res = await fetch(s.url!, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
-      body: JSON.stringify(body),
+      params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'old', version: '1' } },
     });
-    // 404 with -32601, as for every removed method (the conformance suite's server-stateless scenario).
-    expect(res.status).toBe(404);
-    const json = (await res.json()) as JsonRpcErrorResponse;
-    expect(json.error.code).toBe(-32601);
-    expect(json.error.message).toContain('2026-07-28');
-    expect(json.error.data).toEqual({ supported: ['2026-07-28'], requested: '2025-11-25' });
+    const opened = await rpc(init('2025-06-18'));
+    expect(opened.res.status).toBe(200);
+    const session = opened.res.headers.get('mcp-session-id')!;
+    expect(session).toMatch(/^[0-9a-f-]{36}$/);
+    expect(opened.json.result).toMatchObject({ protocolVersion: '2025-06-18', serverInfo: { name: 'mcp-inspect-demo' } });
+    expect(opened.json.result.capabilities.tasks).toEqual({ list: {}, cancel: {}, requests: { tools: { call: {} } } });
+    // A version the demo does not speak is answered with its newest legacy one.
+    expect((await rpc(init('2024-01-01'))).json.result.protocolVersion).toBe('2025-11-25');
+
+    const sh = { 'Mcp-Session-Id': session, 'MCP-Protocol-Version': '2025-06-18' };
+    expect((await rpc({ jsonrpc: '2.0', method: 'notifications/initialized' }, sh)).res.status).toBe(202);
+    const list = await rpc({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, sh);
+    expect(list.json.result.tools.map((t: { name: string }) => t.name)).toEqual(TOOL_NAMES);
+    expect(list.json.result).not.toHaveProperty('resultType'); // no modern fields on a legacy result
+    expect(list.json.result).not.toHaveProperty('ttlMs');
+
+    // The GET stream: one per session (409 for a second), and only with a session (405 without).
+    const ac = new AbortController();
+    const get = await fetch(s.url!, { headers: { Accept: 'text/event-stream', ...sh }, signal: ac.signal });
+    expect(get.status).toBe(200);
+    expect(get.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    expect((await rpc({}, { ...sh, Accept: 'text/event-stream' }, 'GET')).res.status).toBe(409);
+    expect((await fetch(s.url!, { headers: { Accept: 'text/event-stream' } })).status).toBe(405);
+    ac.abort();
+
+    // The same endpoint still answers a modern request, and a modern-shaped initialize stays modern.
+    expect((await post(s.url!, 'server/discover')).json.result.supportedVersions).toEqual(['2026-07-28']);
+    const modernInit = await post(s.url!, 'initialize', {}, { id: 'mi' });
+    expect(modernInit.status).toBe(404);
+    expect(modernInit.json.error.code).toBe(-32601);
+    expect(modernInit.json.error.data).toEqual({ supported: ['2026-07-28'] });
+
+    // DELETE ends the session; afterwards (and for a session never opened) → 404.
+    expect((await rpc({}, sh, 'DELETE')).res.status).toBe(200);
+    expect((await rpc({ jsonrpc: '2.0', id: 2, method: 'tools/list' }, sh)).res.status).toBe(404);
+    expect((await rpc({ jsonrpc: '2.0', id: 3, method: 'ping' }, { 'Mcp-Session-Id': 'no-such-session' })).res.status).toBe(404);
+  });
+
+  it('runs research as a task for a request that declares the tasks extension (SEP-2663), plainly otherwise', async () => {
+    const s = await start({ transport: 'http' });
+    const CAPS = 'io.modelcontextprotocol/clientCapabilities';
+    const withTasks = { [CAPS]: { extensions: { 'io.modelcontextprotocol/tasks': {} } } };
+    const discover = await post(s.url!, 'server/discover');
+    expect(discover.json.result.capabilities.extensions).toEqual({ 'io.modelcontextprotocol/tasks': {} });
+    expect(discover.json.result.capabilities).not.toHaveProperty('tasks');
+
+    const plain = await post(s.url!, 'tools/call', { name: 'research', arguments: { topic: 'tides', steps: 1 } });
+    expect(plain.json.result).toMatchObject({ resultType: 'complete', content: [{ type: 'text' }] });
+
+    const created = await post(s.url!, 'tools/call', { name: 'research', arguments: { topic: 'tides', steps: 1 } }, { metaExtra: withTasks });
+    const task = created.json.result;
+    expect(task).toMatchObject({ resultType: 'task', status: 'working', ttlMs: 300_000, pollIntervalMs: 500 });
+    expect(task).not.toHaveProperty('task');
+    const get = () => post(s.url!, 'tasks/get', { taskId: task.taskId }, { metaExtra: withTasks, headers: { 'Mcp-Name': task.taskId } });
+    await expect.poll(async () => (await get()).json.result.status, { timeout: 20_000 }).toBe('completed');
+    expect((await get()).json.result.result.content[0].text).toContain('Research on "tides"');
+
+    // The task methods need the extension declared (-32021) and Mcp-Name = taskId (-32020).
+    const undeclared = await post(s.url!, 'tasks/get', { taskId: task.taskId }, { headers: { 'Mcp-Name': task.taskId } });
+    expect(undeclared.json.error.code).toBe(-32021);
+    const noName = await post(s.url!, 'tasks/get', { taskId: task.taskId }, { metaExtra: withTasks });
+    expect([noName.status, noName.json.error.code]).toEqual([400, -32020]);
+    const removed = await post(s.url!, 'tasks/list', {}, { metaExtra: withTasks });
+    expect([removed.status, removed.json.error.code]).toEqual([404, -32601]);
   });
 
   it('answers -32020 HeaderMismatch (400) when headers disagree with the body or are missing', async () => {
@@ -402,7 +463,7 @@ describe('demo server over HTTP', () => {
     expect(noRegionHeader.json.error.code).toBe(-32020);
   });
 
-  it('speaks HTTP like a modern-only endpoint: 405 for GET, 404 elsewhere, 403 for a foreign Origin, -32700, 202', async () => {
+  it('speaks HTTP like a modern endpoint to a request without a session: 405 for GET, 404 elsewhere, 403 for a foreign Origin, -32700, 202', async () => {
     const s = await start({ transport: 'http' });
     const get = await fetch(s.url!, { headers: { Accept: 'text/event-stream' } });
     expect(get.status).toBe(405);
@@ -494,18 +555,26 @@ describe('demo server over stdio', () => {
     expect(peer.received.filter((m) => m.error?.code === -32700)).toHaveLength(1);
   });
 
-  it('answers initialize with -32601 naming the supported versions', async () => {
+  it('serves both eras on one stdio: modern requests stand alone, initialize starts a legacy session', async () => {
     const peer = stdioPeer();
     await start({ transport: 'stdio', stdin: peer.stdin, stdout: peer.stdout });
+    peer.request('d', 'server/discover');
+    expect((await peer.waitFor((m) => m.id === 'd')).result.supportedVersions).toEqual(['2026-07-28']);
     peer.send({
       jsonrpc: '2.0',
       id: 0,
       method: 'initialize',
       params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'old', version: '1' } },
     });
-    const r = await peer.waitFor((m) => m.id === 0);
-    expect(r.error.code).toBe(-32601);
-    expect(r.error.data).toEqual({ supported: ['2026-07-28'], requested: '2025-06-18' });
+    expect((await peer.waitFor((m) => m.id === 0)).result.protocolVersion).toBe('2025-06-18');
+    peer.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    peer.send({ jsonrpc: '2.0', id: 1, method: 'ping' });
+    peer.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'echo', arguments: { text: 'legacy' } } });
+    expect((await peer.waitFor((m) => m.id === 1)).result).toEqual({});
+    expect((await peer.waitFor((m) => m.id === 2)).result).toEqual({ content: [{ type: 'text', text: 'legacy' }] });
+    // A request with a modern _meta version is still modern, session or not.
+    peer.request(3, 'tools/call', { name: 'echo', arguments: { text: 'modern' } });
+    expect((await peer.waitFor((m) => m.id === 3)).result).toMatchObject({ resultType: 'complete', content: [{ text: 'modern' }] });
   });
 
   it('sends progress on stdout and stops a request on notifications/cancelled', async () => {

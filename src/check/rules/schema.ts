@@ -9,8 +9,9 @@ import { isObject } from '../../util/json.js';
 import { excerpt } from '../evidence.js';
 import { finding } from '../rules.js';
 import type { Finding } from '../types.js';
+import { LIST_KINDS } from '../../protocol/list-kinds.js';
 
-const LIST = { method: 'tools/list' } as const;
+const LIST = { method: LIST_KINDS.tools.method } as const;
 /** spec: server/tools#tool-names: 1 to 128 characters of A-Z, a-z, 0-9, `_`, `-`, `.`. */
 const NAME_RE = /^[A-Za-z0-9_.-]{1,128}$/;
 

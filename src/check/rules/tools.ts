@@ -7,8 +7,9 @@ import { isObject } from '../../util/json.js';
 import { excerpt } from '../evidence.js';
 import { finding } from '../rules.js';
 import type { Finding } from '../types.js';
+import { LIST_KINDS } from '../../protocol/list-kinds.js';
 
-const LIST_REQUEST = { method: 'tools/list' } as const;
+const LIST_REQUEST = { method: LIST_KINDS.tools.method } as const;
 
 /** True for a `tools/list` entry the client can keep: an object with a string `name`. */
 export function isNamedTool(v: unknown): v is Tool {

@@ -5,13 +5,14 @@
 import type { SkippedParamHeader } from '../../protocol/xmcpheader.js';
 import { finding } from '../rules.js';
 import type { Finding } from '../types.js';
+import { LIST_KINDS } from '../../protocol/list-kinds.js';
 
 /** `xmcpheader.invalid`: each tool an HTTP client left out for an invalid annotation (`dropped` as filterToolsByXMcpHeader reports them). */
 export function invalidXMcpHeaders(dropped: readonly { name: string; reason: string }[]): Finding[] {
   return dropped.map((d) =>
     finding('xmcpheader.invalid', `left out tool ${d.name}: ${d.reason}`, {
       data: { tool: d.name, reason: d.reason },
-      evidence: { request: { method: 'tools/list' }, response: { name: d.name } },
+      evidence: { request: { method: LIST_KINDS.tools.method }, response: { name: d.name } },
     }),
   );
 }

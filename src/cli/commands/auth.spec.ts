@@ -4,6 +4,7 @@
  */
 import { UsageError } from '../../protocol/errors.js';
 import type { CommandSpec } from '../command.js';
+import { isUrl } from '../target.js';
 import type { AuthFlags } from './auth.js';
 import { addAuthOptions } from '../options.js';
 import { exitCodesHelp } from '../exit.js';
@@ -47,7 +48,9 @@ Examples:
 
 ${exitCodesHelp()}`,
       ),
-  run: async (inv, words, flags) => {
+  run: async (inv, given, flags) => {
+    // The URL before the action too (`auth URL login`), as other commands take the target anywhere.
+    const words = given.length === 2 && isUrl(given[0]) && !isUrl(given[1]) ? [given[1], given[0]] : given;
     const action = words[0];
     if (!(ACTIONS as readonly string[]).includes(action ?? '')) throw new UsageError(`auth: unknown action ${JSON.stringify(action)} (${ACTIONS.join(', ')})`);
     return (await import('./auth.js')).authBody(inv, words, flags);

@@ -113,6 +113,17 @@ async function runAuth(inv: Invocation, words: string[], flags: AuthFlags): Prom
     try {
       s = await provider!.login({ scopes: scopesOf(flags) });
     } catch (e) {
+      // Nothing to log in to: that is the answer, not a failure (exit 0; no token is stored).
+      if ((e as { code?: unknown }).code === 'MCPI_AUTH_NOT_NEEDED')
+        return present(
+          {
+            json: { server: null, authorization: 'not-needed', message: sanitizeLine((e as Error).message) },
+            text: (o) => o.line(sanitizeLine((e as Error).message)),
+            exitCode: EXIT.ok,
+          },
+          out,
+          inv.findings,
+        );
       if (!flags.explain) throw e;
       const [{ errorDocument }, { explainFailure }] = await Promise.all([import('../output.js'), import('../exit.js')]);
       const failed = steps.find((x) => x.status === 'failed');

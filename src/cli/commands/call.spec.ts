@@ -6,6 +6,7 @@ import { addCommonOptions, type CommonFlags } from '../options.js';
 import { TARGET_HELP, type CommandSpec } from '../command.js';
 import { exitCodesHelp } from '../exit.js';
 import { INPUT_HELP, addResumeOption } from '../input-options.js';
+import { addStrictArgsOption } from '../strict-args.js';
 import type { CallFlags } from './call.js';
 
 /** `mcp-inspect call [target] <tool> [key=value…]`. */
@@ -13,7 +14,7 @@ export const call: CommandSpec<CommonFlags & CallFlags> = {
   name: 'call',
   description: "call a tool; key=value arguments are typed by the tool's inputSchema and validated before sending",
   configure: (cmd) =>
-    addResumeOption(addCommonOptions(cmd))
+    addStrictArgsOption(addResumeOption(addCommonOptions(cmd)))
       .usage('[target] <tool> [key=value…] [options]  |  <tool> [key=value…] [options] -- command args…')
       .argument('[words...]', 'the URL (unless the server is given after -- or by --config), the tool name, then key=value arguments')
       .option('--args <json|@file|->', 'the whole arguments object as JSON, from a file (@file.json) or stdin (-), passed untouched')
@@ -34,8 +35,10 @@ Arguments:
                             (a bare value is one item, typed by "items")
   owner.address.zip=75001   a dotted key builds nested objects; a property whose name
                             contains a dot wins over this reading
-  Unknown keys are refused (with a did-you-mean) when the schema does not allow others;
-  --no-validate sends anything. The target may come before or after the tool.
+  Unknown keys are refused (with a did-you-mean) when the schema does not allow others; a
+  key the schema does not list although it allows others is warned about (did-you-mean) and
+  sent; --strict-args refuses it. --no-validate sends anything. The target may come before
+  or after the tool.
 
 Tasks:
   A call that runs as a task (--task, a tool whose execution.taskSupport is "required", or a

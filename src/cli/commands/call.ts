@@ -7,7 +7,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { UsageError } from '../../protocol/errors.js';
 import type { CallToolResult, ContentBlock, JsonObject, Tool } from '../../protocol/types.js';
-import { coerceArgs, parseArgsJson, undeclaredKeyHints } from '../../schema/coerce.js';
+import { coerceArgs, parseArgsJson, undeclaredArguments, undeclaredKeyHints } from '../../schema/coerce.js';
+import { reportUndeclared, type StrictArgsFlags } from '../strict-args.js';
 import type { ValidationIssue } from '../../schema/validate.js';
 import type { OutputSchemaVerdict } from '../../check/output-schema.js';
 import { sanitize, sanitizeLine } from '../../util/sanitize.js';
@@ -20,10 +21,11 @@ import { closest } from '../../util/distance.js';
 import { EXIT, exitCodeOf } from '../exit.js';
 import type { ResumeRound } from '../../client/types.js';
 import { parseBounded } from '../../util/depth.js';
+import { LIST_KINDS } from '../../protocol/list-kinds.js';
 import { toolTaskSupport, type Task } from '../../protocol/task.js';
 import type { ProgressEvent, TaskOutcome } from '../../client/types.js';
 
-export interface CallFlags {
+export interface CallFlags extends StrictArgsFlags {
   args?: string;
   validate?: boolean;
   resume?: string;
@@ -212,7 +214,7 @@ function progressLine(p: ProgressEvent): string {
  */
 export async function findTool(s: Session, toolName: string): Promise<Tool> {
   const { out, client } = s;
-  const stopList = out.wait('tools/list');
+  const stopList = out.wait(LIST_KINDS.tools.method);
   const list = await client.listTools({ signal: s.signal }).finally(stopList);
   const tool = list.tools.find((t) => t.name === toolName);
   if (!tool) {
@@ -232,21 +234,20 @@ export async function findTool(s: Session, toolName: string): Promise<Tool> {
  * Validates `args` against the tool's inputSchema (warnings for what cannot be checked).
  * Throws UsageError listing the issues (and the undeclared keys) when they do not match.
  */
-export function checkArguments(
-  out: Out,
-  tool: Tool,
-  args: JsonObject,
-  validateValue: typeof import('../../schema/validate.js').validateValue,
-  formatIssues: (e: ValidationIssue[]) => string,
-): void {
+export function checkArguments(out: Out, tool: Tool, args: JsonObject, validateValue: typeof import('../../schema/validate.js').validateValue): void {
   const toolName = tool.name;
   const v = validateValue(tool.inputSchema, args);
   for (const p of v.unenforcedPatterns ?? [])
     out.warn(`pattern ${JSON.stringify(p)} of ${toolName}'s inputSchema was not checked: it could take exponential time on some strings`);
   if (v.schemaError) out.warn(`the inputSchema of ${toolName} cannot be compiled (${v.schemaError}); sending without validation`);
   else if (!v.valid) {
-    const hints = undeclaredKeyHints(tool.inputSchema, args).map((h) => `\n${h}`);
-    throw new UsageError(`invalid arguments for ${toolName}:\n${formatIssues(v.errors)}${hints.join('')}\n(use --no-validate to send them anyway)`);
+    // One line for people (a script matches it); every issue under --json as `details`.
+    const hints = undeclaredKeyHints(tool.inputSchema, args);
+    const e = new UsageError(
+      `invalid arguments for ${toolName}: ${[...v.errors.map((i) => i.message), ...hints].join('; ')} (use --no-validate to send them anyway)`,
+    );
+    e.details = v.errors;
+    throw e;
   }
 }
 
@@ -271,7 +272,10 @@ export async function callTool(
   const { out, client } = s;
   const tool = await findTool(s, toolName);
   const args = resumed ? resumed.args : buildArguments(tool, pairs, flags);
-  if (flags.validate !== false && !resumed) checkArguments(out, tool, args, validateValue, formatIssues);
+  if (flags.validate !== false && !resumed) checkArguments(out, tool, args, validateValue);
+  // A key the schema does not name is sent silently otherwise (the SDKs publish no
+  // additionalProperties: false, so the server ignores it): warn, or refuse with --strict-args.
+  if (!resumed) await reportUndeclared(s, flags, { kind: 'tool', name: toolName }, undeclaredArguments(tool.inputSchema, args));
   const support = client.taskSupport?.();
   const taskSupport = toolTaskSupport(tool);
   if (flags.task) {

@@ -13,6 +13,8 @@ import { atLeast, type Severity } from '../../check/types.js';
 import { type CommonFlags } from '../options.js';
 import { runOnTarget, type CommandSpec } from '../command.js';
 import { EXIT, OUTCOME_EXIT } from '../exit.js';
+import { closest } from '../../util/distance.js';
+import type { Session } from '../session.js';
 
 export interface CheckFlags extends CommonFlags {
   minSeverity?: Severity;
@@ -39,6 +41,21 @@ export function parseCallArgs(list: string[] = []): Record<string, JsonObject> {
   return out;
 }
 
+/**
+ * Refuses `--call-args` for a tool the server does not list (UsageError, exit 64, with a
+ * did-you-mean): its arguments would be dropped silently and the tool left uncalled.
+ */
+async function checkCallArgTools(s: Session, names: string[]): Promise<void> {
+  if (!names.length) return;
+  const tools = (await s.client.listTools({ signal: s.signal })).tools.map((t) => t.name);
+  const unknown = names.filter((n) => !tools.includes(n));
+  if (!unknown.length) return;
+  const near = [...new Set(unknown.flatMap((u) => closest(u, tools)))].map(sanitizeLine);
+  throw new UsageError(
+    `--call-args names ${unknown.length > 1 ? 'tools' : 'a tool'} the server does not list: ${unknown.map((u) => JSON.stringify(sanitizeLine(u))).join(', ')}${near.length ? `; did you mean ${near.join(', ')}?` : tools.length ? `; it has: ${tools.slice(0, 20).map(sanitizeLine).join(', ')}${tools.length > 20 ? ', …' : ''}` : ''}`,
+  );
+}
+
 /** The body of `check` (its spec, with the help: ./check.spec.ts). */
 export const checkBody: CommandSpec<CheckFlags>['run'] = (inv, words, flags) => {
   const min: Severity = flags.minSeverity ?? 'error';
@@ -49,10 +66,12 @@ export const checkBody: CommandSpec<CheckFlags>['run'] = (inv, words, flags) => 
     flags,
     async (s) => {
       const [{ runChecks }, { renderCheckJunit, renderCheckText }] = await Promise.all([import('../../contract/check.js'), import('../../contract/report.js')]);
+      const callArgs = parseCallArgs(flags.callArgs);
+      await checkCallArgTools(s, Object.keys(callArgs));
       const stop = s.out.wait('checking');
       const report = await runChecks(s.client, {
         call: flags.call,
-        callArgs: parseCallArgs(flags.callArgs),
+        callArgs,
         signal: s.signal,
         onInfo: (m) => s.out.info(m),
       }).finally(stop);

@@ -111,7 +111,9 @@ export async function runDemoServer(flags: DemoServerFlags): Promise<number> {
     throw e;
   }
   process.stdout.write(`${server.url}\n`);
-  process.stderr.write(`mcp-inspect demo server (MCP 2026-07-28); lists change every ${changeIntervalMs} ms; Ctrl-C to stop\n`);
+  process.stderr.write(
+    `mcp-inspect demo server (MCP 2026-07-28, and 2025-11-25 sessions for clients that send initialize); lists change every ${changeIntervalMs} ms; Ctrl-C to stop\n`,
+  );
   await new Promise<void>((resolve) => {
     process.once('SIGTERM', resolve);
     process.once('SIGINT', resolve);

@@ -87,7 +87,7 @@ async function runDiff(inv: Invocation, words: string[], flags: DiffFlags): Prom
   }
   const exitCode = failed ? OUTCOME_EXIT['diff-changed'] : EXIT.ok;
   if (flags.markdown && !flags.json) {
-    out.line(report.renderDiffMarkdown(c, failed).trimEnd());
+    out.line(report.renderDiffMarkdown(c).trimEnd());
     return exitCode;
   }
   if (flags.json) {

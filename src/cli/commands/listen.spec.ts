@@ -6,6 +6,7 @@ import { MIN_REFETCH_HELP, addCommonOptions, type CommonFlags } from '../options
 import { TARGET_HELP, type CommandSpec } from '../command.js';
 import { exitCodesHelp } from '../exit.js';
 import type { ListenFlags } from './listen.js';
+import { LIST_KINDS, WATCH_KINDS } from '../../protocol/list-kinds.js';
 
 const collect = (v: string, prev: string[] = []) => [...prev, v];
 
@@ -14,11 +15,11 @@ export const listen: CommandSpec<CommonFlags & ListenFlags> = {
   name: 'listen',
   description: 'subscribe to change notifications (subscriptions/listen) and diff the tool, prompt and resource lists on every change',
   configure: (cmd) =>
-    addCommonOptions(cmd)
-      .argument('[target]', 'URL of the server (or a command after --)')
-      .option('--tools', 'subscribe to tools/list_changed')
-      .option('--prompts', 'subscribe to prompts/list_changed')
-      .option('--resources', 'subscribe to resources/list_changed')
+    // One flag per watched list (src/protocol/list-kinds.ts): --tools, --prompts, --resources.
+    WATCH_KINDS.reduce(
+      (c, w) => c.option(`--${w}`, `subscribe to ${LIST_KINDS[w].notification.replace(/^notifications\//, '')}`),
+      addCommonOptions(cmd).argument('[target]', 'URL of the server (or a command after --)'),
+    )
       .option('--resource <uri>', 'subscribe to updates of one resource (repeatable); each update re-reads it and shows a diff of its content', collect)
       .option('--no-diff', 'with --resource: print the update notification alone (no re-read, no content diff)')
       .option('--poll <seconds>', 'also re-fetch the tool list on this interval (with jitter) and flag changes that came without a notification')

@@ -9,6 +9,7 @@
  */
 import { TransportError, UsageError, describeError } from '../../protocol/errors.js';
 import { METHOD } from '../../protocol/constants.js';
+import { LIST_KINDS, WATCH_KINDS, type WatchKind } from '../../protocol/list-kinds.js';
 import type { ResourceContents } from '../../protocol/resource.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 import { MAX_TIMER_MS, minRefetchIntervalOf, positiveNumber, type CommonFlags } from '../options.js';
@@ -17,14 +18,11 @@ import { filterLabel } from '../../diff/filter.js';
 import type { CommandResult } from '../output.js';
 import type { Session } from '../session.js';
 import { runOnTarget, type CommandSpec } from '../command.js';
-import { EXIT, exitCodeFor } from '../exit.js';
+import { EXIT, SIGNAL_EXIT, exitCodeFor } from '../exit.js';
 import { watchForRestart } from '../restart-on-change.js';
 import type { InspectorClient, ListSnapshot } from '../../client/types.js';
 
-export interface ListenFlags {
-  tools?: boolean;
-  prompts?: boolean;
-  resources?: boolean;
+export interface ListenFlags extends Partial<Record<WatchKind, boolean>> {
   resource?: string[];
   poll?: string;
   count?: string;
@@ -70,9 +68,7 @@ export function parseListenFlags(f: ListenFlags): { pollSec?: number; count?: nu
 /** The filter from the flags; undefined means "the default for this server". */
 export function filterFromFlags(f: ListenFlags): ListenFilter | undefined {
   const out: ListenFilter = {};
-  if (f.tools) out.toolsListChanged = true;
-  if (f.prompts) out.promptsListChanged = true;
-  if (f.resources) out.resourcesListChanged = true;
+  for (const w of WATCH_KINDS) if (f[w]) out[LIST_KINDS[w].listenFlag] = true;
   if (f.resource?.length) out.resourceSubscriptions = f.resource;
   return Object.keys(out).length ? out : undefined;
 }
@@ -98,11 +94,22 @@ export async function runListen(s: Session, flags: ListenFlags): Promise<Command
   const ctl = new AbortController();
   const stopAll = () => ctl.abort();
   s.signal.addEventListener('abort', stopAll, { once: true });
-  const timer = durationSec ? setTimeout(stopAll, durationSec * 1000) : undefined;
+  /** Why the listen stopped itself, for its `end` line: `duration`, or the signal that ended it. */
+  let endReason: string | undefined;
+  const timer = durationSec
+    ? setTimeout(() => {
+        endReason ??= 'duration';
+        stopAll();
+      }, durationSec * 1000)
+    : undefined;
   const d = client.description;
   if (d.era === 'legacy') {
     const http =
-      d.transport === 'http' ? (client.legacyGetStream ? ' on its GET stream' : '; it offers no GET stream, so nothing can arrive (use --poll)') : '';
+      d.transport === 'http'
+        ? client.legacyGetStream
+          ? ' on its GET stream'
+          : `; it offers no GET stream, so nothing can arrive${pollSec ? `: polling every ${pollSec}s` : ' (use --poll)'}`
+        : '';
     out.status(`legacy server (${d.protocolVersion}): no subscriptions/listen; showing the notifications it pushes unasked${http}. Ctrl-C to stop.`);
   } else out.status(`listening for ${filterLabel(filter)} on ${d.transport}${pollSec ? `, polling every ${pollSec}s` : ''}. Ctrl-C to stop.`);
   // On stderr as warnings already; in the stream as their own lines (text: nothing more).
@@ -255,6 +262,17 @@ export async function runListen(s: Session, flags: ListenFlags): Promise<Command
     // The session closes the first client; a restarted one is closed here (stopping its server).
     if (client && client !== first) await client.close().catch(() => {});
   }
+  // SIGTERM, SIGHUP or --duration ended it: say so as the stream's last line (a script or a
+  // service manager stopped it; Ctrl-C is someone watching). SIGTERM and SIGHUP exit by the
+  // table (143, 129); Ctrl-C is how a listen is meant to end (0), as --count and --duration.
+  const ended = s.endingSignal?.();
+  const signal = ended === 'SIGTERM' || ended === 'SIGHUP' ? ended : undefined;
+  endReason = signal ?? (ended ? undefined : endReason);
+  if (endReason !== undefined) {
+    const ev = { type: 'end' as const, time: Date.now(), reason: endReason };
+    out.item(eventJson(ev), () => renderEvent({ ...ev, reason: signal ? `ended by ${signal}` : `--duration ${durationSec}s elapsed` }, out));
+  }
+  if (signal) return { exitCode: SIGNAL_EXIT[signal] };
   if (stopped || !failure) return { exitCode: EXIT.ok };
   return { exitCode: exitCodeFor(failure.cause ?? new TransportError('MCPI_CLOSED', failure.error)) };
 }

@@ -104,12 +104,12 @@ const ms = (us: number) => Math.round(us) / 1000;
 
 /** Runs the load and builds the report. */
 async function loadTool(s: Session, toolName: string, pairs: string[], flags: LoadFlags, plan: LoadPlan, thresholds: Threshold[]): Promise<CommandResult> {
-  const { formatIssues, validateValue } = await import('../../schema/validate.js');
+  const { validateValue } = await import('../../schema/validate.js');
   const { out, client } = s;
   s.input?.stopAsking();
   const tool = await findTool(s, toolName);
   const args: JsonObject = buildArguments(tool, pairs, flags);
-  if (flags.validate !== false) checkArguments(out, tool, args, validateValue, formatIssues);
+  if (flags.validate !== false) checkArguments(out, tool, args, validateValue);
   const live = !out.json && !!process.stderr.isTTY;
   let firstTransport: TransportError | undefined;
   const cpu0 = process.cpuUsage();

@@ -9,16 +9,19 @@
 import { UsageError, McpError } from '../../protocol/errors.js';
 import type { Resource, ResourceTemplate } from '../../protocol/types.js';
 import { decodeBlob, isResourceNotFound, type ReadResourceResult } from '../../protocol/resource.js';
-import { expandUriTemplate, isUriTemplate, parseUriTemplate, templateValuesFromPairs } from '../../protocol/uri-template.js';
+import { emptyRequiredVariables, expandUriTemplate, isUriTemplate, parseUriTemplate, templateValuesFromPairs } from '../../protocol/uri-template.js';
+import { closest } from '../../util/distance.js';
+import type { StrictArgsFlags } from '../strict-args.js';
 import { sanitize, sanitizeLine } from '../../util/sanitize.js';
 import type { CommandResult, Out } from '../output.js';
 import type { Session } from '../session.js';
 import { type CommonFlags } from '../options.js';
-import { runOnTarget, takeUrl, type CommandSpec } from '../command.js';
+import { runOnTarget, takeUrl, targetFirst, type CommandSpec } from '../command.js';
 import { EXIT } from '../exit.js';
 import { whenOffered } from '../offered.js';
+import { LIST_KINDS } from '../../protocol/list-kinds.js';
 
-export interface ResourcesFlags extends CommonFlags {
+export interface ResourcesFlags extends CommonFlags, StrictArgsFlags {
   output?: string;
 }
 
@@ -26,7 +29,9 @@ const SUBCOMMANDS = ['templates', 'read', 'complete'] as const;
 
 /** The body of `resources` (its spec, with the help: ./resources.spec.ts). */
 export const resourcesBody: CommandSpec<ResourcesFlags>['run'] = async (inv, words, flags) => {
-  const { url, rest } = takeUrl(words, inv.command, flags);
+  // The target anywhere, as for `call`; the word after `read`/`complete` is the resource (a URL too, maybe).
+  const operand = words[0] === 'read' || words[0] === 'complete' ? 1 : undefined;
+  const { url, rest } = takeUrl(targetFirst(words, operand), inv.command, flags, 'mcp-inspect resources read URI http://127.0.0.1:3000/mcp');
   const [sub, ...args] = rest;
   const on = (body: (s: Session) => Promise<CommandResult>, check?: () => void) => runOnTarget('resources', inv, url ? [url] : [], flags, body, check);
   if (sub === undefined) return on((s) => listResources(s));
@@ -67,9 +72,18 @@ export function uriOf(target: string, pairs: string[]): string {
   if (info.error) throw new UsageError(`not a valid URI template (${info.error}): ${JSON.stringify(target)}`);
   const v = templateValuesFromPairs(info, pairs);
   if (v.malformed.length) throw new UsageError(`write key=value (got ${v.malformed.map((m) => JSON.stringify(m)).join(', ')})`);
-  if (v.unknown.length)
+  const names = info.variables.map((x) => x.name);
+  if (v.unknown.length) {
+    const near = [...new Set(v.unknown.flatMap((u) => closest(u, names)))];
     throw new UsageError(
-      `the template has no variable ${v.unknown.map((u) => JSON.stringify(u)).join(', ')}; it has ${info.variables.map((x) => x.name).join(', ') || 'none'}`,
+      `the template has no variable ${v.unknown.map((u) => JSON.stringify(u)).join(', ')}; it has ${names.join(', ') || 'none'}${near.length ? `; did you mean ${near.join(' or ')}?` : ''}`,
+    );
+  }
+  // An empty path variable expands to nothing and reads another URI; only {?q} may be empty.
+  const empty = emptyRequiredVariables(info, v.values);
+  if (empty.length)
+    throw new UsageError(
+      `the template variable${empty.length > 1 ? 's' : ''} ${empty.map((e) => JSON.stringify(e)).join(', ')} ${empty.length > 1 ? 'are' : 'is'} empty: give ${empty.map((e) => `${e}=VALUE`).join(' ')} (only a {?query} variable may be left out)`,
     );
   return expandUriTemplate(target, v.values);
 }
@@ -91,9 +105,9 @@ function oneLine(s: unknown, max = 100): string {
 }
 
 async function listResources(s: Session): Promise<CommandResult> {
-  const stop = s.out.wait('resources/list');
+  const stop = s.out.wait(LIST_KINDS.resources.method);
   const list = await whenOffered(s, 'resources', () => s.client.listResources({ signal: s.signal })).finally(stop);
-  cacheHint(s.out, 'resources/list', list);
+  cacheHint(s.out, LIST_KINDS.resources.method, list);
   return {
     exitCode: EXIT.ok,
     json: { resources: list.items, pages: list.pages, ttlMs: list.ttlMs ?? null, cacheScope: list.cacheScope ?? null },
@@ -118,9 +132,9 @@ function resourceLine(r: Resource | ResourceTemplate, out: Out): string {
 }
 
 async function listTemplates(s: Session): Promise<CommandResult> {
-  const stop = s.out.wait('resources/templates/list');
+  const stop = s.out.wait(LIST_KINDS.resourceTemplates.method);
   const list = await whenOffered(s, 'resources', () => s.client.listResourceTemplates({ signal: s.signal })).finally(stop);
-  cacheHint(s.out, 'resources/templates/list', list);
+  cacheHint(s.out, LIST_KINDS.resourceTemplates.method, list);
   return {
     exitCode: EXIT.ok,
     json: { resourceTemplates: list.items, pages: list.pages, ttlMs: list.ttlMs ?? null, cacheScope: list.cacheScope ?? null },

@@ -16,6 +16,10 @@ export const servers: CommandSpec<ServersFlags> = {
       .option('--config <file>', 'list this config file instead of discovering them (default: $MCP_INSPECT_CONFIG)')
       .option('--json', 'machine-readable JSON on stdout')
       .option('--no-color', 'no colors (NO_COLOR is honored too)')
+      .option('--wrap <name>', 'print the config change that routes this stdio server through mcp-inspect proxy (--write applies it)')
+      .option('--unwrap <name>', 'print the config change that undoes --wrap (--write applies it)')
+      .option('--record <file>', 'with --wrap: the proxy records to this file')
+      .option('--write', 'with --wrap/--unwrap: change the config file (the old one is kept as FILE.bak)')
       .addOption(new Option('--names', 'the usable server names, one per line (for shell completion)').hideHelp())
       .addHelpText(
         'after',
@@ -30,6 +34,8 @@ Examples:
   mcp-inspect servers
   mcp-inspect tools --server github
   mcp-inspect servers --json | jq '.servers[] | select(.wins) | .name'
+  mcp-inspect servers --wrap weather --record /tmp/weather.ndjson --write
+  mcp-inspect servers --unwrap weather --write
 
 ${exitCodesHelp()}`,
       ),

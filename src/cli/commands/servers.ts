@@ -17,6 +17,10 @@ export interface ServersFlags {
   color?: boolean;
   /** Hidden: the usable names, one per line, nothing else (for shell completion). */
   names?: boolean;
+  wrap?: string;
+  unwrap?: string;
+  record?: string;
+  write?: boolean;
 }
 
 /** The body of `servers` (its spec, with the help: ./servers.spec.ts). */
@@ -24,6 +28,7 @@ export const serversBody: CommandSpec<ServersFlags>['run'] = async (inv, _words,
   const [{ makeOut, present }, config] = await Promise.all([import('../output.js'), import('../../config/index.js')]);
   const ctx = config.processConfigContext(flags.config !== undefined ? { configFile: flags.config } : {});
   const d = config.discoverServers(ctx);
+  if (flags.wrap !== undefined || flags.unwrap !== undefined) return (await import('./servers-wrap.js')).wrapBody(config, ctx, d, flags);
   const approvals = await approvalsOf(config, ctx);
   if (flags.names) {
     const { writeOut } = await import('../stdout.js');
@@ -31,6 +36,11 @@ export const serversBody: CommandSpec<ServersFlags>['run'] = async (inv, _words,
     writeOut(names.map((n) => n + '\n').join(''));
     return EXIT.ok;
   }
+  // The file named by --config / $MCP_INSPECT_CONFIG cannot be read or parsed: that is the
+  // answer (exit 64, file:line:column), not an empty list a "check our config" step passes
+  // on. Not for --names above: shell completion calls it and wants silence.
+  const broken = d.explicit && d.errors.find((e) => e.server === undefined && e.file === d.explicit!.file);
+  if (broken) throw broken;
   const out = makeOut({ json: flags.json, color: flags.color });
   for (const e of d.errors) if (e.server === undefined) out.warn(e.message);
   return present(serversResult(d, ctx, config, approvals), out, inv.findings);

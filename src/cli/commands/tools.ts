@@ -10,6 +10,7 @@ import type { Session } from '../session.js';
 import { type CommonFlags } from '../options.js';
 import { runOnTarget, type CommandSpec } from '../command.js';
 import { EXIT } from '../exit.js';
+import { LIST_KINDS } from '../../protocol/list-kinds.js';
 
 export interface ToolsFlags extends CommonFlags {
   schema?: boolean;
@@ -50,7 +51,7 @@ function toolLine(t: Tool, out: Out): string {
 
 /** Fetches every page of `tools/list`: JSON `{tools, dropped, pages, ttlMs, cacheScope, incomplete?}`, or one line per tool. spec: server/tools#listing-tools */
 export async function listTools(s: Session, opts: { schema?: boolean }): Promise<CommandResult> {
-  const stop = s.out.wait('tools/list');
+  const stop = s.out.wait(LIST_KINDS.tools.method);
   const list = await s.client.listTools({ signal: s.signal }).finally(stop);
   return {
     exitCode: EXIT.ok,

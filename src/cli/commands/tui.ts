@@ -7,6 +7,7 @@ import { UsageError } from '../../protocol/errors.js';
 import { resolveTarget, targetLabel, isUrl, usesConfig } from '../target.js';
 import { MAX_TIMER_MS, MIN_REFETCH_HELP, addCommonOptions, minRefetchIntervalOf, positiveNumber, timeoutOf, type CommonFlags } from '../options.js';
 import type { CommandSpec } from '../command.js';
+import { closest } from '../../util/distance.js';
 import type { Root } from '../../protocol/mrtr.js';
 
 export interface TuiFlags extends CommonFlags {
@@ -28,15 +29,22 @@ export function tuiCommand(commands: readonly string[]): CommandSpec<TuiFlags> {
     description: 'the interactive inspector',
     configure: (cmd) =>
       addCommonOptions(cmd)
-        .argument('[target]', 'URL of the server (omit for the demo server, or put a command after --)')
+        // Variadic, so that a misspelt command with its target (`tool URL`) reaches run's did-you-mean.
+        .argument('[target...]', 'URL of the server (omit for the demo server, or put a command after --)')
         .option('--poll <seconds>', 'also re-fetch the tool list on this interval')
         .option('--min-refetch-interval <ms>', MIN_REFETCH_HELP)
         .option('--restart-on-change <path>', 'restart the spawned server when this file or directory changes, and show the diff (repeatable)', collect),
     run: async (inv, words, flags) => {
       const target = words[0];
       if (target !== undefined && !isUrl(target)) {
-        throw new UsageError(`unknown command ${JSON.stringify(target)} (commands: ${commands.join(', ')}); a target is an http(s) URL or a command after --`);
+        const near = closest(target, commands);
+        throw new UsageError(
+          near.length
+            ? `unknown command ${JSON.stringify(target)}; did you mean ${near.join(' or ')}? (commands: ${commands.join(', ')})`
+            : `unknown command ${JSON.stringify(target)} (commands: ${commands.join(', ')}); a target is an http(s) URL or a command after --`,
+        );
       }
+      if (words.length > 1) throw new UsageError(`the interactive inspector takes one target (got ${words.map((w) => JSON.stringify(w)).join(' ')})`);
       return runTuiCommand(target, inv.command, flags);
     },
   };

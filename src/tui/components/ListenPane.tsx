@@ -1,5 +1,6 @@
 import { Box, Text } from 'ink';
 import type { ListenFilter } from '../../protocol/types.js';
+import { LIST_KINDS, WATCH_KINDS } from '../../protocol/list-kinds.js';
 import { useTheme } from '../context/theme.js';
 import type { ListenSessionState } from '../model/listenSessionState.js';
 import { filterLabel } from '../../diff/filter.js';
@@ -69,13 +70,14 @@ export function ListenPane({ listen, legacy, noGetStream, pending, pollMs, lines
       ) : (
         <Text wrap="truncate-end">
           <Text {...theme.style('muted')}>next: </Text>
-          <Text>{`${box(pending.toolsListChanged)} `}</Text>
-          <Text {...theme.style('key')}>1</Text>
-          <Text>{` tools  ${box(pending.promptsListChanged)} `}</Text>
-          <Text {...theme.style('key')}>2</Text>
-          <Text>{` prompts  ${box(pending.resourcesListChanged)} `}</Text>
-          <Text {...theme.style('key')}>3</Text>
-          <Text>{' resources  '}</Text>
+          {WATCH_KINDS.map((w, i) => (
+            <Text key={w}>
+              <Text>{`${i === 0 ? '' : '  '}${box(pending[LIST_KINDS[w].listenFlag])} `}</Text>
+              <Text {...theme.style('key')}>{String(i + 1)}</Text>
+              <Text>{` ${LIST_KINDS[w].label}`}</Text>
+            </Text>
+          ))}
+          <Text>{'  '}</Text>
           <Text {...theme.style('key')}>Enter</Text>
           <Text {...theme.style(changed ? 'warn' : 'muted')}>{changed ? ' re-subscribe (changed)' : ' re-subscribe'}</Text>
           <Text {...theme.style('muted')}>{`  · ${pollMs && pollMs > 0 ? `poll every ${formatDuration(pollMs)}` : 'polling off'}`}</Text>

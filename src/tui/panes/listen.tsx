@@ -5,6 +5,7 @@
  */
 import { useEffect, useMemo, useState } from 'react';
 import type { ListenFilter } from '../../protocol/types.js';
+import { LIST_KINDS, WATCH_KINDS, type ListKindSpec } from '../../protocol/list-kinds.js';
 import { matchKey, type KeyContext } from '../keys.js';
 import { followBy, followOffset, type Follow } from '../lines/scroll.js';
 import { eventLine } from '../lines/listenLines.js';
@@ -13,9 +14,9 @@ import type { PaneContext, PaneDef, PaneInstance } from './types.js';
 
 const CONTEXTS: readonly KeyContext[] = ['listen', 'view'];
 const LEGACY: readonly KeyContext[] = ['view'];
-type ListKey = keyof Pick<ListenFilter, 'toolsListChanged' | 'promptsListChanged' | 'resourcesListChanged'>;
-/** `listen.toggle` argument → the filter member it toggles. */
-const TOGGLES: Record<number, ListKey> = { 1: 'toolsListChanged', 2: 'promptsListChanged', 3: 'resourcesListChanged' };
+type ListKey = ListKindSpec['listenFlag'];
+/** `listen.toggle` argument (1, 2, 3…: the watched lists in table order) → the filter member it toggles. */
+const TOGGLES: Record<number, ListKey> = Object.fromEntries(WATCH_KINDS.map((w, i) => [i + 1, LIST_KINDS[w].listenFlag]));
 
 /** `f` with list `k` asked for or not (absent rather than false, as the wire wants it). */
 export function toggleList(f: ListenFilter, k: ListKey): ListenFilter {

@@ -15,6 +15,7 @@ import type { Resource, ResourceTemplate } from '../../protocol/types.js';
 import { decodeBlob, isResourceNotFound } from '../../protocol/resource.js';
 import { expandUriTemplate, parseUriTemplate, templateArgumentsSchema, type TemplateValue } from '../../protocol/uri-template.js';
 import { McpError } from '../../protocol/errors.js';
+import { LIST_KINDS } from '../../protocol/list-kinds.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 import { useServices } from '../context/services.js';
 import { useTheme } from '../context/theme.js';
@@ -266,7 +267,9 @@ function useResourcesPane({ client, watch, width, height, now, flash }: PaneCont
           <Text {...theme.style('muted')}>{`  ${st.loading ? 'fetching… ' : ''}${cacheLine(st, now)}`}</Text>
         </Text>
         {st.error ? (
-          <Text {...theme.style('error')}>{`✗ ${which === 'resources' ? 'resources/list' : 'resources/templates/list'}: ${sanitizeLine(st.error)}`}</Text>
+          <Text
+            {...theme.style('error')}
+          >{`✗ ${LIST_KINDS[which === 'resources' ? 'resources' : 'resourceTemplates'].method}: ${sanitizeLine(st.error)}`}</Text>
         ) : null}
         <ItemList rows={rows} pos={p} width={width} height={listH} empty={st.items ? `No ${which}.` : `Listing ${which}…`} />
       </Box>

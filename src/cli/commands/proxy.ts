@@ -1,0 +1,62 @@
+/**
+ * `mcp-inspect proxy -- CMD ARGS…`: the body (its spec, with the help: ./proxy.spec.ts). The
+ * wire code is src/record/proxy-stdio.ts; this parses the flags and hands over.
+ */
+import { UsageError } from '../../protocol/errors.js';
+import { redactUrl } from '../../util/redact.js';
+import { EXIT } from '../exit.js';
+import type { CommandSpec } from '../command.js';
+import { recordOptions, type RecordFlags } from './record-flags.js';
+import { isUrl } from '../target.js';
+
+/** `proxy --http PORT URL`: the HTTP proxy, until SIGINT/SIGTERM. */
+async function httpProxy(command: string[], words: string[], flags: ProxyFlags): Promise<number> {
+  if (command.length) throw new UsageError('proxy --http PORT -- command (a stdio server over HTTP) is not built yet; give the URL of an HTTP server');
+  if (words.length !== 1 || !isUrl(words[0]))
+    throw new UsageError('proxy --http PORT takes the URL of the server, e.g. mcp-inspect proxy --http 3001 http://127.0.0.1:3000/mcp');
+  const port = flags.http === true ? 0 : Number(flags.http);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--http takes a port number (got ${String(flags.http)})`);
+  const [{ parseFaults }, { startHttpProxy }] = await Promise.all([import('../../record/faults.js'), import('../../record/proxy-http.js')]);
+  const faults = parseFaults(flags.inject ?? [], 'http');
+  const warn = (s: string) => process.stderr.write(`mcp-inspect: ${s}\n`);
+  let proxy;
+  try {
+    proxy = await startHttpProxy({ upstream: words[0], port, host: flags.host, record: recordOptions(flags), faults, warn });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE')
+      throw new UsageError(`port ${port} is already in use; pick another with --http PORT, or --http 0 for any free port`);
+    throw e;
+  }
+  process.stdout.write(`${proxy.url}\n`);
+  process.stderr.write(`mcp-inspect proxy: ${proxy.url} → ${redactUrl(words[0])}; Ctrl-C to stop\n`);
+  await new Promise<void>((resolve) => {
+    process.once('SIGTERM', resolve);
+    process.once('SIGINT', resolve);
+  });
+  await proxy.close();
+  return EXIT.ok;
+}
+
+export interface ProxyFlags extends RecordFlags {
+  inject?: string[];
+  http?: string | boolean;
+  host: string;
+}
+
+/** The body of `proxy`. */
+export const proxyBody: CommandSpec<ProxyFlags>['run'] = async (inv, words, flags) => {
+  if (flags.http !== undefined) return httpProxy(inv.command, words, flags);
+  if (words.length && isUrl(words[0]))
+    throw new UsageError(
+      `the stdio-to-HTTP bridge (proxy URL) is not built yet; for an HTTP server use mcp-inspect proxy --http PORT ${words[0]} and point the host at the printed URL`,
+    );
+  if (words.length)
+    throw new UsageError(
+      `proxy takes the server's command after --, e.g. mcp-inspect proxy --record s.ndjson -- node server.js (got ${words.map((w) => JSON.stringify(w)).join(' ')})`,
+    );
+  if (!inv.command.length) throw new UsageError('proxy needs the command of a stdio server after --, e.g. mcp-inspect proxy -- node server.js');
+  const [{ parseFaults }, { runStdioProxy }] = await Promise.all([import('../../record/faults.js'), import('../../record/proxy-stdio.js')]);
+  const faults = parseFaults(flags.inject ?? [], 'stdio');
+  const [command, ...args] = inv.command;
+  return runStdioProxy({ command, args, record: recordOptions(flags), faults });
+};
