@@ -119,6 +119,11 @@ export class CliInputHandler implements InputHandler {
     this.ask = o.ask ?? terminalAsk;
   }
 
+  /** Never asks on the terminal from now on (`load`: thousands of requests cannot each wait for a person). */
+  stopAsking(): void {
+    this.o.interactive = false;
+  }
+
   /** Uses `responses` (from a `--resume` document) for round `round`, the next time it is answered. */
   resumeWith(round: number, responses: InputResponses): void {
     this.o.resumed = { round, responses };

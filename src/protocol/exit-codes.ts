@@ -16,6 +16,8 @@ export const EXIT = {
   inputRequired: 5,
   diffChanged: 6,
   checkFailed: 7,
+  /** A budget or an expectation was not met (`load --threshold`). */
+  budgetNotMet: 8,
   usage: 64,
   internal: 70,
   SIGHUP: 129,

@@ -216,6 +216,49 @@ function progressLine(p: ProgressEvent): string {
 }
 
 /**
+ * The tool named `toolName` in the server's tools/list (every page). Throws UsageError with a
+ * did-you-mean when there is none, or when the list left it out (and why).
+ */
+export async function findTool(s: Session, toolName: string): Promise<Tool> {
+  const { out, client } = s;
+  const stopList = out.wait(LIST_KINDS.tools.method);
+  const list = await client.listTools({ signal: s.signal }).finally(stopList);
+  const tool = list.tools.find((t) => t.name === toolName);
+  if (!tool) {
+    const dropped = list.dropped.find((d) => d.name === toolName);
+    if (dropped) throw new UsageError(`tool ${toolName} was left out of the list: ${sanitizeLine(dropped.reason)}`);
+    const names = list.tools.map((t) => sanitizeLine(t.name));
+    const sub = names.filter((n) => n.toLowerCase().includes(toolName.toLowerCase()) || toolName.toLowerCase().includes(n.toLowerCase()));
+    const near = [...new Set([...closest(toolName, names), ...sub])];
+    throw new UsageError(
+      `the server has no tool named ${JSON.stringify(toolName)}${near.length ? `; did you mean ${near.slice(0, 3).join(', ')}?` : names.length ? `; it has: ${names.slice(0, 20).join(', ')}${names.length > 20 ? ', …' : ''}` : ''}`,
+    );
+  }
+  return tool;
+}
+
+/**
+ * Validates `args` against the tool's inputSchema (warnings for what cannot be checked).
+ * Throws UsageError listing the issues (and the undeclared keys) when they do not match.
+ */
+export function checkArguments(out: Out, tool: Tool, args: JsonObject, validateValue: typeof import('../../schema/validate.js').validateValue): void {
+  const toolName = tool.name;
+  const v = validateValue(tool.inputSchema, args);
+  for (const p of v.unenforcedPatterns ?? [])
+    out.warn(`pattern ${JSON.stringify(p)} of ${toolName}'s inputSchema was not checked: it could take exponential time on some strings`);
+  if (v.schemaError) out.warn(`the inputSchema of ${toolName} cannot be compiled (${v.schemaError}); sending without validation`);
+  else if (!v.valid) {
+    // One line for people (a script matches it); every issue under --json as `details`.
+    const hints = undeclaredKeyHints(tool.inputSchema, args);
+    const e = new UsageError(
+      `invalid arguments for ${toolName}: ${[...v.errors.map((i) => i.message), ...hints].join('; ')} (use --no-validate to send them anyway)`,
+    );
+    e.details = v.errors;
+    throw e;
+  }
+}
+
+/**
  * Calls a tool: finds it in the list, builds and validates the arguments (UsageError when
  * they do not fit, unless --no-validate), calls, and returns the outcome with the one
  * outputSchema verdict (src/check/output-schema.ts) and its findings. Exit: 0, or 1 for
@@ -234,35 +277,9 @@ export async function callTool(
     import('../../check/output-schema.js'),
   ]);
   const { out, client } = s;
-  const stopList = out.wait(LIST_KINDS.tools.method);
-  const list = await client.listTools({ signal: s.signal }).finally(stopList);
-  const tool = list.tools.find((t) => t.name === toolName);
-  if (!tool) {
-    const dropped = list.dropped.find((d) => d.name === toolName);
-    if (dropped) throw new UsageError(`tool ${toolName} was left out of the list: ${sanitizeLine(dropped.reason)}`);
-    const names = list.tools.map((t) => sanitizeLine(t.name));
-    const sub = names.filter((n) => n.toLowerCase().includes(toolName.toLowerCase()) || toolName.toLowerCase().includes(n.toLowerCase()));
-    const near = [...new Set([...closest(toolName, names), ...sub])];
-    throw new UsageError(
-      `the server has no tool named ${JSON.stringify(toolName)}${near.length ? `; did you mean ${near.slice(0, 3).join(', ')}?` : names.length ? `; it has: ${names.slice(0, 20).join(', ')}${names.length > 20 ? ', …' : ''}` : ''}`,
-    );
-  }
+  const tool = await findTool(s, toolName);
   const args = resumed ? resumed.args : buildArguments(tool, pairs, flags);
-  if (flags.validate !== false && !resumed) {
-    const v = validateValue(tool.inputSchema, args);
-    for (const p of v.unenforcedPatterns ?? [])
-      out.warn(`pattern ${JSON.stringify(p)} of ${toolName}'s inputSchema was not checked: it could take exponential time on some strings`);
-    if (v.schemaError) out.warn(`the inputSchema of ${toolName} cannot be compiled (${v.schemaError}); sending without validation`);
-    else if (!v.valid) {
-      // One line for people (a script matches it); every issue under --json as `details`.
-      const hints = undeclaredKeyHints(tool.inputSchema, args);
-      const e = new UsageError(
-        `invalid arguments for ${toolName}: ${[...v.errors.map((i) => i.message), ...hints].join('; ')} (use --no-validate to send them anyway)`,
-      );
-      e.details = v.errors;
-      throw e;
-    }
-  }
+  if (flags.validate !== false && !resumed) checkArguments(out, tool, args, validateValue);
   // A key the schema does not name is sent silently otherwise (the SDKs publish no
   // additionalProperties: false, so the server ignores it): warn, or refuse with --strict-args.
   if (!resumed) await reportUndeclared(s, flags, { kind: 'tool', name: toolName }, undeclaredArguments(tool.inputSchema, args));

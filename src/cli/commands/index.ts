@@ -9,6 +9,7 @@ export const COMMANDS: readonly CommandSpec<never>[] = [
   (await import('./tools.spec.js')).tools,
   (await import('./call.spec.js')).call,
   (await import('./request.spec.js')).request,
+  (await import('./load.spec.js')).load,
   (await import('./tasks.spec.js')).tasks,
   (await import('./auth.spec.js')).auth,
   (await import('./resources.spec.js')).resources,
