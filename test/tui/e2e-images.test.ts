@@ -33,9 +33,7 @@ async function callTiny(t: TmuxSession) {
   await t.waitForScreen((x) => x.includes('Tools (') && x.includes('get-tiny-image'), 'the tool list');
   t.keys('/', 'tiny');
   await t.waitForScreen((x) => x.includes('1 of 17 match'), 'the filter');
-  t.keys('Enter'); // keep the filter
-  await t.waitForScreen((x) => x.includes('Enter open'), 'the filtered list');
-  t.keys('Enter');
+  t.keys('Enter'); // one match: Enter opens it (issue 19.12)
   await t.waitForScreen((x) => x.includes('This tool takes no arguments'), 'the tool');
   t.keys('Enter');
   return t.waitForScreen((x) => x.includes('✓ get-tiny-image') && blockRows(x) >= 10, 'the picture');
@@ -73,9 +71,7 @@ describe.skipIf(!canRun)('e2e in tmux at 80×24: pictures against server-everyth
     t.keys('C-u');
     t.keys('annotated');
     await t.waitForScreen((x) => x.includes('1 of 17 match') && x.includes('get-annotated-message'), 'the filter');
-    t.keys('Enter');
-    await t.waitForScreen((x) => x.includes('Enter open'), 'the filtered list');
-    t.keys('Enter');
+    t.keys('Enter'); // one match: Enter opens it (issue 19.12)
     await t.waitForScreen((x) => x.includes('messageType'), 'the form');
     t.keys('Space');
     await t.waitForScreen((x) => x.includes('‹ error ›'), 'the choice');

@@ -75,7 +75,7 @@ describe.skipIf(!canRun)('e2e in tmux (built binary, modern stdio fixture)', () 
     await waitScreen((x) => x.includes('/ech') && x.includes('(/ edit · Esc clear)'), 'the filtered list again');
     keys('Escape');
     await waitScreen((x) => x.includes('Tools (9)'), 'the whole list');
-    keys('/', 'change_tools', 'Enter', 'Enter');
+    keys('/', 'change_tools', 'Enter'); // one match: Enter opens it (issue 19.12)
     await waitScreen((x) => x.includes('takes no arguments'), 'the change_tools prompt');
     keys('Enter');
     s = await waitScreen((x) => x.includes('Tool list changed +1 −1 ~1'), 'the change notice');
