@@ -52,7 +52,10 @@ export async function saveToCollection(s: Session, r: CommandResult, flags: Save
     const a = savedAnswerOf(response);
     if (a !== undefined) answers[key] = a;
   }
-  const done = await appendCall(file, savedCall({ method: 'tools/call', target: j.tool, arguments: j.arguments, answers, result: j.result, name: flags.saveName }));
+  const done = await appendCall(
+    file,
+    savedCall({ method: 'tools/call', target: j.tool, arguments: j.arguments, answers, result: j.result, name: flags.saveName }),
+  );
   s.out.info(
     `saved as ${sanitizeLine(done.name)} in ${file}${done.created ? ' (a new collection)' : ''}${done.renamed && flags.saveName ? ` (${flags.saveName} was taken meanwhile)` : ''}`,
   );

@@ -31,7 +31,10 @@ export const call: CommandSpec<CommonFlags & CallFlags> = {
       .option('--save-media <dir>', 'write image, audio and blob blocks to files in DIR, named <tool>-<block index>.<ext>')
       .option('--task', 'run the call as a task (2025-11-25 task augmentation); a tool whose execution.taskSupport is "required" runs as one by itself')
       .option('--no-wait', "with a task: print the task's id (--json: the task) and stop, instead of waiting for its result")
-      .option('--save <file>', 'append the call (arguments as sent, answers given) with its result as the expectation to this collection; mcp-inspect run FILE reruns it')
+      .option(
+        '--save <file>',
+        'append the call (arguments as sent, answers given) with its result as the expectation to this collection; mcp-inspect run FILE reruns it',
+      )
       .option('--save-name <name>', "the call's name in the collection (default: the tool's, numbered when taken: add, add-2)")
       .addHelpText(
         'after',
