@@ -638,7 +638,7 @@ async function writeJunit(file: string, suite: string, calls: { name: string; ti
   const xml = renderJunit(
     suite,
     calls.map((c) => ({
-      classname: suite.replace(/ /g, '.'),
+      classname: 'mcp-inspect.run',
       name: c.name,
       ...(c.time !== undefined && c.time > 0 ? { time: Math.round(c.time) / 1000 } : {}),
       ...(c.failure !== undefined ? { failure: { type: 'expectation', message: c.failure.split('\n')[0], body: c.failure } } : {}),
