@@ -29,7 +29,7 @@ import { idKey, parseMessage } from '../protocol/jsonrpc.js';
 import type { RequestId } from '../protocol/types.js';
 import { isObject } from '../util/json.js';
 import { LineSplitter } from './lines.js';
-import { loopbackRequest } from './mock.js';
+import { loopbackRequest, readBody } from './mock.js';
 import { RecordingWriter, type RecordOptions } from './writer.js';
 
 export interface ServeOptions {
@@ -246,17 +246,6 @@ class Proc {
     await gone;
     clearTimeout(timer);
   }
-}
-
-async function readBody(req: IncomingMessage, max = 16 * 1024 * 1024): Promise<string> {
-  const parts: Buffer[] = [];
-  let n = 0;
-  for await (const c of req as AsyncIterable<Buffer>) {
-    n += c.length;
-    if (n > max) throw new Error('request body too large');
-    parts.push(c);
-  }
-  return Buffer.concat(parts).toString('utf8');
 }
 
 const jsonError = (res: ServerResponse, status: number, code: number, message: string) => {
