@@ -199,7 +199,7 @@ async function makeCall(
           try {
             Object.assign(
               given,
-              coerceArgs(tool.inputSchema, [`${k}=${given[k] as string}`], () => ''),
+              coerceArgs(tool.inputSchema, [`${k}=${given[k]}`], () => ''),
             );
           } catch {
             /* left as text: validation says what is wrong */
