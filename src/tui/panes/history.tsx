@@ -117,7 +117,7 @@ function useHistoryPane({ client, watch, now, width, height, flash, clearFlash, 
     if (disconnected) return `Not called: ${disconnected} — R connects again`;
     if (stateOf(e).gone) return `${sanitizeLine(e.tool)} is no longer offered by the server: nothing to ${what}`;
     if (!e.arguments) return `The arguments of this call were too big to keep (${e.argumentsOmitted} bytes): nothing to ${what}`;
-    if (e.masked?.length) return `This call had secret arguments, not kept in the history: Enter opens the form to type them`;
+    if (e.masked?.length) return 'Its secret arguments were not kept: Enter opens the form to type them';
     return undefined;
   };
 
