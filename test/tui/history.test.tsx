@@ -9,7 +9,8 @@ import type { CallOptions, CallOutcome, ListenSessionEvent } from '../../src/cli
 import type { CallToolResult, JsonObject, Tool } from '../../src/protocol/types.js';
 import { McpError } from '../../src/protocol/errors.js';
 import { CallHistory, historyFileName } from '../../src/state/call-history.js';
-import type { TuiServices } from '../../src/tui/context/services.js';
+import { defaultServices, type TuiServices } from '../../src/tui/context/services.js';
+import { readCollection } from '../../src/collection/file.js';
 import { Feed, KEY, fakeClient, fakeServices, press, renderWith, tool, toolsEvent, waitFor } from './helpers.js';
 
 afterEach(() => cleanup());
@@ -297,6 +298,36 @@ describe('adding a call to a collection (a)', () => {
     await waitFor(r, (f) => f.includes('Added "echo" to /abs/mcp-inspect.collection.json (secret arguments'));
     expect(added[0].call.arguments).toEqual({ text: 'hi', token: '${env:TOKEN}' });
     expect(JSON.stringify(added)).not.toContain('hunter2');
+  });
+
+  it('writes a real collection file through the collection module: numbered names, the result as the expectation', async () => {
+    const cwd = mkdtempSync(join(root, 'cwd-'));
+    const { r } = setup({
+      services: { addToCollection: defaultServices(cwd).addToCollection },
+      callTool: async () => ({ kind: 'complete', result: { content: [{ type: 'text', text: 'pong' }], structuredContent: { ok: true } } }),
+    });
+    await callEcho(r, 'ping');
+    await press(r, 'a', KEY.ctrl('u'), 'calls.json', KEY.enter);
+    await waitFor(r, (f) => f.includes(`Added "echo" to ${join(cwd, 'calls.json')}`));
+    await press(r, 'a', KEY.enter);
+    await waitFor(r, (f) => f.includes('Added "echo-2"'));
+    const c = readCollection(join(cwd, 'calls.json'));
+    expect(c.calls.map((x) => [x.name, x.tool, x.arguments, x.expect])).toEqual([
+      ['echo', 'echo', { text: 'ping' }, { isError: false, structuredContent: { ok: true } }],
+      ['echo-2', 'echo', { text: 'ping' }, { isError: false, structuredContent: { ok: true } }],
+    ]);
+  });
+
+  it('a call that ended with an error is not added (no result to expect)', async () => {
+    const { r, added } = setup({ callTool: async () => Promise.reject(new McpError({ code: -32602, message: 'Invalid params' })) });
+    await waitFor(r, (f) => f.includes('Tools (2)'));
+    await press(r, KEY.enter);
+    await waitFor(r, (f) => f.includes('Arguments'));
+    await press(r, 'x', KEY.enter);
+    await waitFor(r, (f) => f.includes('-32602'));
+    await press(r, 'a', KEY.enter);
+    await waitFor(r, (f) => f.includes('Not added: the call ended without a result to expect'));
+    expect(added).toEqual([]);
   });
 
   it('a failure to add is said, and nothing else changes', async () => {

@@ -18,7 +18,7 @@ import {
 } from '../../src/state/call-history.js';
 import { historyTarget } from '../../src/cli/commands/tui.js';
 import { replayArguments } from '../../src/tui/hooks/useCallHistory.js';
-import { collectableArguments, envPlaceholder } from '../../src/tui/hooks/useCollectPrompt.js';
+import { collectableArguments, envPlaceholder, resultOfSummary } from '../../src/tui/hooks/useCollectPrompt.js';
 
 const root = mkdtempSync(join(tmpdir(), 'mcpi-history-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -247,6 +247,15 @@ describe('never secrets', () => {
     });
   });
 
+  it('a call of an earlier session is collected with its summary as the result: isError and the first line (without a cut mark)', () => {
+    const e = makeEntry(ok('echo', 1, { result: { content: [{ type: 'text', text: `${'w'.repeat(300)}\nrest` }], structuredContent: { a: 1 } } }));
+    const r = resultOfSummary(e)!;
+    expect(r.isError).toBe(false);
+    expect(r.content).toEqual([{ type: 'text', text: 'w'.repeat(199) }]);
+    expect(resultOfSummary(makeEntry({ ...ok(), result: undefined, error: { message: 'x', code: -1 } }))).toBeUndefined();
+    expect(resultOfSummary(makeEntry(ok('f', 1, { result: { content: [], isError: true } })))).toEqual({ content: [], isError: true });
+  });
+
   it('the server key: demo, a config entry by name, a URL without its secrets, a command line with its cwd', () => {
     expect(historyServerKey({ kind: 'demo' }).key).toBe('demo');
     const url = historyTarget({ kind: 'http', url: 'https://u:pw@example.com/mcp?api_key=SECRET1&x=1', headers: { Authorization: 'Bearer T' } }, undefined);
@@ -261,7 +270,7 @@ describe('never secrets', () => {
       undefined,
       '/w',
     );
-    expect(stdio.label).toBe('node server.js --token [redacted] --api-key=[redacted] plain');
+    expect((stdio as { label: string }).label).toBe('node server.js --token [redacted] --api-key=[redacted] plain');
     expect(historyServerKey(stdio).key).not.toBe(historyServerKey({ ...stdio, cwd: '/other' } as typeof stdio).key);
     expect(historyServerKey(historyTarget({ kind: 'stdio', command: 'x', args: [], env: {} }, 'github')).key).toBe('server:github');
     // The key only names the file, hashed.

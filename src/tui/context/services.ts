@@ -77,7 +77,7 @@ export interface TuiServices {
    * expectation, named after the tool (numbered when taken); resolves to the file's absolute
    * path and the name given. Absent: adding to a collection is not offered.
    */
-  addToCollection?(file: string, call: { tool: string; arguments: JsonObject; result?: CallToolResult }): Promise<{ path: string; name: string }>;
+  addToCollection?(file: string, call: { tool: string; arguments: JsonObject; result: CallToolResult }): Promise<{ path: string; name: string }>;
 }
 
 /** The real `schedule` (see {@link TuiServices.schedule}). */
@@ -178,6 +178,13 @@ export function defaultServices(cwd: string = process.cwd(), watch: { minRefetch
     now: () => Date.now(),
     schedule: realSchedule,
     saveFile: (name, data) => saveNewFile(cwd, name, data),
+    async addToCollection(file, call) {
+      // The collection module (format, numbered names, expectations, the lock): loaded when first used.
+      const [{ appendCall }, { savedCall }] = await Promise.all([import('../../collection/file.js'), import('../../collection/format.js')]);
+      const path = resolve(cwd, file);
+      const r = await appendCall(path, savedCall({ method: 'tools/call', target: call.tool, arguments: call.arguments, result: call.result }));
+      return { path, name: r.name };
+    },
     openUrl: openWithPlatform,
   };
 }

@@ -8,7 +8,7 @@
 import { useEffect, useState } from 'react';
 import type { Key } from 'ink';
 import type { CallToolResult, JsonObject } from '../../protocol/types.js';
-import { MASKED, maskSecrets, type HistoryEntry } from '../../state/call-history.js';
+import { MASKED, MAX_SUMMARY_TEXT, maskSecrets, type HistoryEntry } from '../../state/call-history.js';
 import { isObject } from '../../util/json.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 import { useServices } from '../context/services.js';
@@ -29,7 +29,7 @@ export interface CollectedCall {
   tool: string;
   arguments: JsonObject;
   inputSchema?: unknown;
-  /** The result, whose `isError`, `structuredContent` and text become the expectation. */
+  /** The result, whose `isError`, `structuredContent` and text become the expectation (absent for a call that failed: not added). */
   result?: CallToolResult;
   /** The call as the history recorded it: its summary is the expectation when the full result is no longer in memory. */
   recorded?: HistoryEntry;
@@ -67,6 +67,18 @@ export function collectableArguments(args: JsonObject, inputSchema: unknown): { 
   return { arguments: walk(masked, '') as JsonObject, env };
 }
 
+/**
+ * A result standing for a recorded call whose full result is gone (an earlier session): its
+ * `isError` and first line of text (a cut line without its `…`), so the expectation is those
+ * two; undefined for a call that ended with an error or was cancelled. Pure.
+ */
+export function resultOfSummary(e: HistoryEntry): CallToolResult | undefined {
+  if (e.outcome !== 'ok' && e.outcome !== 'isError') return undefined;
+  let text = e.summary.text;
+  if (text !== undefined && [...text].length === MAX_SUMMARY_TEXT && text.endsWith('…')) text = text.slice(0, -1);
+  return { content: text !== undefined ? [{ type: 'text', text }] : [], isError: e.outcome === 'isError' };
+}
+
 /** The collect prompt of a pane: its key contexts while asking, its key handler, and how to start it. */
 export interface UseCollectPrompt {
   /** The contexts while the status line asks (`collect`, `text`), else none. */
@@ -91,8 +103,10 @@ export function useCollectPrompt({ flash, clearFlash }: Pick<PaneContext, 'flash
   const save = (file: string, call: CollectedCall) => {
     const add = services.addToCollection;
     if (!add) return flash('Adding to a collection is not available here', 'warn');
+    const result = call.result ?? (call.recorded ? resultOfSummary(call.recorded) : undefined);
+    if (!result) return flash('Not added: the call ended without a result to expect', 'warn');
     const { arguments: args, env } = collectableArguments(call.arguments, call.inputSchema);
-    add(file, { tool: call.tool, arguments: args, result: call.result }).then(
+    add(file, { tool: call.tool, arguments: args, result }).then(
       (r) => {
         lastFile = file;
         const secrets = env.length ? ` (secret arguments written as ${env.join(', ')}: set them before running it)` : '';
