@@ -293,8 +293,8 @@ describe('summaries', () => {
     ).toEqual({ kinds: ['image×2', 'text', 'audio'], text: 'first', structuredKeys: ['a', 'b'] });
     const long = summarizeResult({ content: [{ type: 'text', text: 'z'.repeat(1000) }] });
     expect([...long.text!].length).toBe(200);
-    expect(summarizeResult({} as never)).toEqual({ kinds: [] });
-    expect(summarizeResult({ content: [null, 5] } as never)).toEqual({ kinds: ['unknown×2'] });
+    expect(summarizeResult({})).toEqual({ kinds: [] });
+    expect(summarizeResult({ content: [null, 5] })).toEqual({ kinds: ['unknown×2'] });
   });
 
   it('parseHistory skips lines that are JSON but not entries, and says an unknown format', () => {
