@@ -5,7 +5,8 @@
  */
 import { useCallback, useEffect, useRef, useSyncExternalStore } from 'react';
 import type { JsonObject, Tool } from '../../protocol/types.js';
-import type { CallHistory, HistoryEntry } from '../../state/call-history.js';
+import type { CallHistory, FinishedCall, HistoryEntry } from '../../state/call-history.js';
+import { describeError } from '../model/errors.js';
 import { isObject } from '../../util/json.js';
 import { useServices } from '../context/services.js';
 import type { CallState } from './useCall.js';
@@ -30,27 +31,29 @@ export function useRecordCalls(state: CallState, tools: readonly Tool[] | undefi
   const recorded = useRef<{ id: number; entry?: HistoryEntry } | undefined>(undefined);
   useEffect(() => {
     if (!history || (state.phase !== 'done' && state.phase !== 'failed') || recorded.current?.id === state.id) return;
-    const inputSchema = tools?.find((t) => t.name === state.tool)?.inputSchema;
-    const base = { tool: state.tool, arguments: state.args, inputSchema, startedAt: state.startedAt, endedAt: state.endedAt };
-    const entry =
-      state.phase === 'done'
-        ? state.outcome.kind === 'complete'
-          ? history.record({ ...base, result: state.outcome.result })
-          : history.record({ ...base, error: { message: 'the server asked for input that was not given' } })
-        : history.record({ ...base, error: { message: errorMessage(state.error), code: errorCode(state.error), cancelled: state.cancelled } });
-    recorded.current = { id: state.id, entry };
+    const call = finishedCall(state, tools?.find((t) => t.name === state.tool)?.inputSchema);
+    if (call) recorded.current = { id: state.id, entry: history.record(call) };
   }, [history, state, tools]);
   return state.phase !== 'idle' && recorded.current?.id === state.id ? recorded.current.entry : undefined;
 }
 
-function errorMessage(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
-}
-
-/** A JSON-RPC code (a number) or a transport code (`MCPI_TIMEOUT`) of an error, when it has one. */
-function errorCode(e: unknown): number | string | undefined {
-  const code = (e as { code?: unknown } | null)?.code;
-  return typeof code === 'number' || typeof code === 'string' ? code : undefined;
+/** A call that ended (its result, or its error with the error's code), as the history records it; undefined while none ended. */
+export function finishedCall(state: CallState, inputSchema?: unknown): FinishedCall | undefined {
+  if (state.phase !== 'done' && state.phase !== 'failed') return undefined;
+  const base = { tool: state.tool, arguments: state.args, inputSchema, startedAt: state.startedAt, endedAt: state.endedAt };
+  if (state.phase === 'done')
+    return state.outcome.kind === 'complete'
+      ? { ...base, result: state.outcome.result }
+      : { ...base, error: { message: 'the server asked for input that was not given' } };
+  const code = (state.error as { code?: unknown } | null)?.code;
+  return {
+    ...base,
+    error: {
+      message: describeError(state.error),
+      code: typeof code === 'number' || typeof code === 'string' ? code : undefined,
+      cancelled: state.cancelled,
+    },
+  };
 }
 
 /** What the History pane asks the Tools pane to do with an entry (through PaneContext.openPane). */

@@ -9,12 +9,13 @@
 import { useCallback, useMemo, useState } from 'react';
 import { Box, Text } from 'ink';
 import type { HistoryEntry } from '../../state/call-history.js';
+import type { CallToolResult } from '../../protocol/types.js';
 import { makeEntry, schemaHash } from '../../state/call-history.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 import { useServices } from '../context/services.js';
 import { useTheme } from '../context/theme.js';
 import { useCall, type CallState } from '../hooks/useCall.js';
-import { historyRequest, replayArguments, useHistoryEntries, useRecordCalls } from '../hooks/useCallHistory.js';
+import { finishedCall, historyRequest, replayArguments, useHistoryEntries, useRecordCalls } from '../hooks/useCallHistory.js';
 import { useCollectPrompt } from '../hooks/useCollectPrompt.js';
 import { editText, type TextState } from '../forms/textEdit.js';
 import { matchKey, type KeyContext } from '../keys.js';
@@ -22,7 +23,6 @@ import { clampOffset, moveBy, scrollBy, scrollToShow } from '../lines/scroll.js'
 import { compareLines, entryDetailLines, entrySearchText, historyRow, type CompareBase, type EntryState } from '../lines/historyLines.js';
 import { line, type Line } from '../lines/lines.js';
 import { LinesView } from '../components/LinesView.js';
-import { describeError } from '../model/errors.js';
 import type { PaneContext, PaneDef, PaneInstance } from './types.js';
 
 const LIST: readonly KeyContext[] = ['history', 'list'];
@@ -32,35 +32,10 @@ const ARMED = 'history-armed';
 /** Rows under the list: the selected call's arguments and notes. */
 const DETAIL_ROWS = 2;
 
-/** The new outcome of a comparison as a history entry (for its heading), once the call ended. */
-function finishedEntry(s: CallState): { entry: HistoryEntry; result?: import('../../protocol/types.js').CallToolResult } | undefined {
-  if (s.phase === 'done') {
-    const result = s.outcome.kind === 'complete' ? s.outcome.result : undefined;
-    return {
-      entry: makeEntry({
-        tool: s.tool,
-        arguments: {},
-        startedAt: s.startedAt,
-        endedAt: s.endedAt,
-        result,
-        error: result ? undefined : { message: 'input required' },
-      }),
-      result,
-    };
-  }
-  if (s.phase === 'failed') {
-    const code = (s.error as { code?: unknown } | null)?.code;
-    return {
-      entry: makeEntry({
-        tool: s.tool,
-        arguments: {},
-        startedAt: s.startedAt,
-        endedAt: s.endedAt,
-        error: { message: describeError(s.error), code: typeof code === 'number' || typeof code === 'string' ? code : undefined, cancelled: s.cancelled },
-      }),
-    };
-  }
-  return undefined;
+/** The new outcome of a comparison as a history entry (for its heading) and its result, once the call ended. */
+function finishedEntry(s: CallState): { entry: HistoryEntry; result?: CallToolResult } | undefined {
+  const call = finishedCall(s);
+  return call && { entry: makeEntry(call), result: call.result };
 }
 
 function useHistoryPane({ client, watch, now, width, height, flash, clearFlash, openPane, disconnected }: PaneContext): PaneInstance {
