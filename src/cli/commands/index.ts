@@ -20,6 +20,7 @@ export const COMMANDS: readonly CommandSpec<never>[] = [
   (await import('./check.spec.js')).check,
   (await import('./servers.spec.js')).servers,
   (await import('./proxy.spec.js')).proxy,
+  (await import('./attach.spec.js')).attach,
   (await import('./replay.spec.js')).replay,
   (await import('./mock.spec.js')).mock,
   (await import('./completion.spec.js')).completion,

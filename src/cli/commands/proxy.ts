@@ -7,6 +7,7 @@ import { redactUrl } from '../../util/redact.js';
 import { EXIT } from '../exit.js';
 import type { CommandSpec } from '../command.js';
 import { recordOptions, type RecordFlags } from './record-flags.js';
+import type { RecordOptions } from '../../record/writer.js';
 import { isUrl } from '../target.js';
 
 /** `proxy --http PORT URL`: the HTTP proxy, until SIGINT/SIGTERM. */
@@ -21,14 +22,15 @@ async function httpProxy(command: string[], words: string[], flags: ProxyFlags):
   const warn = (s: string) => process.stderr.write(`mcp-inspect: ${s}\n`);
   let proxy;
   try {
-    proxy = await startHttpProxy({ upstream: words[0], port, host: flags.host, record: recordOptions(flags), faults, warn });
+    proxy = await startHttpProxy({ upstream: words[0], port, host: flags.host, faults, warn, ...tapOptions(flags) });
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE')
       throw new UsageError(`port ${port} is already in use; pick another with --http PORT, or --http 0 for any free port`);
     throw e;
   }
   process.stdout.write(`${proxy.url}\n`);
-  process.stderr.write(`mcp-inspect proxy: ${proxy.url} → ${redactUrl(words[0])}; Ctrl-C to stop\n`);
+  const watch = proxy.attachName ? ` (watch it: mcp-inspect attach ${proxy.attachName})` : '';
+  process.stderr.write(`mcp-inspect proxy: ${proxy.url} → ${redactUrl(words[0])}${watch}; Ctrl-C to stop\n`);
   await new Promise<void>((resolve) => {
     process.once('SIGTERM', resolve);
     process.once('SIGINT', resolve);
@@ -41,6 +43,16 @@ export interface ProxyFlags extends RecordFlags {
   inject?: string[];
   http?: string | boolean;
   host: string;
+  /** `--name`: what `attach` knows the proxy by. */
+  name?: string;
+  /** `--no-announce` sets it false. */
+  announce?: boolean;
+}
+
+/** The recording and announcing options every form of the proxy takes: `--record` (and its flags), `--name`, `--no-announce`; `--redact` also applies to the attach stream alone. */
+export function tapOptions(flags: ProxyFlags): { record?: RecordOptions; redact?: string[]; announce: { name?: string } | false } {
+  const record = recordOptions(flags.record ? flags : { ...flags, redact: undefined });
+  return { record, redact: flags.redact, announce: flags.announce === false ? false : { name: flags.name } };
 }
 
 /** The body of `proxy`. */
@@ -58,5 +70,5 @@ export const proxyBody: CommandSpec<ProxyFlags>['run'] = async (inv, words, flag
   const [{ parseFaults }, { runStdioProxy }] = await Promise.all([import('../../record/faults.js'), import('../../record/proxy-stdio.js')]);
   const faults = parseFaults(flags.inject ?? [], 'stdio');
   const [command, ...args] = inv.command;
-  return runStdioProxy({ command, args, record: recordOptions(flags), faults });
+  return runStdioProxy({ command, args, faults, ...tapOptions(flags) });
 };
