@@ -9,6 +9,7 @@
  * (marked with a gap line), never the host's time.
  *
  *   const tap = await openTap({ target: { command, args }, transport: 'stdio', record, announce: { name } });
+ *   // or, where the proxy cannot wait: const tap = new TrafficTap({…}) (announced in the background)
  *   if (tap.enabled) … split the bytes into lines …
  *   tap.message('host', line); tap.http({…}); tap.stderr(line); tap.fault('delay');
  *   tap.close();
@@ -69,21 +70,43 @@ export class TrafficTap {
   /** Lines dropped from the front of the backlog. */
   private backlogDropped = 0;
   private hub: Announcement | undefined;
+  /** The proxy is being announced, or is: the lines so far are kept for a viewer. */
+  private announcing: boolean;
   private closed = false;
+  /** Resolves once the proxy is announced (or could not be: it then runs unannounced). */
+  readonly ready: Promise<void>;
 
-  /** @internal use {@link openTap}. */
-  constructor(
-    opts: TapOptions,
-    private readonly writer: RecordingWriter | undefined,
-  ) {
-    this.header = writer?.header ?? makeHeader(opts.target, opts.transport, new Date().toISOString(), packageVersion());
+  /**
+   * Creates the recording (throws UsageError when the file cannot be created or a `--redact`
+   * pointer is malformed) and starts announcing the proxy (unless `announce: false`), which
+   * {@link ready} waits for. For a proxy that cannot wait; the others use {@link openTap}.
+   */
+  constructor(opts: TapOptions) {
+    this.writer = opts.record ? new RecordingWriter(opts.record, opts.target, opts.transport, 'unknown', opts.onWarning) : undefined;
+    this.header = this.writer?.header ?? makeHeader(opts.target, opts.transport, new Date().toISOString(), packageVersion());
     this.pointers = (opts.record?.redact ?? opts.redact ?? []).map(pointerTokens);
+    this.announcing = opts.announce !== false;
+    this.ready =
+      opts.announce === false
+        ? Promise.resolve()
+        : announce({
+            name: proxyName(opts.target, opts.announce?.name),
+            target: this.header.target,
+            transport: opts.transport,
+            started: this.header.start,
+            version: packageVersion(),
+            greeting: (backlog) => this.greeting(backlog),
+            now: () => this.now(),
+            dir: opts.announce?.dir,
+          }).then((hub) => {
+            if (this.closed) hub?.close();
+            else this.hub = hub;
+            this.announcing = !!this.hub;
+            if (!this.hub) this.backlog.length = 0;
+          });
   }
 
-  /** @internal */
-  setHub(hub: Announcement | undefined): void {
-    this.hub = hub;
-  }
+  private readonly writer: RecordingWriter | undefined;
 
   /** The socket the proxy is announced on (undefined: not announced). */
   get socket(): string | undefined {
@@ -97,7 +120,7 @@ export class TrafficTap {
 
   /** Something takes the traffic (a file, an announcement): the proxy must split it into lines. False: it only forwards. */
   get enabled(): boolean {
-    return !this.closed && (this.writer !== undefined || this.hub !== undefined);
+    return !this.closed && (this.writer !== undefined || this.announcing);
   }
 
   /** Milliseconds since the tap opened (the recording's `t`). */
@@ -109,7 +132,7 @@ export class TrafficTap {
   message(from: 'host' | 'server', raw: string): void {
     if (!this.enabled) return;
     const t = this.now();
-    if (this.writer || this.hub!.attached) this.emit(messageEntry(t, from, raw, this.pointers));
+    if (this.writer || this.hub?.attached) this.emit(messageEntry(t, from, raw, this.pointers));
     else this.keep({ t, from, raw, pending: true }, raw.length);
   }
 
@@ -144,7 +167,7 @@ export class TrafficTap {
   }
 
   private keep(k: Kept, chars: number): void {
-    if (!this.hub) return;
+    if (!this.announcing) return;
     this.backlog.push(k);
     this.backlogChars += chars;
     while (this.backlog.length > BACKLOG_LINES || (this.backlogChars > BACKLOG_CHARS && this.backlog.length)) {
@@ -170,24 +193,11 @@ export class TrafficTap {
 }
 
 /**
- * Opens the tap of a proxy: creates the recording (throws UsageError when the file cannot be
- * created or a `--redact` pointer is malformed) and announces the proxy (unless
- * `announce: false`; when it cannot be announced the proxy runs on, unannounced).
+ * Opens the tap of a proxy (see the {@link TrafficTap} constructor) and waits until the proxy
+ * is announced (or could not be: it then runs unannounced).
  */
 export async function openTap(opts: TapOptions): Promise<TrafficTap> {
-  const writer = opts.record ? new RecordingWriter(opts.record, opts.target, opts.transport, 'unknown', opts.onWarning) : undefined;
-  const tap = new TrafficTap(opts, writer);
-  if (opts.announce === false) return tap;
-  const hub = await announce({
-    name: proxyName(opts.target, opts.announce?.name),
-    target: writer?.header.target ?? makeHeader(opts.target, opts.transport, '', '').target,
-    transport: opts.transport,
-    started: new Date().toISOString(),
-    version: packageVersion(),
-    greeting: (backlog) => tap.greeting(backlog),
-    now: () => tap.now(),
-    dir: opts.announce?.dir,
-  });
-  tap.setHub(hub);
+  const tap = new TrafficTap(opts);
+  await tap.ready;
   return tap;
 }

@@ -9,6 +9,7 @@ import type { CommandSpec } from '../command.js';
 import { recordOptions, type RecordFlags } from './record-flags.js';
 import type { RecordOptions } from '../../record/writer.js';
 import { isUrl } from '../target.js';
+import type { CommonFlags } from '../options.js';
 
 /** `proxy --http PORT URL`: the HTTP proxy, until SIGINT/SIGTERM. */
 async function httpProxy(command: string[], words: string[], flags: ProxyFlags): Promise<number> {
@@ -39,7 +40,62 @@ async function httpProxy(command: string[], words: string[], flags: ProxyFlags):
   return EXIT.ok;
 }
 
-export interface ProxyFlags extends RecordFlags {
+/**
+ * `proxy [--record FILE] URL`: the stdio ↔ HTTP bridge (src/record/bridge.ts) until the host
+ * closes stdin or signals; OAuth through the provider and token store of `auth login`. A 401
+ * logs in when a person (a terminal), a `--browser` command or a desktop browser is there;
+ * otherwise the bridge ends with exit 4 naming `mcp-inspect auth login URL`.
+ */
+async function bridge(url: string, flags: ProxyFlags): Promise<number> {
+  if (flags.inject?.length) throw new UsageError('--inject applies to proxy -- CMD and proxy --http; the bridge (proxy URL) has no faults to inject');
+  const [{ resolveTarget }, { authInteractive, authProviderFor, authorizationUrlLines }, { resolveBrowser }, { startBridge }, { sanitizeLine }] =
+    await Promise.all([
+      import('../target.js'),
+      import('../auth-provider.js'),
+      import('../../auth/browser.js'),
+      import('../../record/bridge.js'),
+      import('../../util/sanitize.js'),
+    ]);
+  const warn = (s: string) => process.stderr.write(`mcp-inspect proxy: ${s}\n`);
+  const target = await resolveTarget(url, [], flags, { onWarning: warn });
+  if (target.kind === 'stdio') throw new UsageError('proxy URL takes the URL of an HTTP server');
+  const ctl = new AbortController();
+  // The host spawned us: stdin is its pipe, never a terminal. A browser can still be opened on a desktop.
+  const browser = resolveBrowser({ browser: typeof flags.browser === 'string' ? flags.browser : undefined, noBrowser: flags.browser === false });
+  const auth = await authProviderFor(
+    target,
+    flags,
+    {
+      signal: ctl.signal,
+      onInfo: warn,
+      onWarning: warn,
+      onAuthorizationUrl: (u, opened) => {
+        for (const l of authorizationUrlLines(sanitizeLine(u), opened)) warn(l);
+      },
+    },
+    { interactive: authInteractive(flags) || browser.kind !== 'none' },
+  );
+  const b = startBridge({
+    url: target.url,
+    headers: target.headers,
+    auth,
+    transport: target.kind === 'sse' ? 'sse' : target.transportFixed ? 'streamable-http' : undefined,
+    warn,
+    ...tapOptions(flags),
+  });
+  const onSignal = () => {
+    ctl.abort();
+    void b.close();
+  };
+  for (const s of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.once(s, onSignal);
+  try {
+    return await b.done;
+  } finally {
+    for (const s of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.off(s, onSignal);
+  }
+}
+
+export interface ProxyFlags extends RecordFlags, CommonFlags {
   inject?: string[];
   http?: string | boolean;
   host: string;
@@ -58,10 +114,10 @@ export function tapOptions(flags: ProxyFlags): { record?: RecordOptions; redact?
 /** The body of `proxy`. */
 export const proxyBody: CommandSpec<ProxyFlags>['run'] = async (inv, words, flags) => {
   if (flags.http !== undefined) return httpProxy(inv.command, words, flags);
-  if (words.length && isUrl(words[0]))
-    throw new UsageError(
-      `the stdio-to-HTTP bridge (proxy URL) is not built yet; for an HTTP server use mcp-inspect proxy --http PORT ${words[0]} and point the host at the printed URL`,
-    );
+  if (words.length === 1 && isUrl(words[0])) {
+    if (inv.command.length) throw new UsageError('give the URL of an HTTP server or a command after --, not both');
+    return bridge(words[0], flags);
+  }
   if (words.length)
     throw new UsageError(
       `proxy takes the server's command after --, e.g. mcp-inspect proxy --record s.ndjson -- node server.js (got ${words.map((w) => JSON.stringify(w)).join(' ')})`,
