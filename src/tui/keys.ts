@@ -34,11 +34,13 @@ export type KeyContext =
   | 'connect-failed'
   | 'tools-list'
   | 'tools-filter'
-  /** The call form; with one of the next three for the focused row (or `text`). */
+  /** The call form; with one of the next four for the focused row (or `text`). */
   | 'form'
   | 'form-array'
   | 'form-boolean'
   | 'form-enum'
+  /** A checkbox of a multi-select. */
+  | 'form-multi'
   | 'call-running'
   | 'result'
   | 'server'
@@ -409,6 +411,14 @@ export const KEY_TABLE = [
     in: ['form-enum'],
     section: 'Call form',
     does: 'on a choice: next / previous option',
+  },
+  {
+    command: 'form.check',
+    keys: [' '],
+    in: ['form-multi'],
+    section: 'Call form',
+    does: 'on a multi-select: check / uncheck the option under the cursor (↑/↓ move between options)',
+    hint: 'check/uncheck',
   },
   { command: 'form.addItem', keys: ['+', 'a', ' '], in: ['form-array'], section: 'Call form', does: 'on an array: add an item' },
   { command: 'form.removeItem', keys: ['-', 'x'], in: ['form-array'], section: 'Call form', does: 'on an array: remove the last item' },

@@ -155,3 +155,11 @@ export function tmuxServer(tag: string): TmuxServer {
     },
   };
 }
+
+/** Opens tool `name` from the tool list: `/name`, and Enter opens the single match (issue 19.12). */
+export async function openTool(t: TmuxSession, name: string): Promise<void> {
+  await t.waitForScreen((s) => /^ Tools \d+/m.test(s) && s.includes('›'), 'the tool list');
+  t.keys('/', name);
+  await t.waitForScreen((s) => s.includes(`/${name}`) && s.includes('1 of'), `the filter on ${name}`);
+  t.keys('Enter');
+}

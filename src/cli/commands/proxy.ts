@@ -11,33 +11,66 @@ import type { RecordOptions } from '../../record/writer.js';
 import { isUrl } from '../target.js';
 import type { CommonFlags } from '../options.js';
 
-/** `proxy --http PORT URL`: the HTTP proxy, until SIGINT/SIGTERM. */
-async function httpProxy(command: string[], words: string[], flags: ProxyFlags): Promise<number> {
-  if (command.length) throw new UsageError('proxy --http PORT -- command (a stdio server over HTTP) is not built yet; give the URL of an HTTP server');
-  if (words.length !== 1 || !isUrl(words[0]))
-    throw new UsageError('proxy --http PORT takes the URL of the server, e.g. mcp-inspect proxy --http 3001 http://127.0.0.1:3000/mcp');
+/** The `--http` port (0: any free one); throws UsageError for anything else. */
+function portOf(flags: ProxyFlags): number {
   const port = flags.http === true ? 0 : Number(flags.http);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--http takes a port number (got ${String(flags.http)})`);
-  const [{ parseFaults }, { startHttpProxy }] = await Promise.all([import('../../record/faults.js'), import('../../record/proxy-http.js')]);
-  const faults = parseFaults(flags.inject ?? [], 'http');
-  const warn = (s: string) => process.stderr.write(`mcp-inspect: ${s}\n`);
-  let proxy;
-  try {
-    proxy = await startHttpProxy({ upstream: words[0], port, host: flags.host, faults, warn, ...tapOptions(flags) });
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE')
-      throw new UsageError(`port ${port} is already in use; pick another with --http PORT, or --http 0 for any free port`);
-    throw e;
-  }
-  process.stdout.write(`${proxy.url}\n`);
-  const watch = proxy.attachName ? ` (watch it: mcp-inspect attach ${proxy.attachName})` : '';
-  process.stderr.write(`mcp-inspect proxy: ${proxy.url} → ${redactUrl(words[0])}${watch}; Ctrl-C to stop\n`);
+  return port;
+}
+
+/** Prints the listener's URL, runs until SIGINT/SIGTERM, then `close()`s. */
+async function untilSignal(url: string, what: string, close: () => Promise<void>): Promise<number> {
+  process.stdout.write(`${url}\n`);
+  process.stderr.write(`mcp-inspect proxy: ${url} → ${what}; Ctrl-C to stop\n`);
   await new Promise<void>((resolve) => {
     process.once('SIGTERM', resolve);
     process.once('SIGINT', resolve);
   });
-  await proxy.close();
+  await close();
   return EXIT.ok;
+}
+
+/** ` (watch it: mcp-inspect attach NAME)` for a proxy that was announced, else nothing. */
+function watchNote(name: string | undefined): string {
+  return name ? ` (watch it: mcp-inspect attach ${name})` : '';
+}
+
+/** Rethrows a listen error, EADDRINUSE as a UsageError naming the port. */
+function listenError(e: unknown, port: number): never {
+  if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE')
+    throw new UsageError(`port ${port} is already in use; pick another with --http PORT, or --http 0 for any free port`);
+  throw e;
+}
+
+/** `proxy --http PORT -- CMD`: a stdio server over Streamable HTTP (src/record/proxy-serve.ts), until SIGINT/SIGTERM. */
+async function serveStdio(command: string[], flags: ProxyFlags): Promise<number> {
+  if (flags.inject?.length) throw new UsageError('--inject applies to proxy -- CMD and proxy --http PORT URL, not to a stdio server served over HTTP');
+  const port = portOf(flags);
+  const { serveStdioOverHttp } = await import('../../record/proxy-serve.js');
+  const warn = (s: string) => process.stderr.write(`mcp-inspect proxy: ${s}\n`);
+  const [cmd, ...args] = command;
+  const served = await serveStdioOverHttp({ command: cmd, args, port, host: flags.host, warn, ...tapOptions(flags) }).catch((e: unknown) =>
+    listenError(e, port),
+  );
+  return untilSignal(served.url, command.join(' ') + watchNote(served.attachName), () => served.close());
+}
+
+/** `proxy --http PORT URL`: the HTTP proxy, until SIGINT/SIGTERM. */
+async function httpProxy(command: string[], words: string[], flags: ProxyFlags): Promise<number> {
+  if (command.length) {
+    if (words.length) throw new UsageError('proxy --http PORT takes the URL of an HTTP server or a command after --, not both');
+    return serveStdio(command, flags);
+  }
+  if (words.length !== 1 || !isUrl(words[0]))
+    throw new UsageError('proxy --http PORT takes the URL of the server, e.g. mcp-inspect proxy --http 3001 http://127.0.0.1:3000/mcp');
+  const port = portOf(flags);
+  const [{ parseFaults }, { startHttpProxy }] = await Promise.all([import('../../record/faults.js'), import('../../record/proxy-http.js')]);
+  const faults = parseFaults(flags.inject ?? [], 'http');
+  const warn = (s: string) => process.stderr.write(`mcp-inspect: ${s}\n`);
+  const proxy = await startHttpProxy({ upstream: words[0], port, host: flags.host, faults, warn, ...tapOptions(flags) }).catch((e: unknown) =>
+    listenError(e, port),
+  );
+  return untilSignal(proxy.url, redactUrl(words[0]) + watchNote(proxy.attachName), () => proxy.close());
 }
 
 /**
