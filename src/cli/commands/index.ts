@@ -23,6 +23,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'check', load: async () => (await import('./check.spec.js')).check },
   { name: 'servers', load: async () => (await import('./servers.spec.js')).servers },
   { name: 'proxy', load: async () => (await import('./proxy.spec.js')).proxy },
+  { name: 'attach', load: async () => (await import('./attach.spec.js')).attach },
   { name: 'replay', load: async () => (await import('./replay.spec.js')).replay },
   { name: 'mock', load: async () => (await import('./mock.spec.js')).mock },
   { name: 'completion', load: async () => (await import('./completion.spec.js')).completion },
