@@ -66,7 +66,7 @@ describe('attach', () => {
     await host.waitFor(/^LISTED 5 /m);
     await att.waitFor(/"name":"fail"/);
     host.send('call change_tools');
-    await host.waitFor(/^CALLED change_tools$/m);
+    await host.waitFor(/^CALLED change_tools /m);
     host.send('list');
     await host.waitFor(/^LISTED 5 .*extra/m);
     await waitForCount(att, /"method":"tools\/list"/, 2);

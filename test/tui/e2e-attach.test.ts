@@ -47,7 +47,7 @@ describe.skipIf(!canRun)('e2e in tmux: attach to a proxy between an SDK host and
 
     // Live: the host changes the tools and fetches the list again; the viewer diffs the two lists.
     host.send('call change_tools');
-    await host.waitFor(/^CALLED change_tools$/m);
+    await host.waitFor(/^CALLED change_tools /m);
     host.send('list');
     await host.waitFor(/^LISTED 5 .*extra/m);
     s = await waitForScreen((x) => /→ +\d+ B +tools\/list #3/.test(x) && x.includes('notifications/tools/list_changed'), 'the second tools/list, live');
