@@ -226,6 +226,28 @@ describe('History pane', () => {
     expect(client.calls).toHaveLength(1);
   });
 
+  it('escape sequences in a tool name, a result or an error never reach the terminal', async () => {
+    const evil = tool('ev\u001b[2Jil\u202e', { inputSchema: { type: 'object' } });
+    const state = stateDir();
+    const h = new CallHistory({ key: 'demo', label: 'test' }, state);
+    h.record({
+      tool: evil.name,
+      arguments: { x: '\u001b]0;title\u0007' },
+      startedAt: 1,
+      endedAt: 2,
+      result: { content: [{ type: 'text', text: 'red \u001b[31mtext\u001b[0m {"a":1}' }] },
+    });
+    h.record({ tool: evil.name, arguments: {}, startedAt: 3, endedAt: 4, error: { message: 'bad \u001b[1Acursor', code: 'MCPI_\u001b[2J' } });
+    const { r } = setup({ state, tools: [evil, echo] });
+    await waitFor(r, (f) => f.includes('Tools (2)'));
+    await press(r, 'H');
+    const f = await waitFor(r, (f) => f.includes('2 calls to this server'));
+    expect(f).not.toMatch(/[\u001b\u202e\u0007]/);
+    expect(f).toContain('evil');
+    expect(f).toContain('"red text {"a":1}"');
+    expect(f).toContain('bad cursor');
+  });
+
   it('/ filters by tool, result and arguments', async () => {
     const state = stateDir();
     const h = new CallHistory({ key: 'demo', label: 'test' }, state);
