@@ -1,9 +1,10 @@
 /**
- * The shape of a command: one module per command (src/cli/commands/<name>.ts) exports a
+ * The shape of a command: one module per command (src/cli/commands/<name>.spec.ts) exports a
  * {@link CommandSpec} that declares its operands, flags, help and examples and runs; the
- * registry (src/cli/commands/index.ts) lists them, and main.ts turns the list into the
- * commander program. A spec module imports only light code at the top: heavy code (the
- * client, Ajv, Ink) is loaded inside `run`, so `--version` and `--help` stay fast.
+ * registry (src/cli/commands/index.ts) lists them as {@link CommandEntry} lines (a name and the
+ * import of its spec), and main.ts loads the chosen one into the commander program. A spec
+ * module imports only light code at the top: heavy code (the client, Ajv, Ink) is loaded inside
+ * `run` (from the body, src/cli/commands/<name>.ts), so `--version` and `--help` stay fast.
  */
 import type { Command } from 'commander';
 import { UsageError } from '../protocol/errors.js';
@@ -24,8 +25,8 @@ export interface Invocation {
   findings: FindingLog;
   /** The signal that ended the run, once one arrived (set by the session). */
   signal?: EndingSignal;
-  /** The registry the program was built from (src/cli/commands/index.ts), for the commands that describe the others (`completion`). */
-  commands?: readonly CommandSpec<never>[];
+  /** The registry the program was built from (src/cli/commands/index.ts), for the commands that describe the others (`completion`: {@link loadSpecs}). */
+  commands?: readonly CommandEntry[];
   /** Runs the CLI again in this process with other arguments (main itself), for commands that run others (`demo`'s tour); resolves to the exit code. */
   main?: (argv: string[]) => Promise<number>;
 }
@@ -44,6 +45,32 @@ export interface CommandSpec<F extends object = CommonFlags> {
    * UsageError, McpError, TransportError (main renders them).
    */
   run(inv: Invocation, words: string[], flags: F): Promise<number>;
+}
+
+/**
+ * A line of the registry: the word that selects a command and the import of its spec. Only
+ * the chosen command's spec is loaded (each spec module is its own chunk of dist/).
+ */
+export interface CommandEntry {
+  /** The word that selects it: the same as the loaded spec's `name`. */
+  name: string;
+  /** Imports the spec module; resolves to its {@link CommandSpec}. */
+  load(): Promise<CommandSpec<never>>;
+}
+
+/**
+ * Loads the specs of `entries`, in their order (for the root's `--help` and `completion`).
+ * Throws Error when a spec's name differs from its line's (a registry bug).
+ */
+export async function loadSpecs(entries: readonly CommandEntry[]): Promise<CommandSpec<never>[]> {
+  return Promise.all(entries.map(loadSpec));
+}
+
+/** Loads the spec of one registry line; throws Error when its name differs from the line's (a registry bug). */
+export async function loadSpec(entry: CommandEntry): Promise<CommandSpec<never>> {
+  const spec = await entry.load();
+  if (spec.name !== entry.name) throw new Error(`the registry line ${JSON.stringify(entry.name)} loads the spec of ${JSON.stringify(spec.name)}`);
+  return spec;
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
- * The `mcp-inspect` command line. Builds the commander program (cheap), then loads the code
- * of the chosen command lazily: the scripted commands never load Ink or React, and
- * `--version`/`--help` load almost nothing.
+ * The `mcp-inspect` command line. Builds the commander program (cheap: the registry's names),
+ * then loads the spec of the chosen command only, and its body when it runs: the scripted
+ * commands never load Ink or React, nor the other commands' specs, and `--version`/`--help`
+ * load almost nothing.
  *
  * The words after the first `--` are the command of a stdio server; they are split off before
  * commander parses, so a tool name is never mistaken for a target.
@@ -12,7 +13,7 @@ import { sanitizeLine } from '../util/sanitize.js';
 import { installStdoutGuard, isStdoutClosed } from './stdout.js';
 import { EXIT, exitCodesHelp } from './exit.js';
 import { FindingLog } from './findings.js';
-import { TARGET_HELP, type CommandSpec, type Invocation } from './command.js';
+import { TARGET_HELP, loadSpec, loadSpecs, type CommandSpec, type Invocation } from './command.js';
 import { COMMANDS } from './commands/index.js';
 import { tuiCommand } from './commands/tui.js';
 
@@ -56,11 +57,8 @@ function actionArgs(args: unknown[]): { words: string[]; local: object; cmd: Com
   return { words, local, cmd };
 }
 
-/**
- * Builds the program from the registry: the root (the interactive inspector) and one
- * subcommand per {@link COMMANDS} entry. The chosen action is stored in `chosen`.
- */
-function buildProgram(inv: Invocation, chosen: { action?: Action }): Command {
+/** The program's settings and help, before any command is added. */
+function rootProgram(): Command {
   const program = new Command('mcp-inspect');
   const examples = `
 Examples:
@@ -71,43 +69,76 @@ Examples:
   mcp-inspect call http://127.0.0.1:3000/mcp add a=2 b=3
   mcp-inspect call add a=2 b=3 --json -- node server.js
   mcp-inspect listen http://127.0.0.1:3000/mcp --poll 30`;
-  program
-    .description(
-      'Inspect Model Context Protocol servers: what a server is, what it offers, and when and how that changes.\nSpeaks MCP 2026-07-28 (stateless) and legacy servers (2025-11-25 and older), over stdio, Streamable HTTP and HTTP+SSE.',
-    )
-    .version(packageVersion(), '-V, --version', 'print the version')
-    .usage('[command] [target] [options]')
-    .helpOption('-h, --help', 'show help')
-    .showSuggestionAfterError(true)
-    .enablePositionalOptions()
-    // One line a script can match: commander's message, its did-you-mean and the help hint.
-    .configureOutput({
-      outputError: (str, write) =>
-        write(
-          `${str
-            .trimEnd()
-            .replace(/^error:/, 'mcp-inspect: error:')
-            .replace(/\s*\n\s*/g, ' ')} (add --help for usage)\n`,
-        ),
-    })
-    .addHelpText(
-      'after',
-      `${TARGET_HELP}\n\nWithout a command, opens the interactive inspector on the target (or on the built-in demo server).\n${examples}\n\n${exitCodesHelp()}`,
-    );
+  return (
+    program
+      .description(
+        'Inspect Model Context Protocol servers: what a server is, what it offers, and when and how that changes.\nSpeaks MCP 2026-07-28 (stateless) and legacy servers (2025-11-25 and older), over stdio, Streamable HTTP and HTTP+SSE.',
+      )
+      .version(packageVersion(), '-V, --version', 'print the version')
+      .usage('[command] [target] [options]')
+      .helpOption('-h, --help', 'show help')
+      .showSuggestionAfterError(true)
+      .enablePositionalOptions()
+      // One line a script can match: commander's message, its did-you-mean and the help hint.
+      .configureOutput({
+        outputError: (str, write) =>
+          write(
+            `${str
+              .trimEnd()
+              .replace(/^error:/, 'mcp-inspect: error:')
+              .replace(/\s*\n\s*/g, ' ')} (add --help for usage)\n`,
+          ),
+      })
+      .addHelpText(
+        'after',
+        `${TARGET_HELP}\n\nWithout a command, opens the interactive inspector on the target (or on the built-in demo server).\n${examples}\n\n${exitCodesHelp()}`,
+      )
+  );
+}
 
+/**
+ * Whether the root's help may be asked for: a help flag without a command word first. The root's
+ * help lists every command with its summary, so every spec is loaded before parsing. Loading
+ * them when not needed (`--json tools --help`) only costs time.
+ */
+function rootHelpAsked(cli: string[]): boolean {
+  if (COMMANDS.some((c) => c.name === cli[0])) return false;
+  return cli.some((a) => a === '--help' || (/^-[^-]/.test(a) && a.includes('h')));
+}
+
+/**
+ * Builds the program from the registry: the root (the interactive inspector) and one
+ * subcommand per {@link COMMANDS} line. The subcommands whose spec is in `specs` are declared
+ * at once; the others are placeholders that commander finds by name, and the spec of the one
+ * commander dispatches to is loaded and declared on it before it parses its arguments (so a
+ * run loads one spec). The chosen action is stored in `chosen`.
+ */
+function buildProgram(inv: Invocation, chosen: { action?: Action }, specs: readonly CommandSpec<never>[]): Command {
+  const program = rootProgram();
   const root = tuiCommand(COMMANDS.map((c) => c.name));
   root.configure(program).action((...args: unknown[]) => {
     const { words, local } = actionArgs(args);
     chosen.action = () => root.run(inv, words, local);
   });
-  for (const spec of COMMANDS as readonly CommandSpec<object>[]) {
-    spec.configure(program.command(spec.name).description(spec.description)).action((...args: unknown[]) => {
+  const declared = new Set<Command>();
+  const declare = (sub: Command, spec: CommandSpec<object>) => {
+    declared.add(sub);
+    spec.configure(sub.description(spec.description)).action((...args: unknown[]) => {
       const { words, local, cmd } = actionArgs(args);
       const flags = withGlobals(local, cmd);
       inv.name = spec.name;
       chosen.action = () => spec.run(inv, words, flags);
     });
+  };
+  for (const entry of COMMANDS) {
+    const sub = program.command(entry.name);
+    const spec = specs.find((s) => s.name === entry.name);
+    if (spec) declare(sub, spec);
   }
+  program.hook('preSubcommand', async (_program, sub) => {
+    const entry = COMMANDS.find((c) => c.name === sub.name());
+    if (entry && !declared.has(sub)) declare(sub, await loadSpec(entry));
+  });
   return program;
 }
 
@@ -117,7 +148,7 @@ export async function main(argv: string[]): Promise<number> {
   const inv: Invocation = { command, findings: new FindingLog(), commands: COMMANDS, main };
   const chosen: { action?: Action } = {};
   installStdoutGuard();
-  const program = buildProgram(inv, chosen);
+  const program = buildProgram(inv, chosen, rootHelpAsked(cli) ? await loadSpecs(COMMANDS) : []);
   const json = cli.includes('--json');
   program.exitOverride();
   for (const sub of program.commands) sub.exitOverride();

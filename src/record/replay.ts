@@ -1,7 +1,7 @@
 /**
  * `mcp-inspect replay FILE [target]`: re-sends a recording's host messages to a stdio server,
  * in order, answers the server's own requests from the recording, and compares each answer
- * with the recorded one (./compare.ts). A request whose answer was recorded before the host's
+ * with the recorded one (src/diff/compare.ts). A request whose answer was recorded before the host's
  * next message is waited for before that message goes out (as the host did); one answered
  * later (a listen stream) is sent and its answer collected at the end.
  *
@@ -12,7 +12,7 @@
 import { spawn } from 'node:child_process';
 import { TransportError } from '../protocol/errors.js';
 import { isObject } from '../util/json.js';
-import { comparable, differences, type Difference } from './compare.js';
+import { comparable, differences, type Difference } from '../diff/compare.js';
 import { conversationOf, isRequestMessage, isResponseMessage, type Exchange, type Recorded } from './exchanges.js';
 import type { Recording } from './format.js';
 import { LineSplitter } from './lines.js';

@@ -182,16 +182,29 @@ describe('lazy loading', () => {
     }
   });
 
-  it("tools loads only its own body (and the registry's specs): neither the other commands' bodies, Ajv, the OAuth client, the demo server nor the TUI", () => {
-    const { sources } = loaded(['tools', '--quiet', ...FINDINGS]);
-    expect(sources, 'the trace works').toContain('src/cli/commands/tools.ts');
-    expect(
-      sources.filter((m) =>
-        /^src\/(tui|demo|auth|schema\/validate)\/|^src\/schema\/validate|^src\/cli\/commands\/(?!tools\.|index\.|tui\.|\w+\.spec\.)|(^|\/)node_modules\/(ajv|oauth4webapi|ink|react)\//.test(
-          m,
+  it("tools loads only its own spec and body: neither the other commands' specs or bodies, Ajv, the OAuth client, the demo server nor the TUI", () => {
+    for (const args of [
+      ['tools', '--quiet', ...FINDINGS],
+      ['--json', '--quiet', 'tools', ...FINDINGS],
+    ]) {
+      const { sources } = loaded(args);
+      expect(sources, 'the trace works').toContain('src/cli/commands/tools.ts');
+      expect(sources, 'the trace works').toContain('src/cli/commands/tools.spec.ts');
+      expect(
+        sources.filter((m) =>
+          /^src\/(tui|demo|auth|schema\/validate)\/|^src\/schema\/validate|^src\/cli\/commands\/(?!tools\.|index\.|tui\.)|(^|\/)node_modules\/(ajv|oauth4webapi|ink|react)\//.test(
+            m,
+          ),
         ),
-      ),
-    ).toEqual([]);
+        args.join(' '),
+      ).toEqual([]);
+    }
+  });
+
+  it('the root --help loads every spec (it lists every command with its summary); a command --help only its own', () => {
+    const specs = (args: string[]) => loaded(args).sources.filter((m) => /^src\/cli\/commands\/.*\.spec\.ts$/.test(m));
+    expect(new Set(specs(['--help'])).size).toBe(new Set(COMMANDS.map((c) => c.name.replace('demo-server', 'demo'))).size);
+    expect(specs(['call', '--help'])).toEqual(['src/cli/commands/call.spec.ts']);
   });
 
   it('a command that talks to a server does load the client (the trace sees it)', () => {

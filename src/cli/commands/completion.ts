@@ -5,7 +5,7 @@
  * time (`mcp-inspect servers --names`).
  */
 import { Command, type Option } from 'commander';
-import type { CommandSpec } from '../command.js';
+import { loadSpecs, type CommandSpec } from '../command.js';
 import { EXIT } from '../exit.js';
 
 import type { Shell } from './completion.spec.js';
@@ -230,8 +230,7 @@ export const completionBody: CommandSpec<Record<string, never>>['run'] = async (
   const shell = words[0] as Shell;
   // The shell was checked by the spec (./completion.spec.ts). The registry comes with the
   // invocation: importing ./index.js here would close a cycle (index → this spec → this body).
-  const commands = inv.commands ?? [];
-  const [{ tuiCommand }, { writeOut }] = await Promise.all([import('./tui.js'), import('../stdout.js')]);
+  const [commands, { tuiCommand }, { writeOut }] = await Promise.all([loadSpecs(inv.commands ?? []), import('./tui.js'), import('../stdout.js')]);
   const root = tuiCommand(commands.map((c) => c.name)) as unknown as CommandSpec<never>;
   writeOut(completionScript(shell, cliModel(commands, root)));
   return EXIT.ok;
