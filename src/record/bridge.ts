@@ -66,6 +66,8 @@ export interface BridgeOptions {
   warn: (s: string) => void;
   /** ms the requests in flight get once the host closed stdin (default 5000). */
   drainMs?: number;
+  /** Told each time a request could not reach the server at all (replay: a failure before any comparison). */
+  onUnreachable?: (e: TransportError) => void;
 }
 
 /** A running bridge (see {@link startBridge}). */
@@ -325,6 +327,7 @@ class BridgeRun {
   private unreachable(e: unknown, id: RequestId | undefined): void {
     if (e instanceof InspectError && e.kind === 'auth') throw e;
     const err = e instanceof TransportError ? e : this.route.explain(connectError(this.opts.url, e), this.opts.url);
+    this.opts.onUnreachable?.(err);
     if (!this.said.has(err.message)) this.opts.warn(err.message);
     this.said.add(err.message);
     if (id !== undefined) this.errorToHost(id, -32603, err.message);
