@@ -42,7 +42,8 @@ import { isObject } from '../util/json.js';
 import { redactUrl } from '../util/redact.js';
 import { sanitizeLine } from '../util/sanitize.js';
 import { LineSplitter } from './lines.js';
-import { RecordingWriter, type RecordOptions } from './writer.js';
+import { TrafficTap } from './tap.js';
+import type { RecordOptions } from './writer.js';
 
 export interface BridgeOptions {
   /** The server's MCP endpoint (Streamable HTTP) or SSE URL (HTTP+SSE). */
@@ -54,6 +55,10 @@ export interface BridgeOptions {
   /** `streamable-http`: never fall back to HTTP+SSE; `sse`: HTTP+SSE from the start. */
   transport?: 'streamable-http' | 'sse';
   record?: RecordOptions;
+  /** `--redact` pointers for the attach stream when nothing is recorded. */
+  redact?: readonly string[];
+  /** Announce the bridge for `mcp-inspect attach` under this name (default: the URL's host); `false`: do not announce. */
+  announce?: { name?: string; dir?: string } | false;
   /** The host's side (default: this process's stdin and stdout). */
   stdin?: Readable;
   stdout?: Writable;
@@ -61,6 +66,8 @@ export interface BridgeOptions {
   warn: (s: string) => void;
   /** ms the requests in flight get once the host closed stdin (default 5000). */
   drainMs?: number;
+  /** Told each time a request could not reach the server at all (replay: a failure before any comparison). */
+  onUnreachable?: (e: TransportError) => void;
 }
 
 /** A running bridge (see {@link startBridge}). */
@@ -126,7 +133,8 @@ export function startBridge(opts: BridgeOptions): Bridge {
 class BridgeRun {
   private readonly hostIn: Readable;
   private readonly hostOut: Writable;
-  private readonly rec: RecordingWriter | undefined;
+  /** The recording and the attach stream (src/record/tap.ts). */
+  private readonly rec: TrafficTap;
   private readonly route = httpDispatcher({ keepAliveTimeout: 4_000, keepAliveTimeoutThreshold: 1_000, connect: { timeout: 10_000 } });
   private mode: 'streamable' | 'sse';
   /** HTTP+SSE: the POST URL from the `endpoint` event, once it came. */
@@ -154,7 +162,13 @@ class BridgeRun {
     this.hostIn = opts.stdin ?? process.stdin;
     this.hostOut = opts.stdout ?? process.stdout;
     this.mode = opts.transport === 'sse' ? 'sse' : 'streamable';
-    this.rec = opts.record ? new RecordingWriter(opts.record, { url: redactUrl(opts.url) }, opts.transport === 'sse' ? 'sse' : 'http') : undefined;
+    this.rec = new TrafficTap({
+      target: { url: redactUrl(opts.url) },
+      transport: opts.transport === 'sse' ? 'sse' : 'http',
+      record: opts.record,
+      redact: opts.redact,
+      announce: opts.announce,
+    });
   }
 
   start(): Bridge {
@@ -195,7 +209,7 @@ class BridgeRun {
 
   private async fromHost(line: string): Promise<void> {
     if (this.closed) return;
-    this.rec?.message('host', line);
+    this.rec.message('host', line);
     const parsed = parseMessage(line);
     const m = parsed.kind === 'invalid' ? undefined : (parsed.message as unknown as Record<string, unknown>);
     if (parsed.kind === 'notification' && parsed.message.method === METHOD.cancelled && isObject(parsed.message.params)) {
@@ -248,7 +262,7 @@ class BridgeRun {
     if (id !== undefined && isModern) this.modern.set(idKey(id), ctl);
     try {
       const n = ++this.exchanges;
-      this.rec?.http({ kind: 'request', method: 'POST', url: this.opts.url, headers, ...(this.sessionId ? { session: this.sessionId } : {}), stream: n });
+      this.rec.http({ kind: 'request', method: 'POST', url: this.opts.url, headers, ...(this.sessionId ? { session: this.sessionId } : {}), stream: n });
       let a: Answer;
       try {
         a = await this.send('POST', this.opts.url, headers, line, ctl.signal);
@@ -256,7 +270,7 @@ class BridgeRun {
         if (ctl.signal.aborted) return;
         return this.unreachable(e, id);
       }
-      this.rec?.http({
+      this.rec.http({
         kind: 'response',
         status: a.status,
         headers: a.headers,
@@ -313,6 +327,7 @@ class BridgeRun {
   private unreachable(e: unknown, id: RequestId | undefined): void {
     if (e instanceof InspectError && e.kind === 'auth') throw e;
     const err = e instanceof TransportError ? e : this.route.explain(connectError(this.opts.url, e), this.opts.url);
+    this.opts.onUnreachable?.(err);
     if (!this.said.has(err.message)) this.opts.warn(err.message);
     this.said.add(err.message);
     if (id !== undefined) this.errorToHost(id, -32603, err.message);
@@ -397,7 +412,7 @@ class BridgeRun {
    */
   private fromServer(text: string, id?: RequestId, method?: string): void {
     if (!text.trim()) return;
-    this.rec?.message('server', text);
+    this.rec.message('server', text);
     if (id !== undefined && (method === METHOD.toolsList || method === METHOD.initialize)) {
       const parsed = parseMessage(text);
       if (parsed.kind === 'response' && idKey(parsed.message.id) === idKey(id) && 'result' in parsed.message && isObject(parsed.message.result)) {
@@ -443,9 +458,9 @@ class BridgeRun {
         ...(session ? { [HEADER.sessionId]: session } : {}),
       });
       const n = ++this.exchanges;
-      this.rec?.http({ kind: 'request', method: 'GET', url: this.opts.url, headers, ...(session ? { session } : {}), stream: n });
+      this.rec.http({ kind: 'request', method: 'GET', url: this.opts.url, headers, ...(session ? { session } : {}), stream: n });
       const a = await this.send('GET', this.opts.url, headers, undefined, ctl.signal);
-      this.rec?.http({ kind: 'response', status: a.status, headers: a.headers, stream: n });
+      this.rec.http({ kind: 'response', status: a.status, headers: a.headers, stream: n });
       if (a.status !== 200 || !(a.headers['content-type'] ?? '').includes('text/event-stream')) {
         await a.body.dump().catch(() => undefined);
         this.getStreamTries = 5; // no GET stream here
@@ -482,9 +497,9 @@ class BridgeRun {
     this.endpoint = (async () => {
       const headers = mergeHeaders({ Accept: 'text/event-stream' }, this.opts.headers ?? {});
       const n = ++this.exchanges;
-      this.rec?.http({ kind: 'request', method: 'GET', url: this.opts.url, headers, stream: n });
+      this.rec.http({ kind: 'request', method: 'GET', url: this.opts.url, headers, stream: n });
       const a = await this.send('GET', this.opts.url, headers, undefined, ctl.signal);
-      this.rec?.http({ kind: 'response', status: a.status, headers: a.headers, stream: n });
+      this.rec.http({ kind: 'response', status: a.status, headers: a.headers, stream: n });
       if (a.status !== 200 || !(a.headers['content-type'] ?? '').includes('text/event-stream')) {
         const text = await readText(a.body).catch(() => '');
         throw new TransportError(
@@ -534,14 +549,14 @@ class BridgeRun {
     }
     const headers = mergeHeaders({ 'Content-Type': 'application/json' }, this.opts.headers ?? {});
     const n = ++this.exchanges;
-    this.rec?.http({ kind: 'request', method: 'POST', url, headers, stream: n });
+    this.rec.http({ kind: 'request', method: 'POST', url, headers, stream: n });
     let a: Answer;
     try {
       a = await this.send('POST', url, headers, line);
     } catch (e) {
       return this.unreachable(e, id);
     }
-    this.rec?.http({ kind: 'response', status: a.status, headers: a.headers, stream: n });
+    this.rec.http({ kind: 'response', status: a.status, headers: a.headers, stream: n });
     const text = a.text ?? (await readText(a.body).catch(() => ''));
     if (a.status >= 300) this.refused(a, text, id, undefined);
   }
@@ -597,7 +612,7 @@ class BridgeRun {
       }
     }
     await this.route.dispatcher.destroy().catch(() => undefined);
-    this.rec?.close();
+    this.rec.close();
     if (error) this.fail(error);
     else this.finish(code);
   }

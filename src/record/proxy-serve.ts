@@ -30,7 +30,8 @@ import type { RequestId } from '../protocol/types.js';
 import { isObject } from '../util/json.js';
 import { LineSplitter } from './lines.js';
 import { loopbackRequest, readBody } from './mock.js';
-import { RecordingWriter, type RecordOptions } from './writer.js';
+import { openTap, type TrafficTap } from './tap.js';
+import type { RecordOptions } from './writer.js';
 
 export interface ServeOptions {
   command: string;
@@ -38,6 +39,10 @@ export interface ServeOptions {
   port: number;
   host?: string;
   record?: RecordOptions;
+  /** `--redact` pointers for the attach stream when nothing is recorded. */
+  redact?: readonly string[];
+  /** Announce the proxy for `mcp-inspect attach` under this name (default: from the command); `false`: do not announce. */
+  announce?: { name?: string; dir?: string } | false;
   /** Notes for stderr (a process that could not start or exited). */
   warn: (s: string) => void;
   /** Where the processes' stderr goes (default: ours). */
@@ -50,6 +55,8 @@ export interface ServeOptions {
 export interface ServedStdio {
   /** `http://HOST:PORT/mcp` (any path answers). */
   url: string;
+  /** The name `mcp-inspect attach` knows it by (undefined: not announced). */
+  attachName?: string;
   /** Ends every process (stdin closed, SIGTERM, SIGKILL) and the listener. */
   close(): Promise<void>;
 }
@@ -133,7 +140,7 @@ class Proc {
 
   constructor(
     private readonly opts: ServeOptions,
-    private readonly rec: RecordingWriter | undefined,
+    private readonly rec: TrafficTap | undefined,
     private readonly label: string,
     private readonly onExit: () => void,
   ) {
@@ -257,7 +264,15 @@ const jsonError = (res: ServerResponse, status: number, code: number, message: s
 export async function serveStdioOverHttp(opts: ServeOptions): Promise<ServedStdio> {
   const host = opts.host ?? '127.0.0.1';
   const loopbackOnly = /^(127\.\d+\.\d+\.\d+|localhost|::1)$/.test(host);
-  const rec = opts.record ? new RecordingWriter(opts.record, { command: opts.command, args: opts.args }, 'http') : undefined;
+  const tap = await openTap({
+    target: { command: opts.command, args: opts.args },
+    transport: 'http',
+    record: opts.record,
+    redact: opts.redact,
+    announce: opts.announce,
+  });
+  // Undefined when nothing takes the traffic (src/record/tap.ts): the proxy then only forwards.
+  const rec = tap.enabled ? tap : undefined;
   const sessions = new Map<string, Proc>();
   let shared: Proc | undefined;
   const all = new Set<Proc>();
@@ -361,16 +376,20 @@ export async function serveStdioOverHttp(opts: ServeOptions): Promise<ServedStdi
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port, host, () => resolve());
+  }).catch((e: unknown) => {
+    tap.close();
+    throw e;
   });
   const addr = server.address();
   const port = typeof addr === 'object' && addr ? addr.port : opts.port;
   return {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}/mcp`,
+    attachName: tap.name,
     close: async () => {
       server.closeAllConnections();
       await Promise.all([...all].map((p) => p.end()));
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      rec?.close();
+      tap.close();
     },
   };
 }

@@ -30,6 +30,8 @@ export const proxy: CommandSpec<ProxyFlags> = {
           collect,
         )
         .option('--max-record-bytes <size>', 'stop recording once the file reaches this size (bytes, or 64k, 10M…)')
+        .option('--name <name>', "the name mcp-inspect attach knows this proxy by (default: the server command's or the URL's host)")
+        .option('--no-announce', 'do not announce the proxy for mcp-inspect attach (no socket in the runtime folder)')
         .option('--header <header>', "bridge (proxy URL): HTTP header 'Name: value' sent on every request (repeatable)", collect)
         .option('--bearer <token>', 'bridge: send Authorization: Bearer TOKEN instead of the OAuth login (default: $MCP_BEARER_TOKEN)')
         .addOption(new Option('--transport <transport>', 'bridge: skip transport detection for the URL').choices([...TRANSPORTS]))
@@ -56,6 +58,10 @@ Faults (--inject, for seeing how a host copes; each is marked in the recording):
                        (over HTTP: after part of its body)
   drop-get-stream      HTTP: refuse the host's GET stream (405)
   expire-session       HTTP: answer the next request carrying an Mcp-Session-Id with 404
+
+Watch it live: every proxy announces itself (a socket only you can open, in
+$XDG_RUNTIME_DIR/mcp-inspect), and mcp-inspect attach lists the running ones; attach NAME
+shows the host's traffic in the inspector, attach NAME --json prints it as NDJSON.
 
 Over HTTP (--http PORT URL) the proxy prints its own URL (same path as URL) and forwards
 every path, header and body to URL's origin, SSE streamed as it comes, sessions apart; it
@@ -84,6 +90,7 @@ Examples:
   mcp-inspect proxy --http 3001 --record s.ndjson http://127.0.0.1:3000/mcp
   mcp-inspect proxy --http 3001 -- node server.js      a stdio server over HTTP
   mcp-inspect proxy --record s.ndjson https://mcp.example.com/mcp   the bridge
+  mcp-inspect attach                       the running proxies; attach NAME to watch one
   mcp-inspect replay session.ndjson        re-send the host's requests, compare the answers
   mcp-inspect mock session.ndjson          a fake server from the recording
 

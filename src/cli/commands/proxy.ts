@@ -7,6 +7,7 @@ import { redactUrl } from '../../util/redact.js';
 import { EXIT } from '../exit.js';
 import type { CommandSpec } from '../command.js';
 import { recordOptions, type RecordFlags } from './record-flags.js';
+import type { RecordOptions } from '../../record/writer.js';
 import { isUrl } from '../target.js';
 import type { CommonFlags } from '../options.js';
 
@@ -29,6 +30,11 @@ async function untilSignal(url: string, what: string, close: () => Promise<void>
   return EXIT.ok;
 }
 
+/** ` (watch it: mcp-inspect attach NAME)` for a proxy that was announced, else nothing. */
+function watchNote(name: string | undefined): string {
+  return name ? ` (watch it: mcp-inspect attach ${name})` : '';
+}
+
 /** Rethrows a listen error, EADDRINUSE as a UsageError naming the port. */
 function listenError(e: unknown, port: number): never {
   if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE')
@@ -43,10 +49,10 @@ async function serveStdio(command: string[], flags: ProxyFlags): Promise<number>
   const { serveStdioOverHttp } = await import('../../record/proxy-serve.js');
   const warn = (s: string) => process.stderr.write(`mcp-inspect proxy: ${s}\n`);
   const [cmd, ...args] = command;
-  const served = await serveStdioOverHttp({ command: cmd, args, port, host: flags.host, record: recordOptions(flags), warn }).catch((e: unknown) =>
+  const served = await serveStdioOverHttp({ command: cmd, args, port, host: flags.host, warn, ...tapOptions(flags) }).catch((e: unknown) =>
     listenError(e, port),
   );
-  return untilSignal(served.url, command.join(' '), () => served.close());
+  return untilSignal(served.url, command.join(' ') + watchNote(served.attachName), () => served.close());
 }
 
 /** `proxy --http PORT URL`: the HTTP proxy, until SIGINT/SIGTERM. */
@@ -61,10 +67,10 @@ async function httpProxy(command: string[], words: string[], flags: ProxyFlags):
   const [{ parseFaults }, { startHttpProxy }] = await Promise.all([import('../../record/faults.js'), import('../../record/proxy-http.js')]);
   const faults = parseFaults(flags.inject ?? [], 'http');
   const warn = (s: string) => process.stderr.write(`mcp-inspect: ${s}\n`);
-  const proxy = await startHttpProxy({ upstream: words[0], port, host: flags.host, record: recordOptions(flags), faults, warn }).catch((e: unknown) =>
+  const proxy = await startHttpProxy({ upstream: words[0], port, host: flags.host, faults, warn, ...tapOptions(flags) }).catch((e: unknown) =>
     listenError(e, port),
   );
-  return untilSignal(proxy.url, redactUrl(words[0]), () => proxy.close());
+  return untilSignal(proxy.url, redactUrl(words[0]) + watchNote(proxy.attachName), () => proxy.close());
 }
 
 /**
@@ -107,8 +113,8 @@ async function bridge(url: string, flags: ProxyFlags): Promise<number> {
     headers: target.headers,
     auth,
     transport: target.kind === 'sse' ? 'sse' : target.transportFixed ? 'streamable-http' : undefined,
-    record: recordOptions(flags),
     warn,
+    ...tapOptions(flags),
   });
   const onSignal = () => {
     ctl.abort();
@@ -126,6 +132,16 @@ export interface ProxyFlags extends RecordFlags, CommonFlags {
   inject?: string[];
   http?: string | boolean;
   host: string;
+  /** `--name`: what `attach` knows the proxy by. */
+  name?: string;
+  /** `--no-announce` sets it false. */
+  announce?: boolean;
+}
+
+/** The recording and announcing options every form of the proxy takes: `--record` (and its flags), `--name`, `--no-announce`; `--redact` also applies to the attach stream alone. */
+export function tapOptions(flags: ProxyFlags): { record?: RecordOptions; redact?: string[]; announce: { name?: string } | false } {
+  const record = recordOptions(flags.record ? flags : { ...flags, redact: undefined });
+  return { record, redact: flags.redact, announce: flags.announce === false ? false : { name: flags.name } };
 }
 
 /** The body of `proxy`. */
@@ -143,5 +159,5 @@ export const proxyBody: CommandSpec<ProxyFlags>['run'] = async (inv, words, flag
   const [{ parseFaults }, { runStdioProxy }] = await Promise.all([import('../../record/faults.js'), import('../../record/proxy-stdio.js')]);
   const faults = parseFaults(flags.inject ?? [], 'stdio');
   const [command, ...args] = inv.command;
-  return runStdioProxy({ command, args, record: recordOptions(flags), faults });
+  return runStdioProxy({ command, args, faults, ...tapOptions(flags) });
 };

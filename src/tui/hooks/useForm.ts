@@ -54,6 +54,8 @@ export interface UseForm {
   headers: ReadonlyMap<string, string>;
   /** Why the last key changed nothing (an external-editor error, a multi-select at its maxItems), until the next key. */
   notice?: string;
+  /** Fills the form with `args` (a call of the History pane), as far as they fit the schema; the rest starts empty. */
+  load(args: JsonObject): void;
 }
 
 /** The `Mcp-Param-*` header of each mirrored field, by the pointer of its row (see {@link UseForm.headers}). */
@@ -213,7 +215,13 @@ export function useForm(tool: Tool, open = true, memory?: FormMemory): UseForm {
     [],
   );
 
+  const load = useCallback(
+    (json: JsonObject) => setBuilt((b) => ({ ...b, notice: undefined, state: formUiWithValue(b.model, formValueFromJson(b.model.root, json)) })),
+    [],
+  );
+
   return {
+    load,
     model,
     state,
     rows,
