@@ -191,6 +191,7 @@ function Inspector() {
         auth={auth}
         connectionDetail={st.detail}
         activity={pane.activity ? undefined : activities[0]}
+        subscription={PANES.map((d) => panes[d.id].subscription).find((x) => !!x)}
         noGetStream={client.description.transport === 'http' && client.legacyGetStream === false ? { pollMs } : undefined}
       />
       <PaneTabs panes={bar} active={active} width={width} badges={badges} />
