@@ -12,6 +12,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'call', load: async () => (await import('./call.spec.js')).call },
   { name: 'request', load: async () => (await import('./request.spec.js')).request },
   { name: 'load', load: async () => (await import('./load.spec.js')).load },
+  { name: 'run', load: async () => (await import('./run.spec.js')).run },
   { name: 'tasks', load: async () => (await import('./tasks.spec.js')).tasks },
   { name: 'auth', load: async () => (await import('./auth.spec.js')).auth },
   { name: 'resources', load: async () => (await import('./resources.spec.js')).resources },

@@ -41,7 +41,7 @@ export function outcomeLabel(e: HistoryEntry): { text: string; style: 'ok' | 'wa
 export function summaryText(s: ResultSummary): string {
   if (s.error !== undefined) return sanitizeLine(s.error);
   const parts: string[] = [];
-  if (s.text !== undefined) parts.push(JSON.stringify(sanitizeLine(s.text)));
+  if (s.text !== undefined) parts.push(`"${sanitizeLine(s.text)}"`);
   const kinds = s.kinds.filter((k) => k !== 'text' || s.text === undefined);
   if (kinds.length) parts.push(sanitizeLine(kinds.join(' ')));
   if (s.structuredKeys) parts.push(`{${sanitizeLine(s.structuredKeys.join(', '))}}`);
