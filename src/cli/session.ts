@@ -3,11 +3,11 @@
  * findings, and closing the server on every exit path (including Ctrl-C). The session holds
  * the client through the {@link InspectorClient} interface, as the TUI does.
  */
-import { connect } from '../client/client.js';
-import type { InspectorClient, Target } from '../client/types.js';
+import type { ClientOptions, InspectorClient, Target } from '../client/types.js';
 import { makeOut, onStdoutClosed, type Out } from './output.js';
 import { resolveTarget, targetLabel } from './target.js';
 import type { CommonFlags } from './options.js';
+import type { RecordFlags } from './commands/record-flags.js';
 import { connectOptions } from './connect-options.js';
 import { authorizationUrlLines, authProviderFor } from './auth-provider.js';
 import { sanitizeLine } from '../util/sanitize.js';
@@ -66,6 +66,8 @@ export async function withSession<T>(
     stdio: target.kind === 'stdio',
     sink: { info: (s) => process.stderr.write(s + '\n') },
   });
+  // --record FILE: this session's traffic as a recording, from the wire events (src/record/wire-recorder.ts).
+  const recorder = await ownRecording(flags, target, (w) => out.warn(w));
   const ctl = new AbortController();
   // Ctrl-C, kill and a closed terminal all end the session in order: the first signal aborts
   // what runs, and the handlers stay installed until the server is stopped, so a second
@@ -88,8 +90,12 @@ export async function withSession<T>(
         // The server's first answer ends "starting server…" (what follows is quick).
         if (w.direction === 'in') starting?.();
         if (flags.trace) out.trace(w);
+        recorder?.wire(w);
       },
-      onStderr: (l) => out.serverStderr(l),
+      onStderr: (l) => {
+        out.serverStderr(l);
+        recorder?.stderr(l);
+      },
       onInfo: (m) => {
         // The legacy fallback line once per server (src/cli/era-notice.ts); every time with --verbose or in discover.
         if (isLegacyFallbackLine(m) && !shouldTellLegacyFallback(target, !!flags.verbose || inv.name === 'discover')) return;
@@ -117,7 +123,7 @@ export async function withSession<T>(
     starting = out.wait(label, { persistent: true });
     let client: InspectorClient;
     try {
-      client = await connect(target, opts);
+      client = await connectSpawningFirst(target, opts);
     } finally {
       starting();
       starting = undefined;
@@ -130,7 +136,7 @@ export async function withSession<T>(
         signal: ctl.signal,
         findings: inv.findings,
         input,
-        connectAgain: () => connect(target, opts),
+        connectAgain: async () => (await import('../client/client.js')).connect(target, opts),
         endingSignal: () => inv.signal,
       });
     } catch (e) {
@@ -143,7 +149,45 @@ export async function withSession<T>(
   } finally {
     for (const s of SIGNALS) process.off(s, onSignal);
     offStdout();
+    recorder?.close();
   }
+}
+
+/**
+ * connect(), with a stdio server spawned before the client's code is loaded: the server's own
+ * start-up (a node or python process: tens of ms at least) then overlaps with that loading
+ * rather than following it. Throws as connect() does; the early server is stopped when the
+ * client's code cannot load.
+ */
+async function connectSpawningFirst(target: Target, opts: ClientOptions): Promise<InspectorClient> {
+  let early: import('../transport/stdio.js').StdioTransport | undefined;
+  if (target.kind === 'stdio' && !opts.signal?.aborted) {
+    early = (await import('../transport/stdio.js')).stdioTransport(target);
+    early.prespawn();
+  }
+  const { connect } = await import('../client/client.js').catch(async (e: unknown) => {
+    await early?.close();
+    throw e;
+  });
+  return connect(target, opts, early);
+}
+
+/**
+ * The recording `--record FILE` asks for (with `--redact`, `--max-record-bytes`), or undefined
+ * without it. Throws UsageError for those flags without `--record`, a file that cannot be
+ * created, or a malformed pointer.
+ */
+export async function ownRecording(
+  flags: RecordFlags,
+  target: Target,
+  warn: (line: string) => void,
+): Promise<import('../record/wire-recorder.js').WireRecorder | undefined> {
+  if (!flags.record && !flags.redact?.length && flags.maxRecordBytes === undefined) return undefined;
+  const [{ recordOptions }, { WireRecorder }] = await Promise.all([import('./commands/record-flags.js'), import('../record/wire-recorder.js')]);
+  const opts = recordOptions(flags);
+  if (!opts) return undefined;
+  const recorded = target.kind === 'stdio' ? { command: target.command, args: target.args } : { url: target.url };
+  return new WireRecorder(opts, recorded, target.kind, warn);
 }
 
 /**

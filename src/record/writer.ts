@@ -79,6 +79,11 @@ export class RecordingWriter {
     this.write(this.header);
   }
 
+  /** The file written. */
+  get file(): string {
+    return this.opts.file;
+  }
+
   /** Milliseconds since the recording started. */
   now(): number {
     return roundMs(performance.now() - this.t0);

@@ -48,7 +48,7 @@ describe.skipIf(!canRun)('e2e in tmux: the call history of the TUI', () => {
     await second.waitForScreen((s) => /Tools \(1\d\)/.test(s), 'the tool list');
     second.keys('H');
     const listed = await second.waitForScreen((s) => s.includes('1 call to this server, newest first'), 'the History pane');
-    expect(listed).toMatch(/^› \d\d:\d\d:\d\d\s+echo\s+✓ ok\s+\d+ ms\s+"from the first run"/m);
+    expect(listed).toMatch(/^› \d\d:\d\d:\d\d\s+echo\s+✓ ok\s+[\d.]+ m?s\s+"from the first run"/m);
     expect(listed).toContain('arguments {"text":"from the first run"}');
     second.keys('r');
     await second.waitForScreen((s) => s.includes('r again calls echo with the same arguments'), 'the question');

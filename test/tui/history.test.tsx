@@ -84,8 +84,8 @@ describe('History pane', () => {
     const f = await waitFor(r, (f) => f.includes('2 calls to this server, newest first'));
     const rows = f.split('\n').filter((l) => /echo\s+[✓✗]/.test(l));
     expect(rows).toHaveLength(2);
-    expect(rows[0]).toMatch(/^› \d\d:\d\d:\d\d\s+echo\s+✗ isError\s+\d+ ms\s+"boom"/);
-    expect(rows[1]).toMatch(/^ {2}\d\d:\d\d:\d\d\s+echo\s+✓ ok\s+\d+ ms\s+"echo: one"\s+\{echoed\}/);
+    expect(rows[0]).toMatch(/^› \d\d:\d\d:\d\d\s+echo\s+✗ isError\s+[\d.]+ m?s\s+"boom"/);
+    expect(rows[1]).toMatch(/^ {2}\d\d:\d\d:\d\d\s+echo\s+✓ ok\s+[\d.]+ m?s\s+"echo: one"\s+\{echoed\}/);
     expect(f).toContain('arguments {"text":"one"}');
     expect(f).toContain('Enter edit · r re-run · c compare · a collect');
     // H on the History pane hides it: back to the Tools pane as it was (the last result).
@@ -170,7 +170,7 @@ describe('History pane', () => {
     await waitFor(r, (f) => f.includes('c again calls and compares echo with the same arguments'));
     await press(r, 'c');
     const f = await waitFor(r, (f) => f.includes('compare echo') && f.includes('lines'));
-    expect(f).toMatch(/recorded \d\d:\d\d:\d\d {2}✓ ok \d+ ms {2}→ {2}now ✓ ok \d+ ms/);
+    expect(f).toMatch(/recorded \d\d:\d\d:\d\d {2}✓ ok [\d.]+ m?s {2}→ {2}now ✓ ok [\d.]+ m?s/);
     expect(f).toContain('against the full result of that call (kept this session)');
     expect(f).toContain('+2 −2 lines');
     expect(f).toContain('-     "n": 1');
@@ -224,6 +224,51 @@ describe('History pane', () => {
     await press(r, KEY.enter);
     await waitFor(r, (f) => f.includes('nothing to edit'));
     expect(client.calls).toHaveLength(1);
+  });
+
+  it('r while a call runs in the Tools pane: not re-run, and said so', async () => {
+    let release!: () => void;
+    let i = 0;
+    const { r, client } = setup({
+      callTool: () =>
+        ++i === 1
+          ? Promise.resolve({ kind: 'complete', result: { content: [{ type: 'text', text: 'first' }] } })
+          : new Promise<CallOutcome>((res) => (release = () => res({ kind: 'complete', result: { content: [] } }))),
+    });
+    await callEcho(r, 'x');
+    await press(r, 'r', 'r');
+    await waitFor(r, (f) => f.includes('calling echo') || f.includes('Esc cancel'));
+    await press(r, 'H');
+    await waitFor(r, (f) => f.includes('1 call to this server'));
+    await press(r, 'r', 'r');
+    await waitFor(r, (f) => f.includes('Not re-run: echo is running (Esc cancels it)'));
+    expect(client.calls).toHaveLength(2);
+    release();
+    await waitFor(r, (f) => f.includes('✓ echo  complete'));
+    await press(r, 'H');
+    await waitFor(r, (f) => f.includes('2 calls to this server'));
+  });
+
+  it('escape sequences in a tool name, a result or an error never reach the terminal', async () => {
+    const evil = tool('ev\u001b[2Jil\u202e', { inputSchema: { type: 'object' } });
+    const state = stateDir();
+    const h = new CallHistory({ key: 'demo', label: 'test' }, state);
+    h.record({
+      tool: evil.name,
+      arguments: { x: '\u001b]0;title\u0007' },
+      startedAt: 1,
+      endedAt: 2,
+      result: { content: [{ type: 'text', text: 'red \u001b[31mtext\u001b[0m {"a":1}' }] },
+    });
+    h.record({ tool: evil.name, arguments: {}, startedAt: 3, endedAt: 4, error: { message: 'bad \u001b[1Acursor', code: 'MCPI_\u001b[2J' } });
+    const { r } = setup({ state, tools: [evil, echo] });
+    await waitFor(r, (f) => f.includes('Tools (2)'));
+    await press(r, 'H');
+    const f = await waitFor(r, (f) => f.includes('2 calls to this server'));
+    expect(f).not.toMatch(/[\u001b\u202e\u0007]/);
+    expect(f).toContain('evil');
+    expect(f).toContain('"red text {"a":1}"');
+    expect(f).toContain('bad cursor');
   });
 
   it('/ filters by tool, result and arguments', async () => {

@@ -41,7 +41,7 @@ export function outcomeLabel(e: HistoryEntry): { text: string; style: 'ok' | 'wa
 export function summaryText(s: ResultSummary): string {
   if (s.error !== undefined) return sanitizeLine(s.error);
   const parts: string[] = [];
-  if (s.text !== undefined) parts.push(JSON.stringify(sanitizeLine(s.text)));
+  if (s.text !== undefined) parts.push(`"${sanitizeLine(s.text)}"`);
   const kinds = s.kinds.filter((k) => k !== 'text' || s.text === undefined);
   if (kinds.length) parts.push(sanitizeLine(kinds.join(' ')));
   if (s.structuredKeys) parts.push(`{${sanitizeLine(s.structuredKeys.join(', '))}}`);
@@ -53,10 +53,10 @@ export function entrySearchText(e: HistoryEntry): string {
   return [e.tool, e.summary.text ?? '', e.summary.error ?? '', e.arguments ? JSON.stringify(e.arguments) : ''].join('\u0000').toLowerCase();
 }
 
-/** One row of the list (selected: `›`), cut to `width`. */
-export function historyRow(e: HistoryEntry, selected: boolean, now: number, toolW: number, width: number): Line {
+/** One row of the list (selected: `›`), cut to `width`; `whenW`: the width of the when column (8 today, 11 with a date). */
+export function historyRow(e: HistoryEntry, selected: boolean, now: number, toolW: number, width: number, whenW = 11): Line {
   const o = outcomeLabel(e);
-  const head = `${selected ? '›' : ' '} ${whenLabel(e.at, now).padEnd(11)} `;
+  const head = `${selected ? '›' : ' '} ${whenLabel(e.at, now).padEnd(whenW)} `;
   const tool = truncate(sanitizeLine(e.tool), toolW).padEnd(toolW);
   const dur = formatDuration(e.durationMs).padStart(8);
   const used = [...head].length + toolW + 1 + 12 + 8 + 2;
