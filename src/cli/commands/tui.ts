@@ -100,7 +100,17 @@ export async function runTuiCommand(url: string | undefined, command: string[], 
     const { watchForRestart } = watchPaths.length ? await import('../restart-on-change.js') : { watchForRestart: undefined };
     // Checks the paths now (a missing one is a usage error before the screen opens); the TUI subscribes below.
     if (watchForRestart) watchForRestart(watchPaths, () => {})();
-    return await runTui({
+    // W records the session (src/cli/tui-recorder.ts); --record FILE starts with it on.
+    const [{ recordOptions }, { tuiRecorder }] = await Promise.all([import('./record-flags.js'), import('../tui-recorder.js')]);
+    const first = recordOptions(flags);
+    const recorder = tuiRecorder({
+      target: target.kind === 'stdio' ? { command: target.command, args: target.args } : { url: target.url },
+      transport: target.kind,
+      first,
+    });
+    if (first) await recorder.start();
+    const code = await runTui({
+      recorder,
       history: historyServerKey(demo ? { kind: 'demo' } : historyTarget(target, flags.server)),
       roots: await initialRoots(target, flags),
       restartOn: watchForRestart ? (restart) => watchForRestart(watchPaths, (changed) => restart(`${changed} changed`)) : undefined,
@@ -130,6 +140,8 @@ export async function runTuiCommand(url: string | undefined, command: string[], 
           }),
         ),
     });
+    recorder.stop();
+    return code;
   } finally {
     await demo?.close();
   }

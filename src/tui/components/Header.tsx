@@ -36,6 +36,8 @@ export interface HeaderProps {
    * arrive, only polling (`pollMs`, ms; 0/undefined: off) finds changes.
    */
   noGetStream?: { pollMs?: number };
+  /** The traffic is being recorded (the `W` key, `--record`): `● REC` after the connection state. */
+  recording?: boolean;
 }
 
 const CONN_STYLE: Record<ConnectionState, StyleKey> = {
@@ -99,6 +101,7 @@ export function Header({
   connectionDetail,
   noGetStream,
   disconnected,
+  recording,
 }: HeaderProps) {
   const theme = useTheme();
   const info = d?.serverInfo;
@@ -173,6 +176,7 @@ export function Header({
         {headerSegments(
           [
             { text: `● ${connection}${connectionDetail ? ` ${sanitizeLine(connectionDetail)}` : ''}`, style: CONN_STYLE[connection] },
+            recording ? { text: '● REC', style: 'error' } : undefined,
             { text: name, style: 'title' },
             activity ? { text: `⟳ ${sanitizeLine(activity)}`, style: 'warn' } : undefined,
             subscription && !disconnected ? { text: sanitizeLine(subscription), style: 'changed' } : undefined,
