@@ -92,13 +92,17 @@ export function xmlEscape(s: string): string {
   );
 }
 
-interface JunitCase {
+/** One test case of a JUnit report: passed, or failed with a type, a one-line message and a body. */
+export interface JunitCase {
   classname: string;
   name: string;
+  /** Seconds the case took, when it has a time of its own. */
+  time?: number;
   failure?: { type: string; message: string; body?: string };
 }
 
-function junit(suite: string, cases: JunitCase[]): string {
+/** A JUnit XML report (one suite named `suite`) of `cases`, escaped; `diff`, `check` and `load --junit` write it. */
+export function renderJunit(suite: string, cases: JunitCase[]): string {
   const failures = cases.filter((c) => c.failure).length;
   const lines = [
     '<?xml version="1.0" encoding="UTF-8"?>',
@@ -106,7 +110,7 @@ function junit(suite: string, cases: JunitCase[]): string {
     `  <testsuite name="${xmlEscape(suite)}" tests="${cases.length}" failures="${failures}" errors="0" skipped="0">`,
   ];
   for (const c of cases) {
-    const open = `    <testcase classname="${xmlEscape(c.classname)}" name="${xmlEscape(c.name)}"`;
+    const open = `    <testcase classname="${xmlEscape(c.classname)}" name="${xmlEscape(c.name)}"${c.time !== undefined ? ` time="${c.time}"` : ''}`;
     if (!c.failure) lines.push(`${open}/>`);
     else {
       lines.push(`${open}>`);
@@ -133,7 +137,7 @@ export function renderDiffJunit(c: Classification, fails: (ch: Change) => boolea
       : undefined,
   }));
   if (!cases.length) cases.push({ classname: 'mcp-inspect.diff', name: 'no changes' });
-  return junit('mcp-inspect diff', cases);
+  return renderJunit('mcp-inspect diff', cases);
 }
 
 /**
@@ -157,7 +161,7 @@ export function renderCheckJunit(rules: readonly string[], findings: readonly Fi
       },
     };
   });
-  return junit('mcp-inspect check', cases);
+  return renderJunit('mcp-inspect check', cases);
 }
 
 const SEVERITY_MARK: Record<Severity, string> = { error: '✗ error  ', warning: '! warning', info: 'i info   ' };
