@@ -37,7 +37,7 @@ const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object
 
 function read(doc: Record<string, unknown>, path: string): number | undefined {
   const [head, tail] = path.startsWith('latencyMs.') ? ['latencyMs', path.slice(10)] : [path, undefined];
-  const v = tail === undefined ? doc[head] : isObj(doc[head]) ? (doc[head] as Record<string, unknown>)[tail] : undefined;
+  const v = tail === undefined ? doc[head] : isObj(doc[head]) ? doc[head][tail] : undefined;
   return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
 }
 
@@ -77,8 +77,7 @@ export function compareWithBaseline(now: Record<string, unknown>, baseline: Reco
   else if (!same('rate') || !same('concurrency') || !same('stages')) notes.push('the baseline ran at another level (rate, concurrency or stages)');
   if (!same('tool') && !(Array.isArray(now.calls) && Array.isArray(baseline.calls))) notes.push(`the baseline called ${String(baseline.tool)}`);
   const calls: BaselineComparison['calls'] = {};
-  const byName = (d: Record<string, unknown>) =>
-    new Map((Array.isArray(d.calls) ? d.calls : []).filter(isObj).map((c) => [String(c.name), c as Record<string, unknown>] as const));
+  const byName = (d: Record<string, unknown>) => new Map((Array.isArray(d.calls) ? d.calls : []).filter(isObj).map((c) => [String(c.name), c] as const));
   const before = byName(baseline);
   for (const [name, c] of byName(now)) {
     const b = before.get(name);

@@ -88,7 +88,7 @@ export function parseMix(text: string, source: string, env: Record<string, strin
       name = `${target} ${k}`;
     }
     taken.add(name);
-    if (weight > 0) calls.push({ name, method, target, arguments: args as JsonObject, weight });
+    if (weight > 0) calls.push({ name, method, target, arguments: args, weight });
   });
   if (!calls.length) throw new UsageError(`--mix ${source}: no call with a weight above 0`);
   return calls;

@@ -45,6 +45,7 @@ export interface LoadFlags extends StrictArgsFlags {
 
 const USAGE =
   'which tool? usage: mcp-inspect load <url> <tool> [key=value…] [--concurrency N | --rate R]  or  mcp-inspect load <tool> [key=value…] -- command args…  or  --mix FILE';
+const PROCESSES_HTTP = '--processes N starts N server processes: it applies to a stdio server (-- command…); over HTTP, --connections N caps the pool';
 /** A day: longer runs are surely a typo. */
 const MAX_MS = 86_400_000;
 
@@ -137,6 +138,7 @@ export const loadBody: CommandSpec<CommonFlags & LoadFlags>['run'] = async (inv,
   if (setup.mix && rest.length)
     throw new UsageError(`--mix gives the calls: give no tool name or key=value arguments (got ${rest.map((r) => JSON.stringify(r)).join(' ')})`);
   if (!setup.mix && !tool) throw new UsageError(USAGE);
+  if (setup.processes > 1 && url) throw new UsageError(PROCESSES_HTTP);
   return await runOnTarget('load', inv, url ? [url] : [], flags, async (s) => {
     const r = await loadRun(s, setup.mix ? undefined : { tool, pairs }, flags, setup);
     if (inv.signal) r.exitCode = SIGNAL_EXIT[inv.signal];
@@ -232,8 +234,7 @@ async function loadRun(
   // Thousands of requests cannot each wait for a person; every request is the same call again.
   s.input?.stopAsking();
   s.input?.repeatCalls();
-  if (setup.processes > 1 && s.target.kind !== 'stdio')
-    throw new UsageError('--processes N starts N server processes: it applies to a stdio server (-- command…); over HTTP, --connections N caps the pool');
+  if (setup.processes > 1 && s.target.kind !== 'stdio') throw new UsageError(PROCESSES_HTTP);
   const kinds = await requestKinds(s, single, flags, setup.mix?.calls);
   const clients: InspectorClient[] = [s.client];
   try {
