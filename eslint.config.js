@@ -27,13 +27,20 @@ const LAYERS = {
     may: ['transport', 'auth', 'check', 'diff', 'schema', 'protocol', 'util'],
     why: 'the proxy, recordings, replay and mock sit on the wire layer and know nothing of the client or the faces',
   },
+  collection: {
+    may: ['config', 'diff', 'schema', 'protocol', 'util'],
+    why: 'saved calls (format, expectations, the file) are data: they know nothing of the client or the faces, which run and save them',
+  },
   contract: { may: ['client', 'check', 'diff', 'schema', 'protocol', 'util'], why: 'snapshots and checks work through the client, not the faces' },
   demo: { may: ['check', 'diff', 'schema', 'protocol', 'util'], why: 'the demo server is a server: it knows nothing of the client or the faces' },
   tui: {
-    may: ['client', 'contract', 'config', 'auth', 'check', 'diff', 'schema', 'protocol', 'util'],
+    may: ['client', 'contract', 'collection', 'config', 'auth', 'check', 'diff', 'schema', 'protocol', 'util'],
     why: 'the terminal knows the wire only through the client, and the CLI loads the TUI (never the reverse)',
   },
-  cli: { may: ['tui', 'client', 'contract', 'config', 'demo', 'record', 'auth', 'transport', 'check', 'diff', 'schema', 'protocol', 'util'], why: '' },
+  cli: {
+    may: ['tui', 'client', 'contract', 'collection', 'config', 'demo', 'record', 'auth', 'transport', 'check', 'diff', 'schema', 'protocol', 'util'],
+    why: '',
+  },
 };
 // Pure folders take values and return values: no I/O (files, processes, the network, the
 // terminal) and no clock, so they are tested with plain inputs.

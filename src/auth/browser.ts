@@ -4,6 +4,7 @@
  * this is also how tests and headless CI drive the flow), the desktop's browser through
  * the `open` package, or nothing but the printed URL (`--no-browser`, or no display).
  */
+import { splitWords } from '../util/words.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { AuthError } from './errors.js';
 import { openableUrl, shellSafeUrl } from '../util/open-url.js';
@@ -30,41 +31,17 @@ export function resolveBrowser(o: { browser?: string; noBrowser?: boolean; env?:
 }
 
 /**
- * Splits a command line into words like a POSIX shell would for plain words, 'single' and
- * "double" quotes and backslash escapes; no expansion of any kind. Pure. Throws
+ * Splits the browser command line into words ({@link splitWords}: as a POSIX shell splits
+ * plain words, quotes and backslashes, no expansion). Pure. Throws
  * AuthError('MCPI_AUTH_BROWSER') on an unterminated quote or an empty command.
  */
 export function splitCommand(cmd: string): string[] {
-  const words: string[] = [];
-  let cur = '';
-  let inWord = false;
-  let quote: '"' | "'" | undefined;
-  for (let i = 0; i < cmd.length; i++) {
-    const c = cmd[i];
-    if (quote === "'") {
-      if (c === "'") quote = undefined;
-      else cur += c;
-    } else if (quote === '"') {
-      if (c === '"') quote = undefined;
-      else if (c === '\\' && i + 1 < cmd.length && '"\\$`'.includes(cmd[i + 1])) cur += cmd[++i];
-      else cur += c;
-    } else if (c === "'" || c === '"') {
-      quote = c;
-      inWord = true;
-    } else if (c === '\\' && i + 1 < cmd.length) {
-      cur += cmd[++i];
-      inWord = true;
-    } else if (/\s/.test(c)) {
-      if (inWord) words.push(cur);
-      cur = '';
-      inWord = false;
-    } else {
-      cur += c;
-      inWord = true;
-    }
+  let words: string[];
+  try {
+    words = splitWords(cmd);
+  } catch (e) {
+    throw new AuthError('MCPI_AUTH_BROWSER', `the browser command has an ${(e as Error).message}: ${cmd}`);
   }
-  if (quote) throw new AuthError('MCPI_AUTH_BROWSER', `the browser command has an unterminated ${quote} quote: ${cmd}`);
-  if (inWord) words.push(cur);
   if (words.length === 0) throw new AuthError('MCPI_AUTH_BROWSER', 'the browser command is empty');
   return words;
 }

@@ -76,15 +76,36 @@ export function parseElicitFile(text: string, source: string): Map<string, Elici
   } catch (e) {
     throw new UsageError(`--elicit-file ${source}: not JSON (${(e as Error).message})`);
   }
-  if (!isObj(doc)) throw new UsageError(`--elicit-file ${source}: expected a JSON object of KEY → content`);
+  return elicitAnswersOf(doc, `--elicit-file ${source}`);
+}
+
+/**
+ * The answers of an `--elicit-file` document already parsed (a collection call's `answers`
+ * has the same shape): KEY → content object (accept) or `"accept"`, `"decline"`, `"cancel"`.
+ * `source` starts the messages. Throws UsageError.
+ */
+export function elicitAnswersOf(doc: unknown, source: string): Map<string, ElicitAnswer> {
+  if (!isObj(doc)) throw new UsageError(`${source}: expected a JSON object of KEY → content`);
   const out = new Map<string, ElicitAnswer>();
   for (const [key, v] of Object.entries(doc)) {
     const word = typeof v === 'string' ? actionWord(v) : undefined;
     if (word) out.set(key, word);
     else if (isObj(v)) out.set(key, { action: 'accept', content: v });
-    else throw new UsageError(`--elicit-file ${source}: ${q(key)} must be a content object or "accept", "decline", "cancel"`);
+    else throw new UsageError(`${source}: ${q(key)} must be a content object or "accept", "decline", "cancel"`);
   }
   return out;
+}
+
+/**
+ * The `--elicit-file` form of an elicitation's response (its content to accept with, or the
+ * bare action), for saving the answers a call used (`call --save`); undefined for what that
+ * form cannot hold (a sampling reply, roots).
+ */
+export function savedAnswerOf(r: unknown): Record<string, unknown> | 'accept' | 'decline' | 'cancel' | undefined {
+  if (!isObj(r)) return undefined;
+  if (r.action === 'decline' || r.action === 'cancel') return r.action;
+  if (r.action !== 'accept') return undefined;
+  return isObj(r.content) ? r.content : 'accept';
 }
 
 /**

@@ -38,10 +38,10 @@ export const EXIT_TABLE: readonly ExitRow[] = [
   {
     code: EXIT.diffChanged,
     meaning:
-      'a difference was found: diff, a change at or above --fail-on (default: a breaking or needs-review change); replay, an answer unlike the recorded one',
+      'a difference was found: diff, a change at or above --fail-on (default: a breaking or needs-review change); replay, an answer unlike the recorded one; run --against, results that differ between the two servers',
   },
   { code: EXIT.checkFailed, meaning: 'check: a finding at or above --min-severity (default: error)' },
-  { code: EXIT.budgetNotMet, meaning: 'a budget or an expectation was not met (load: a --threshold)' },
+  { code: EXIT.budgetNotMet, meaning: "a budget or an expectation was not met (load: a --threshold; run: a call's expectation)" },
   { code: EXIT.usage, meaning: 'usage error: bad arguments, unknown tool, arguments that do not match the schema' },
   { code: EXIT.internal, meaning: 'internal error: a bug in mcp-inspect (please report it)' },
   { code: EXIT.SIGHUP, meaning: 'ended by SIGHUP (the terminal closed)' },

@@ -119,6 +119,27 @@ export class CliInputHandler implements InputHandler {
     this.ask = o.ask ?? terminalAsk;
   }
 
+  /** Answers a collection call gave (`run`), over the flags' for the current call only. */
+  private callAnswers: Answers['elicit'] | undefined;
+  /** The elicitation responses given in the current call, by the key `--elicit` uses (for `call --save`). */
+  private readonly given = new Map<string, InputResponse>();
+
+  /**
+   * Starts a call of a sequence (`run`): `answers` (a collection call's) answer its input
+   * requests before the flags' do, the legacy elicitations are numbered from 1 again, and the
+   * responses given are recorded anew ({@link givenAnswers}).
+   */
+  beginCall(answers?: Answers['elicit']): void {
+    this.callAnswers = answers;
+    this.legacyElicitations = 0;
+    this.given.clear();
+  }
+
+  /** The elicitation responses given since the start (or {@link beginCall}), from the flags, a collection or the terminal, by key. */
+  givenAnswers(): ReadonlyMap<string, InputResponse> {
+    return this.given;
+  }
+
   /** Never asks on the terminal from now on (`load`: thousands of requests cannot each wait for a person). */
   stopAsking(): void {
     this.o.interactive = false;
@@ -158,7 +179,8 @@ export class CliInputHandler implements InputHandler {
     }
     for (const r of requests) if (r.kind !== 'roots') this.askedKeys.add(r.key);
     const { resolveRound, buildPendingDocument } = await import('./elicit-args.js');
-    const resolved = resolveRound(requests, this.o.answers, prior);
+    const answers = this.callAnswers ? { ...this.o.answers, elicit: new Map([...this.o.answers.elicit, ...this.callAnswers]) } : this.o.answers;
+    const resolved = resolveRound(requests, answers, prior);
     for (const k of resolved.usedKeys) this.usedKeys.add(k);
     if (resolved.unsupported.length) {
       const r = resolved.unsupported[0] as Extract<InputRequest, { kind: 'unsupported' }>;
@@ -184,6 +206,7 @@ export class CliInputHandler implements InputHandler {
       const doc = this.pendingDocument(buildPendingDocument, round, requests, responses, missing);
       throw new InputRequiredError([this.missingMessage(round, missing), ...pendingLines(doc, !!this.o.json)].join('\n'), doc);
     }
+    for (const r of requests) if ((r.kind === 'elicitation-form' || r.kind === 'elicitation-url') && responses[r.key]) this.given.set(r.key, responses[r.key]);
     const out: InputResponses = {};
     for (const [k, v] of Object.entries(responses)) out[back.get(k) ?? k] = v;
     return out;

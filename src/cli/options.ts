@@ -8,8 +8,9 @@ import { UsageError } from '../protocol/errors.js';
 import type { Era } from '../protocol/types.js';
 import { TRANSPORTS, type TargetFlags } from './target.js';
 import { addInputOptions, type InputFlags } from './input-options.js';
+import type { RecordFlags } from './commands/record-flags.js';
 
-export interface CommonFlags extends TargetFlags, InputFlags {
+export interface CommonFlags extends TargetFlags, InputFlags, RecordFlags {
   quiet?: boolean;
   /** `--verbose`: the era probe's legacy fallback line on every run (src/cli/era-notice.ts). */
   verbose?: boolean;
@@ -90,6 +91,13 @@ export function addCommonOptions(cmd: Command): Command {
     .option('--meta <KEY=JSON>', 'add this entry to the _meta of every request (repeatable; a value that is not JSON is a string)', collect)
     .option('--json', 'machine-readable JSON on stdout')
     .option('--trace', 'write every message on the wire to stderr (secrets redacted)')
+    .option('--record <file>', "write this session's traffic to FILE (NDJSON, mcp-inspect/recording@1, as proxy --record: replay and mock read it)")
+    .option(
+      '--redact <pointer>',
+      'in the recording, mask the value at this JSON pointer into params and results, e.g. /arguments/password (repeatable)',
+      collect,
+    )
+    .option('--max-record-bytes <size>', 'stop recording once the file reaches this size (bytes, or 64k, 10M…)')
     .option('--no-color', 'no colors (NO_COLOR is honored too)');
   addAuthOptions(cmd);
   // Last, so that --help shows how to reach the server before how to answer its input rounds.

@@ -8,6 +8,7 @@ import type { InspectorClient, Target } from '../client/types.js';
 import { makeOut, onStdoutClosed, type Out } from './output.js';
 import { resolveTarget, targetLabel } from './target.js';
 import type { CommonFlags } from './options.js';
+import type { RecordFlags } from './commands/record-flags.js';
 import { connectOptions } from './connect-options.js';
 import { authorizationUrlLines, authProviderFor } from './auth-provider.js';
 import { sanitizeLine } from '../util/sanitize.js';
@@ -66,6 +67,8 @@ export async function withSession<T>(
     stdio: target.kind === 'stdio',
     sink: { info: (s) => process.stderr.write(s + '\n') },
   });
+  // --record FILE: this session's traffic as a recording, from the wire events (src/record/wire-recorder.ts).
+  const recorder = await ownRecording(flags, target, (w) => out.warn(w));
   const ctl = new AbortController();
   // Ctrl-C, kill and a closed terminal all end the session in order: the first signal aborts
   // what runs, and the handlers stay installed until the server is stopped, so a second
@@ -88,8 +91,12 @@ export async function withSession<T>(
         // The server's first answer ends "starting server…" (what follows is quick).
         if (w.direction === 'in') starting?.();
         if (flags.trace) out.trace(w);
+        recorder?.wire(w);
       },
-      onStderr: (l) => out.serverStderr(l),
+      onStderr: (l) => {
+        out.serverStderr(l);
+        recorder?.stderr(l);
+      },
       onInfo: (m) => {
         // The legacy fallback line once per server (src/cli/era-notice.ts); every time with --verbose or in discover.
         if (isLegacyFallbackLine(m) && !shouldTellLegacyFallback(target, !!flags.verbose || inv.name === 'discover')) return;
@@ -143,7 +150,26 @@ export async function withSession<T>(
   } finally {
     for (const s of SIGNALS) process.off(s, onSignal);
     offStdout();
+    recorder?.close();
   }
+}
+
+/**
+ * The recording `--record FILE` asks for (with `--redact`, `--max-record-bytes`), or undefined
+ * without it. Throws UsageError for those flags without `--record`, a file that cannot be
+ * created, or a malformed pointer.
+ */
+export async function ownRecording(
+  flags: RecordFlags,
+  target: Target,
+  warn: (line: string) => void,
+): Promise<import('../record/wire-recorder.js').WireRecorder | undefined> {
+  if (!flags.record && !flags.redact?.length && flags.maxRecordBytes === undefined) return undefined;
+  const [{ recordOptions }, { WireRecorder }] = await Promise.all([import('./commands/record-flags.js'), import('../record/wire-recorder.js')]);
+  const opts = recordOptions(flags);
+  if (!opts) return undefined;
+  const recorded = target.kind === 'stdio' ? { command: target.command, args: target.args } : { url: target.url };
+  return new WireRecorder(opts, recorded, target.kind, warn);
 }
 
 /**

@@ -440,8 +440,12 @@ export type ListenSessionEvent =
   | {
       type: 'diff';
       time: number;
-      /** What triggered the re-fetch: a list_changed notification, a poll that found a change nobody notified, a re-sync after reconnect, or a restart of the spawned server (`--restart-on-change`: the new server's list against the old one's). */
-      cause: 'notification' | 'poll' | 'resync' | 'restart';
+      /**
+       * What triggered the re-fetch: a list_changed notification, a poll that found a change nobody notified, a re-sync after reconnect,
+       * a restart of the spawned server (`--restart-on-change`: the new server's list against the old one's), or `host`: a list another
+       * client fetched through a proxy (`attach`: the host's view, against the list it fetched before).
+       */
+      cause: 'notification' | 'poll' | 'resync' | 'restart' | 'host';
       /** Which list was re-fetched; absent (older producers) or `tools`: the tool list. */
       kind?: 'tools';
       diff: import('../diff/types.js').ToolDiff;
@@ -458,7 +462,7 @@ export type ListenSessionEvent =
   | {
       type: 'diff';
       time: number;
-      cause: 'notification' | 'poll' | 'resync' | 'restart';
+      cause: 'notification' | 'poll' | 'resync' | 'restart' | 'host';
       kind: Exclude<import('../protocol/list-kinds.js').WatchKind, 'tools'>;
       diff: import('../diff/types.js').ListDiff<import('../diff/types.js').ListedItem>;
       /** The new list. */

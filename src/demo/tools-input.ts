@@ -125,6 +125,17 @@ export const INPUT_TOOLS: readonly DemoTool[] = [
         properties: {
           topic: { type: 'string', minLength: 1, description: 'What to research, e.g. "tide pools"' },
           steps: { type: 'integer', minimum: 1, maximum: 10, default: 5, description: 'How many steps (1–10), half a second each' },
+          // A multi-select (the elicitation spec's shape, as a tool argument): checkboxes in the TUI, `sources=web sources=news` in the CLI.
+          sources: {
+            type: 'array',
+            title: 'Sources',
+            items: { type: 'string', enum: ['web', 'papers', 'news', 'archives'] },
+            uniqueItems: true,
+            minItems: 1,
+            maxItems: 3,
+            default: ['web'],
+            description: 'Where to look (1 to 3 of them)',
+          },
         },
         required: ['topic'],
         additionalProperties: false,
@@ -135,6 +146,7 @@ export const INPUT_TOOLS: readonly DemoTool[] = [
     run: async (a, ctx) => {
       const topic = a.topic as string;
       const steps = typeof a.steps === 'number' ? a.steps : 5;
+      const sources = Array.isArray(a.sources) && a.sources.length ? a.sources.map(String) : ['web'];
       ctx.log('info', `research on "${topic}": ${steps} step(s)`);
       for (let i = 1; i <= steps; i++) {
         const what = RESEARCH_STEPS[(i - 1) % RESEARCH_STEPS.length];
@@ -144,7 +156,7 @@ export const INPUT_TOOLS: readonly DemoTool[] = [
       }
       ctx.progress?.(steps, steps, 'done');
       return textResult(
-        `Research on "${topic}" (${steps} step(s), invented by the mcp-inspect demo server):\n` +
+        `Research on "${topic}" (${steps} step(s) in ${sources.join(', ')}, invented by the mcp-inspect demo server):\n` +
           `- ${topic} has been studied for a long time, and people still disagree about it.\n` +
           `- Three sources agree on the basics; one adds a surprising detail.\n` +
           `- Next step: read the primary sources yourself.`,

@@ -220,7 +220,8 @@ export class DemoCatalog {
 /**
  * Checks `args` against one of the demo's own input schemas (the small subset they use:
  * object root, `properties`, `required`, `additionalProperties: false`, property `type`
- * string/number/integer/boolean, `enum`, `minimum`/`maximum`, `minLength`). Returns the
+ * string/number/integer/boolean, `enum`, `minimum`/`maximum`, `minLength`; an array of enum
+ * items with `uniqueItems`, `minItems`/`maxItems`). Returns the
  * first problem as a sentence, or undefined when the arguments fit.
  */
 export function checkArguments(schema: JsonObject, args: JsonObject): string | undefined {
@@ -241,6 +242,16 @@ export function checkArguments(schema: JsonObject, args: JsonObject): string | u
     if (type === 'number' && (typeof value !== 'number' || !Number.isFinite(value))) return `'${key}' must be a number`;
     if (type === 'integer' && (typeof value !== 'number' || !Number.isInteger(value))) return `'${key}' must be an integer`;
     if (Array.isArray(p.enum) && !p.enum.includes(value)) return `'${key}' must be one of ${p.enum.map((e) => JSON.stringify(e)).join(', ')}`;
+    if (type === 'array') {
+      if (!Array.isArray(value)) return `'${key}' must be an array`;
+      const items = (p.items ?? {}) as JsonObject;
+      const list: unknown[] = value;
+      if (Array.isArray(items.enum) && list.some((v) => !(items.enum as unknown[]).includes(v)))
+        return `'${key}' items must be one of ${(items.enum as unknown[]).map((e) => JSON.stringify(e)).join(', ')}`;
+      if (p.uniqueItems === true && new Set(list.map((v) => JSON.stringify(v))).size < list.length) return `'${key}' must not repeat an item`;
+      if (typeof p.minItems === 'number' && list.length < p.minItems) return `'${key}' needs at least ${p.minItems} item(s)`;
+      if (typeof p.maxItems === 'number' && list.length > p.maxItems) return `'${key}' takes at most ${p.maxItems} item(s)`;
+    }
     if (typeof value === 'number') {
       if (typeof p.minimum === 'number' && value < p.minimum) return `'${key}' must be at least ${p.minimum}`;
       if (typeof p.maximum === 'number' && value > p.maximum) return `'${key}' must be at most ${p.maximum}`;

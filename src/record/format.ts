@@ -10,6 +10,7 @@
  * - stderr: `{"t", "stderr": line}` (a stdio server's own stderr)
  * - fault: `{"t", "fault": {kind, detail?}}` (a fault `--inject` caused, before the message it touched)
  * - capped: `{"t", "capped": {maxBytes}}` (the last line when `--max-record-bytes` stopped the recording)
+ * - gap: `{"t", "gap": {lines}}` (`attach` only: that many lines were dropped because the viewer read too slowly)
  */
 import { UsageError } from '../protocol/errors.js';
 import { isObject } from '../util/json.js';
@@ -77,8 +78,14 @@ export interface CappedEntry {
   capped: { maxBytes: number };
 }
 
+/** `attach` streams only: `lines` lines were dropped here for a viewer that read too slowly (the proxy never waits for one). */
+export interface GapEntry {
+  t: number;
+  gap: { lines: number };
+}
+
 /** Any line after the header. */
-export type RecordingEntry = MessageEntry | HttpEntry | StderrEntry | FaultEntry | CappedEntry;
+export type RecordingEntry = MessageEntry | HttpEntry | StderrEntry | FaultEntry | CappedEntry | GapEntry;
 
 /** A recording read back. */
 export interface Recording {

@@ -128,7 +128,8 @@ export function loopbackRequest(req: IncomingMessage): boolean {
   }
 }
 
-async function body(req: IncomingMessage, max = 16 * 1024 * 1024): Promise<string> {
+/** A request's body as text; throws when it passes `max` bytes (default 16 MiB). */
+export async function readBody(req: IncomingMessage, max = 16 * 1024 * 1024): Promise<string> {
   const parts: Buffer[] = [];
   let n = 0;
   for await (const c of req as AsyncIterable<Buffer>) {
@@ -185,7 +186,7 @@ export async function serveMockHttp(opts: MockOptions & { port: number; host?: s
       }
       let m: unknown;
       try {
-        m = JSON.parse(await body(req));
+        m = JSON.parse(await readBody(req));
       } catch {
         return json(res, 400, { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } });
       }

@@ -13,7 +13,8 @@ import { request as httpsRequest } from 'node:https';
 import { isObject } from '../util/json.js';
 import { injectedError, type Faults } from './faults.js';
 import { loopbackRequest } from './mock.js';
-import { RecordingWriter, type RecordOptions } from './writer.js';
+import { openTap, type TrafficTap } from './tap.js';
+import type { RecordOptions } from './writer.js';
 
 export interface HttpProxyOptions {
   upstream: string;
@@ -24,11 +25,17 @@ export interface HttpProxyOptions {
   random?: () => number;
   /** Notes for stderr. */
   warn: (s: string) => void;
+  /** Announce the proxy for `mcp-inspect attach` under this name (default: the upstream's host); `false`: do not announce. */
+  announce?: { name?: string; dir?: string } | false;
+  /** `--redact` pointers for the attach stream when nothing is recorded. */
+  redact?: readonly string[];
 }
 
 export interface HttpProxy {
   /** The proxy's URL of the upstream's MCP endpoint (same path). */
   url: string;
+  /** The name `mcp-inspect attach` knows it by (undefined: not announced). */
+  attachName?: string;
   close(): Promise<void>;
 }
 
@@ -61,7 +68,7 @@ function allowed(req: IncomingMessage, loopbackOnly: boolean): boolean {
 }
 
 /** Records the messages of a JSON body (one message or a batch). */
-function recordBody(rec: RecordingWriter | undefined, from: 'host' | 'server', text: string): void {
+function recordBody(rec: TrafficTap | undefined, from: 'host' | 'server', text: string): void {
   if (rec && text.trim()) rec.message(from, text);
 }
 
@@ -70,7 +77,7 @@ function recordBody(rec: RecordingWriter | undefined, from: 'host' | 'server', t
  * `endpoint` event's data is the POST URL, not a message: it is rewritten from `from` to `to`
  * origin). Emits each line as soon as it is complete.
  */
-function sseRewriter(rec: RecordingWriter | undefined, from: string, to: string, emit: (s: string) => void): { push(s: string): void; end(): void } {
+function sseRewriter(rec: TrafficTap | undefined, from: string, to: string, emit: (s: string) => void): { push(s: string): void; end(): void } {
   let buf = '';
   let event = '';
   const line = (l: string) => {
@@ -111,7 +118,9 @@ export async function startHttpProxy(opts: HttpProxyOptions): Promise<HttpProxy>
   const loopbackOnly = /^(127\.\d+\.\d+\.\d+|localhost|::1)$/.test(host);
   const faults = opts.faults ?? {};
   const random = opts.random ?? Math.random;
-  const rec = opts.record ? new RecordingWriter(opts.record, { url: opts.upstream }, 'http') : undefined;
+  const tap = await openTap({ target: { url: opts.upstream }, transport: 'http', record: opts.record, redact: opts.redact, announce: opts.announce });
+  // Undefined when nothing takes the traffic: the proxy then only forwards.
+  const rec = tap.enabled ? tap : undefined;
   let stream = 0;
   let saidAuth = false;
   let expireNext = !!faults.expireSession;
@@ -227,20 +236,26 @@ export async function startHttpProxy(opts: HttpProxyOptions): Promise<HttpProxy>
   const server = createServer((req, res) => {
     handle(req, res).catch(() => res.destroy());
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port, host, () => resolve());
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(opts.port, host, () => resolve());
+    });
+  } catch (e) {
+    tap.close();
+    throw e;
+  }
   const addr = server.address();
   const port = typeof addr === 'object' && addr ? addr.port : opts.port;
   proxyOrigin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   return {
     url: proxyOrigin + up.pathname + up.search,
+    attachName: tap.name,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => {
-          rec?.close();
+          tap.close();
           resolve();
         });
       }),

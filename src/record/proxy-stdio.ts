@@ -20,7 +20,8 @@ import { isObject } from '../util/json.js';
 import { injectedError, type Faults } from './faults.js';
 import { ByteLines, LineSplitter } from './lines.js';
 import { parseMessage } from './format.js';
-import { RecordingWriter, type RecordOptions } from './writer.js';
+import { openTap } from './tap.js';
+import type { RecordOptions } from './writer.js';
 
 export interface StdioProxyOptions {
   command: string;
@@ -37,8 +38,12 @@ export interface StdioProxyOptions {
   closeStdout?: () => void;
   /** ms the server has to exit after its stdin closed, and after SIGTERM (default 2000 each). */
   graceMs?: number;
-  /** Called once the server is running (tests, `attach` later). */
+  /** Called once the server is running (tests). */
   onStarted?: (pid: number) => void;
+  /** Announce the proxy for `mcp-inspect attach` under this name (default: from the command); `false`: do not announce. */
+  announce?: { name?: string; dir?: string } | false;
+  /** `--redact` pointers for the attach stream when nothing is recorded. */
+  redact?: readonly string[];
 }
 
 const ENDING_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
@@ -76,7 +81,9 @@ export async function runStdioProxy(opts: StdioProxyOptions): Promise<number> {
   const faults = opts.faults ?? {};
   const random = opts.random ?? Math.random;
   const grace = opts.graceMs ?? 2000;
-  const rec = opts.record ? new RecordingWriter(opts.record, { command: opts.command, args: opts.args }, 'stdio') : undefined;
+  const tap = await openTap({ target: { command: opts.command, args: opts.args }, transport: 'stdio', record: opts.record, redact: opts.redact, announce: opts.announce });
+  // Undefined when nothing takes the traffic: the proxy then only copies bytes.
+  const rec = tap.enabled ? tap : undefined;
 
   // Signals are caught before the spawn: one that arrives while the server starts still ends it in order.
   let onSignal: (sig: NodeJS.Signals) => void = (sig) => (early ??= sig);
@@ -101,7 +108,7 @@ export async function runStdioProxy(opts: StdioProxyOptions): Promise<number> {
   } catch (e) {
     for (const s of ENDING_SIGNALS) process.off(s, signalListener);
     rec?.stderr(`mcp-inspect: ${(e as Error).message}`);
-    rec?.close();
+    tap.close();
     throw e;
   }
   opts.onStarted?.(proc.pid!);
@@ -156,9 +163,14 @@ export async function runStdioProxy(opts: StdioProxyOptions): Promise<number> {
       })
     : undefined;
   const onHostData = (chunk: Buffer) => {
+    // Forwarded first, tapped after: the tap never delays the host's bytes. With a fault
+    // filter the line is tapped first, so that the fault's lines follow the message they touch.
+    if (hostFilter) {
+      hostLines?.push(chunk);
+      return hostFilter.push(chunk);
+    }
+    toServer(chunk);
     hostLines?.push(chunk);
-    if (hostFilter) hostFilter.push(chunk);
-    else toServer(chunk);
   };
   const onHostEnd = () => {
     hostLines?.end();
@@ -214,9 +226,12 @@ export async function runStdioProxy(opts: StdioProxyOptions): Promise<number> {
   const serverFilter = faults.delayMs || faults.closeMidResponse ? new ByteLines(faults.delayMs ? delayed : forwardLine) : undefined;
   if (faults.delayMs) rec?.fault('delay', `every server message held ${faults.delayMs} ms`);
   child.stdout.on('data', (chunk: Buffer) => {
+    if (serverFilter) {
+      serverLines?.push(chunk);
+      return serverFilter.push(chunk);
+    }
+    writeHost(chunk);
     serverLines?.push(chunk);
-    if (serverFilter) serverFilter.push(chunk);
-    else writeHost(chunk);
   });
   child.stdout.once('end', () => {
     serverLines?.end();
@@ -225,8 +240,8 @@ export async function runStdioProxy(opts: StdioProxyOptions): Promise<number> {
   });
   const errLines = rec ? new LineSplitter((l) => rec.stderr(l)) : undefined;
   child.stderr.on('data', (chunk: Buffer) => {
-    errLines?.push(chunk);
     hostErr.write(chunk);
+    errLines?.push(chunk);
   });
   child.stderr.once('end', () => errLines?.end());
 
@@ -242,7 +257,7 @@ export async function runStdioProxy(opts: StdioProxyOptions): Promise<number> {
   hostIn.off('end', onHostEnd);
   hostIn.pause();
   hostOut.off('error', onHostOutError);
-  rec?.close();
+  tap.close();
   if (signal) return 128 + (constants.signals[signal] ?? 15);
   return code ?? 0;
 }

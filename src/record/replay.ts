@@ -1,7 +1,7 @@
 /**
  * `mcp-inspect replay FILE [target]`: re-sends a recording's host messages to a stdio server,
  * in order, answers the server's own requests from the recording, and compares each answer
- * with the recorded one (./compare.ts). A request whose answer was recorded before the host's
+ * with the recorded one (src/diff/compare.ts). A request whose answer was recorded before the host's
  * next message is waited for before that message goes out (as the host did); one answered
  * later (a listen stream) is sent and its answer collected at the end.
  *
@@ -10,9 +10,12 @@
  * spec: basic/patterns/mrtr; issue 20 §4.
  */
 import { spawn } from 'node:child_process';
+import { PassThrough, type Readable, type Writable } from 'node:stream';
+import type { AuthProvider } from '../auth/types.js';
+import { startBridge } from './bridge.js';
 import { TransportError } from '../protocol/errors.js';
 import { isObject } from '../util/json.js';
-import { comparable, differences, type Difference } from './compare.js';
+import { comparable, differences, type Difference } from '../diff/compare.js';
 import { conversationOf, isRequestMessage, isResponseMessage, type Exchange, type Recorded } from './exchanges.js';
 import type { Recording } from './format.js';
 import { LineSplitter } from './lines.js';
@@ -53,14 +56,22 @@ export interface ReplayOptions {
 
 const idKey = (id: unknown) => JSON.stringify(id);
 
+/** The other end of a replay: lines in on `stdin`, lines out on `stdout`. */
+interface Peer {
+  stdin: Writable;
+  stdout: Readable;
+  /** Resolves with why the peer ended (it exited, the bridge closed). */
+  gone: Promise<string>;
+  /** Ends the peer once its stdin was closed and it lingers (SIGTERM then SIGKILL; the bridge: close). */
+  kill(): Promise<void>;
+}
+
 /**
  * Replays `opts.recording` against the stdio server `opts.command` (with the current
  * environment). Throws TransportError MCPI_SPAWN when it cannot start, MCPI_CLOSED when it
  * exits before the replay is done.
  */
 export async function replayStdio(opts: ReplayOptions): Promise<ReplayReport> {
-  const conv = conversationOf(opts.recording);
-  const timeoutMs = opts.timeoutMs ?? 30_000;
   const proc = spawn(opts.command, opts.args, { env: process.env, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
   await new Promise<void>((resolve, reject) => {
     proc.once('spawn', resolve);
@@ -73,13 +84,84 @@ export async function replayStdio(opts: ReplayOptions): Promise<ReplayReport> {
   proc.stdin.on('error', () => undefined);
   const errLines = new LineSplitter(opts.onStderr ?? ((l) => process.stderr.write(l + '\n')));
   proc.stderr.on('data', (c: Buffer) => errLines.push(c));
+  const gone = new Promise<string>((resolve) =>
+    proc.once('exit', (code, signal) => resolve(signal ? `the server was killed by ${signal}` : `the server exited with code ${code}`)),
+  );
+  const ended = (ms: number) => Promise.race([gone.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms).unref())]);
+  return replayOver(
+    {
+      stdin: proc.stdin,
+      stdout: proc.stdout,
+      gone,
+      kill: async () => {
+        proc.kill('SIGTERM');
+        if (!(await ended(2000))) proc.kill('SIGKILL');
+      },
+    },
+    opts,
+  );
+}
 
+/** {@link replayHttp}'s target: the server's URL, the headers and the OAuth provider of every request. */
+export interface HttpReplayTarget {
+  url: string;
+  headers?: Record<string, string>;
+  auth?: AuthProvider;
+  /** Notes of the bridge (a synthesized error, the HTTP+SSE fallback) for stderr. */
+  warn: (s: string) => void;
+}
+
+/**
+ * Replays `opts.recording` against the HTTP server at `target.url`, through the stdio ↔ HTTP
+ * bridge (./bridge.ts): the host's lines are POSTed as the bridge POSTs a host's (a legacy
+ * recording's `initialize` opens a session, kept for the rest), the answers compared as over
+ * stdio. Throws what the bridge ends with (AuthError, TransportError MCPI_AUTH: exit 4), and
+ * TransportError MCPI_CLOSED when nothing was answered.
+ */
+export async function replayHttp(opts: Omit<ReplayOptions, 'command' | 'args'>, target: HttpReplayTarget): Promise<ReplayReport> {
+  const toServer = new PassThrough();
+  const fromServer = new PassThrough();
+  let unreachable: TransportError | undefined;
+  const b = startBridge({
+    url: target.url,
+    headers: target.headers,
+    auth: target.auth,
+    stdin: toServer,
+    stdout: fromServer,
+    warn: target.warn,
+    onUnreachable: (e) => (unreachable ??= e),
+  });
+  let fatal: Error | undefined;
+  const gone = b.done.then(
+    () => 'the connection to the server was closed',
+    (e: Error) => {
+      fatal = e;
+      return e.message;
+    },
+  );
+  let report: ReplayReport;
+  try {
+    report = await replayOver({ stdin: toServer, stdout: fromServer, gone, kill: () => b.close() }, { ...opts, command: target.url, args: [] });
+  } catch (e) {
+    throw fatal ?? e;
+  }
+  await b.close();
+  if (fatal) throw fatal;
+  // Nothing answered because nothing was reached: a transport failure (exit 3), not a difference.
+  if (unreachable && report.same === 0) throw unreachable;
+  return report;
+}
+
+/** The replay itself, over any peer that takes and gives one JSON-RPC message per line. */
+async function replayOver(peer: Peer, opts: ReplayOptions): Promise<ReplayReport> {
+  const conv = conversationOf(opts.recording);
+  const timeoutMs = opts.timeoutMs ?? 30_000;
   const waiting = new Map<string, (m: Record<string, unknown>) => void>();
   const live = new Map<string, Record<string, unknown>>();
   const serverAsked = new Map<string, number>();
   const unanswerable: string[] = [];
   let exited: string | undefined;
-  const send = (m: unknown) => proc.stdin.write(JSON.stringify(m) + '\n');
+  const send = (m: unknown) => peer.stdin.write(JSON.stringify(m) + '\n');
   /** The host's recorded answer to the server's `n`-th request of `method`. */
   const recordedAnswer = (method: string): Exchange | undefined => {
     const n = serverAsked.get(method) ?? 0;
@@ -116,13 +198,10 @@ export async function replayStdio(opts: ReplayOptions): Promise<ReplayReport> {
       }
     }
   });
-  proc.stdout.on('data', (c: Buffer) => out.push(c));
-  const gone = new Promise<void>((resolve) =>
-    proc.once('exit', (code, signal) => {
-      exited = signal ? `the server was killed by ${signal}` : `the server exited with code ${code}`;
-      resolve();
-    }),
-  );
+  peer.stdout.on('data', (c: Buffer) => out.push(c));
+  const gone = peer.gone.then((why) => {
+    exited = why;
+  });
   const answerOf = (id: unknown): Promise<Record<string, unknown> | undefined> => {
     const k = idKey(id);
     const have = live.get(k);
@@ -179,14 +258,11 @@ export async function replayStdio(opts: ReplayOptions): Promise<ReplayReport> {
   }
   // End the server as a host does: stdin closed (which is when a listen stream is answered),
   // then SIGTERM, then SIGKILL; the answers still open are collected meanwhile.
-  proc.stdin.end();
+  peer.stdin.end();
   for (const p of pending) judge(p.x, p.index, p.x.response ? await answerOf(p.x.request.message.id) : undefined);
   exchanges.sort((a, b) => a.index - b.index);
   const ended = (ms: number) => Promise.race([gone.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms).unref())]);
-  if (!(await ended(2000))) {
-    proc.kill('SIGTERM');
-    if (!(await ended(2000))) proc.kill('SIGKILL');
-  }
+  if (!(await ended(2000))) await peer.kill();
   const lost = exchanges.filter((e) => e.outcome === 'no-answer').length;
   if (exited && lost && exchanges.every((e) => e.outcome !== 'same' && e.outcome !== 'different'))
     throw new TransportError('MCPI_CLOSED', `${exited} before answering any replayed request`);

@@ -55,6 +55,8 @@ export class RecordingWriter {
   private readonly pointers: string[][];
   private capped = false;
   private warned = false;
+  /** The header line written first. */
+  readonly header: RecordingHeader;
 
   /**
    * Creates (truncates) `opts.file` and writes the header. Throws UsageError when the file
@@ -73,7 +75,13 @@ export class RecordingWriter {
     } catch (e) {
       throw new UsageError(`cannot write the recording ${opts.file}: ${(e as Error).message}`);
     }
-    this.write(makeHeader(target, transport, new Date().toISOString(), packageVersion(), era));
+    this.header = makeHeader(target, transport, new Date().toISOString(), packageVersion(), era);
+    this.write(this.header);
+  }
+
+  /** The file written. */
+  get file(): string {
+    return this.opts.file;
   }
 
   /** Milliseconds since the recording started. */
@@ -103,6 +111,12 @@ export class RecordingWriter {
   fault(kind: string, detail?: string): void {
     if (this.fd === undefined) return;
     this.write({ t: this.now(), fault: detail === undefined ? { kind } : { kind, detail } });
+  }
+
+  /** A line built elsewhere (src/record/tap.ts builds each line once for the file and the attachers). */
+  entry(e: RecordingEntry): void {
+    if (this.fd === undefined) return;
+    this.write(e);
   }
 
   /** Closes the file (idempotent). */

@@ -7,7 +7,9 @@
  * state back into the `arguments` object of `tools/call` (spec: server/tools#calling-tools).
  *
  * Modeled: string (with `format`/`pattern` kept for display; Ajv checks them), number and
- * integer, boolean, `enum` / `const` / `oneOf`/`anyOf` of consts (select list), nullable
+ * integer, boolean, `enum` / `const` / `oneOf`/`anyOf` of consts (select list), an array whose
+ * items are such a select list (a multi-select: one checkbox per option, as elicitation's
+ * `{"type":"array","items":{"enum":[…]}}` and `items.anyOf` of `{const, title}`), nullable
  * types (`type: [X, "null"]`, `anyOf: [X, {type: "null"}]`; explicit null), nested objects,
  * arrays of one item schema, `allOf` of plain object schemas (merged), local `$ref`s
  * (`#`, `#/$defs/…`, `#/definitions/…`, any local JSON pointer).
@@ -75,6 +77,17 @@ export interface EnumNode extends NodeBase {
   kind: 'enum';
   options: EnumOption[];
 }
+/**
+ * A multi-select: an array whose items are one of a closed set of values (`items.enum`, or
+ * `items.anyOf`/`oneOf` of consts). Edited as one checkbox per option; the value sent is the
+ * checked options' values in option order. spec: client/elicitation#requested-schema (multi-select enum)
+ */
+export interface MultiNode extends NodeBase {
+  kind: 'multi';
+  options: EnumOption[];
+  minItems?: number;
+  maxItems?: number;
+}
 export interface ObjectNode extends NodeBase {
   kind: 'object';
   fields: FormNode[];
@@ -94,7 +107,7 @@ export interface JsonNode extends NodeBase {
 }
 
 /** One node of the form model. */
-export type FormNode = StringNode | NumberNode | BooleanNode | EnumNode | ObjectNode | ArrayNode | JsonNode;
+export type FormNode = StringNode | NumberNode | BooleanNode | EnumNode | MultiNode | ObjectNode | ArrayNode | JsonNode;
 
 /** The form for one tool's `inputSchema`. */
 export interface FormModel {
@@ -109,6 +122,8 @@ export type FormValue =
   | { kind: 'text'; text: string; isNull?: boolean }
   | { kind: 'boolean'; value: boolean | undefined; isNull?: boolean }
   | { kind: 'enum'; index: number; isNull?: boolean }
+  /** A multi-select's checked options: indices into its options, ascending. */
+  | { kind: 'multi'; selected: number[]; isNull?: boolean }
   | { kind: 'object'; fields: Record<string, FormValue>; isNull?: boolean }
   | { kind: 'array'; items: FormValue[]; isNull?: boolean };
 
@@ -376,6 +391,13 @@ function buildNode(schema: unknown, key: string, required: boolean, ctx: Ctx): F
     case 'array': {
       if (Array.isArray(s.items) || Array.isArray(s.prefixItems)) return jsonNode(key, s, outer, required, 'tuple (prefixItems)', nullable);
       const item = s.items === undefined || s.items === true ? jsonNode('[]', {}, {}, true, 'any value') : buildNode(s.items, '[]', true, inner);
+      if (item.kind === 'enum') {
+        // Items from a closed set: a checkbox per option (elicitation's multi-select enum).
+        const m: MultiNode = { ...b(), kind: 'multi', options: item.options };
+        if (typeof s.minItems === 'number') m.minItems = s.minItems;
+        if (typeof s.maxItems === 'number') m.maxItems = s.maxItems;
+        return m;
+      }
       const n: ArrayNode = { ...b(), kind: 'array', item };
       if (typeof s.minItems === 'number') n.minItems = s.minItems;
       if (typeof s.maxItems === 'number') n.maxItems = s.maxItems;
@@ -406,6 +428,8 @@ export function emptyFormValue(node: FormNode): FormValue {
       return { kind: 'boolean', value: undefined };
     case 'enum':
       return { kind: 'enum', index: -1 };
+    case 'multi':
+      return { kind: 'multi', selected: [] };
     case 'object':
       return { kind: 'object', fields: Object.fromEntries(node.fields.map((f) => [f.key, initialFormValue(f)])) };
     case 'array':
@@ -435,6 +459,11 @@ export function formValueFromJson(node: FormNode, json: unknown): FormValue {
       return { kind: 'boolean', value: typeof json === 'boolean' ? json : undefined };
     case 'enum':
       return { kind: 'enum', index: node.options.findIndex((o) => jsonEqual(o.value, json)) };
+    case 'multi': {
+      // Values that are no option (a stale default) cannot be checked: they are left out.
+      const picked = Array.isArray(json) ? json.map((x) => node.options.findIndex((o) => jsonEqual(o.value, x))) : [];
+      return { kind: 'multi', selected: [...new Set(picked.filter((i) => i >= 0))].sort((a, b) => a - b) };
+    }
     case 'object': {
       const src = isObj(json) ? json : {};
       const fields: Record<string, FormValue> = {};
@@ -497,6 +526,20 @@ export function removeArrayItem(v: FormValue, arrayPath: readonly PathSeg[], ind
   return updateAt(v, arrayPath, (old) => (old.kind === 'array' ? { ...old, items: old.items.filter((_, i) => i !== index) } : old));
 }
 
+/**
+ * Checks option `index` of the multi-select at `path`, or unchecks it when checked. Checking
+ * beyond the node's `maxItems` changes nothing (`atMost` is then true).
+ */
+export function toggleOption(root: FormNode, v: FormValue, path: readonly PathSeg[], index: number): { value: FormValue; atMost: boolean } {
+  const n = nodeAt(root, path);
+  const old = valueAt(v, path);
+  if (!n || n.kind !== 'multi' || !old || old.kind !== 'multi' || index < 0 || index >= n.options.length) return { value: v, atMost: false };
+  const cur = old.isNull ? [] : old.selected;
+  if (cur.includes(index)) return { value: updateAt(v, path, () => ({ kind: 'multi', selected: cur.filter((i) => i !== index) })), atMost: false };
+  if (n.maxItems !== undefined && cur.length >= n.maxItems) return { value: v, atMost: true };
+  return { value: updateAt(v, path, () => ({ kind: 'multi', selected: [...cur, index].sort((a, b) => a - b) })), atMost: false };
+}
+
 /** Toggles the explicit null of a nullable node's state. */
 export function toggleNull(v: FormValue, path: readonly PathSeg[]): FormValue {
   return updateAt(v, path, (old) => ({ ...old, isNull: !old.isNull }));
@@ -505,7 +548,11 @@ export function toggleNull(v: FormValue, path: readonly PathSeg[]): FormValue {
 // ---------------------------------------------------------------------------------------------
 // Rows (display + navigation)
 
-/** One line of the form as displayed: a leaf editor, or the header of an object / array. */
+/**
+ * One line of the form as displayed: a leaf editor, the header of an object / array, or one
+ * checkbox of a multi-select (`option`: every option of the node is a row, with the node's path
+ * and pointer; the first carries its label and problems).
+ */
 export interface FormRow {
   path: PathSeg[];
   /** JSON pointer of the value (`''` for the root). */
@@ -514,9 +561,11 @@ export interface FormRow {
   depth: number;
   node: FormNode;
   value: FormValue;
-  role: 'field' | 'object' | 'array';
+  role: 'field' | 'object' | 'array' | 'option';
   /** Set when the row is an item of an array: its index. */
   itemIndex?: number;
+  /** Set on the rows of a multi-select: the option this row checks. */
+  optionIndex?: number;
 }
 
 /**
@@ -526,6 +575,14 @@ export interface FormRow {
 export function formRows(root: FormNode, value: FormValue): FormRow[] {
   const rows: FormRow[] = [];
   const walk = (n: FormNode, v: FormValue, path: PathSeg[], depth: number, itemIndex: number | undefined, header: boolean) => {
+    if (n.kind === 'multi' && !v.isNull) {
+      n.options.forEach((_o, i) => {
+        const row: FormRow = { path, pointer: toPointer(path), depth, node: n, value: v, role: 'option', optionIndex: i };
+        if (itemIndex !== undefined) row.itemIndex = itemIndex;
+        rows.push(row);
+      });
+      return;
+    }
     const role: FormRow['role'] = n.kind === 'object' ? 'object' : n.kind === 'array' ? 'array' : 'field';
     if (header) {
       const row: FormRow = { path, pointer: toPointer(path), depth, node: n, value: v, role };
@@ -611,6 +668,11 @@ export function toJson(node: FormNode, v: FormValue, path: PathSeg[], inItem: bo
         return undefined;
       }
       return node.options[v.index].value;
+    case 'multi':
+      if (v.kind !== 'multi') return undefined;
+      // As an array: nothing checked on an optional field without a default leaves it out.
+      if (v.selected.length === 0 && !node.required && !inItem && !node.hasDefault) return undefined;
+      return v.selected.filter((i) => i >= 0 && i < node.options.length).map((i) => node.options[i].value);
     case 'object': {
       if (v.kind !== 'object') return undefined;
       const o: { [k: string]: unknown } = {};
@@ -658,6 +720,8 @@ export function typeLabel(node: FormNode): string {
         return 'boolean';
       case 'enum':
         return node.options.length === 1 ? 'const' : 'choice';
+      case 'multi':
+        return 'multi-select';
       case 'object':
         return 'object';
       case 'array':

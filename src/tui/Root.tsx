@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Box, Text, useApp } from 'ink';
 import type { InspectorClient, WireEvent } from '../client/types.js';
 import type { Root as McpRoot } from '../protocol/mrtr.js';
@@ -101,6 +101,8 @@ export function Root({
     [pushWire, pushLog, services, inputQueue],
   );
   const note = useCallback((text: string, warn?: boolean) => pushLog({ time: services.now(), kind: warn ? 'warning' : 'info', text }), [pushLog, services]);
+  // What was wrong with the call history's file (read at start) goes to the Log pane.
+  useEffect(() => services.history?.onWarning((text) => note(text, true)), [services, note]);
   // Connecting, reconnect (R), restart after a file change, disconnect (X): src/tui/connection/lifecycle.ts.
   const { conn, startedAt, retry, reconnect, disconnect, stop } = useConnectionLifecycle({ connect, closeClient, hooks, note, restartOn });
 

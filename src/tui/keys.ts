@@ -34,11 +34,13 @@ export type KeyContext =
   | 'connect-failed'
   | 'tools-list'
   | 'tools-filter'
-  /** The call form; with one of the next three for the focused row (or `text`). */
+  /** The call form; with one of the next four for the focused row (or `text`). */
   | 'form'
   | 'form-array'
   | 'form-boolean'
   | 'form-enum'
+  /** A checkbox of a multi-select. */
+  | 'form-multi'
   | 'call-running'
   | 'result'
   | 'server'
@@ -85,7 +87,13 @@ export type KeyContext =
   | 'roots'
   | 'roots-edit'
   /** A picture shown full-screen: any key closes it (matched before the global rows). */
-  | 'picture';
+  | 'picture'
+  /** The History pane's list; its `/` filter (with `text`); a comparison of a new result with a recorded one. */
+  | 'history'
+  | 'history-filter'
+  | 'history-compare'
+  /** Asking for the collection file a call is added to (with `text`). */
+  | 'collect';
 
 /** Sections of the `?` screen, in order. */
 export const HELP_SECTIONS = [
@@ -102,6 +110,7 @@ export const HELP_SECTIONS = [
   'Diffs',
   'Log',
   'Wire',
+  'History',
 ] as const;
 /** A section of the `?` screen. */
 export type HelpSection = (typeof HELP_SECTIONS)[number];
@@ -301,7 +310,7 @@ export const KEY_TABLE = [
   {
     command: 'filter.keep',
     keys: ['return'],
-    in: ['tools-filter'],
+    in: ['tools-filter', 'history-filter'],
     section: 'Tools list',
     does: 'while filtering: keep the filter, back to the list (one match: open it)',
     hint: 'keep',
@@ -309,10 +318,10 @@ export const KEY_TABLE = [
   {
     command: 'filter.clear',
     keys: ['escape'],
-    in: ['tools-filter', 'tools-list'],
+    in: ['tools-filter', 'tools-list', 'history-filter', 'history'],
     section: 'Tools list',
     does: 'clear the filter',
-    hint: { 'tools-filter': 'clear' },
+    hint: { 'tools-filter': 'clear', 'history-filter': 'clear' },
   },
 
   {
@@ -409,6 +418,14 @@ export const KEY_TABLE = [
     in: ['form-enum'],
     section: 'Call form',
     does: 'on a choice: next / previous option',
+  },
+  {
+    command: 'form.check',
+    keys: [' '],
+    in: ['form-multi'],
+    section: 'Call form',
+    does: 'on a multi-select: check / uncheck the option under the cursor (↑/↓ move between options)',
+    hint: 'check/uncheck',
   },
   { command: 'form.addItem', keys: ['+', 'a', ' '], in: ['form-array'], section: 'Call form', does: 'on an array: add an item' },
   { command: 'form.removeItem', keys: ['-', 'x'], in: ['form-array'], section: 'Call form', does: 'on an array: remove the last item' },
@@ -767,6 +784,66 @@ export const KEY_TABLE = [
     does: 'previous / next message',
     hint: 'previous/next',
     hintKeys: '←/→',
+  },
+
+  // ---- History (calls to this server, kept across sessions; src/tui/panes/history.tsx) ----
+  {
+    command: 'history.toggle',
+    keys: ['H'],
+    in: ['global'],
+    section: 'History',
+    does: 'go to the History pane (the calls made to this server, kept across sessions), showing it; on the History pane: hide it',
+    hint: { history: 'hide' },
+  },
+  { command: 'history.filter', keys: ['/'], in: ['history'], section: 'History', does: 'filter by tool, result and arguments', hint: 'filter' },
+  {
+    command: 'history.edit',
+    keys: ['return', 'e'],
+    in: ['history'],
+    section: 'History',
+    does: "open the tool's call form with the call's arguments",
+    hint: 'edit',
+  },
+  {
+    command: 'history.rerun',
+    keys: ['r'],
+    in: ['history'],
+    section: 'History',
+    does: 'call again with the same arguments (asks first: r twice); the result shows in the Tools pane',
+    hint: 're-run',
+  },
+  {
+    command: 'history.compare',
+    keys: ['c'],
+    in: ['history'],
+    section: 'History',
+    does: 'call again and compare the new result with the recorded one (asks first: c twice)',
+    hint: 'compare',
+  },
+  { command: 'history.back', keys: ['escape', 'return'], in: ['history-compare'], section: 'History', does: 'back to the list', hint: 'back', hintKeys: 'Esc' },
+  {
+    command: 'call.collect',
+    keys: ['a'],
+    in: ['result', 'history'],
+    section: 'History',
+    does: 'on a result or a call of the History: add it to a collection file, its result as the expectation (asks for the file)',
+    hint: 'collect',
+  },
+  {
+    command: 'collect.save',
+    keys: ['return'],
+    in: ['collect'],
+    section: 'History',
+    does: 'while asking for the collection file: add the call to it',
+    hint: 'add',
+  },
+  {
+    command: 'collect.cancel',
+    keys: ['escape'],
+    in: ['collect'],
+    section: 'History',
+    does: 'while asking for the collection file: do not add it',
+    hint: 'cancel',
   },
 ] as const satisfies readonly KeyRow[];
 

@@ -8,6 +8,7 @@ import type { InspectorClient } from '../client/types.js';
 import { Root, type ConnectHooks } from './Root.js';
 import { ThemeContext, makeTheme } from './context/theme.js';
 import { ServicesContext, defaultServices } from './context/services.js';
+import { CallHistory } from '../state/call-history.js';
 import type { RunTuiOptions } from './run.js';
 import { EXIT, SIGNAL_EXIT, type EndingSignal } from '../protocol/exit-codes.js';
 import { KITTY_DELETE_ALL } from './images/escapes.js';
@@ -125,7 +126,10 @@ export async function startTui(opts: RunTuiOptions, { firstFrameShown = false }:
       redraw?.('');
     };
   };
-  const given = opts.services ?? defaultServices(undefined, { minRefetchIntervalMs: opts.minRefetchIntervalMs });
+  const given = opts.services ?? {
+    ...defaultServices(undefined, { minRefetchIntervalMs: opts.minRefetchIntervalMs }),
+    history: opts.history ? new CallHistory(opts.history) : undefined,
+  };
   const services = given.showImage ? given : { ...given, showImage, setInlinePictures };
   const instance = render(
     <ThemeContext.Provider value={makeTheme(opts.color)}>

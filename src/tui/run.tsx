@@ -36,6 +36,8 @@ export interface RunTuiOptions {
   size?: Partial<TermSize>;
   /** Restart requests from outside (`--restart-on-change`), see RootProps.restartOn. */
   restartOn?: RootProps['restartOn'];
+  /** Whose history of calls to keep (src/state/call-history.ts historyServerKey); absent: none kept. Ignored with `services`. */
+  history?: import('../state/call-history.js').HistoryServer;
   /** The roots offered at first (`--root`, the config entry's `roots`); edited in the TUI. */
   roots?: readonly import('../protocol/mrtr.js').Root[];
 }

@@ -37,8 +37,12 @@ export function shellWord(s: string): string {
   return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
-/** The environment the tmux tests run the inspector with: no colours (plain screen text), CI=1 as every e2e test has run it. */
-export const TUI_ENV: Readonly<Record<string, string>> = { NO_COLOR: '1', CI: '1' };
+/**
+ * The environment the tmux tests run the inspector with: no colours (plain screen text), CI=1
+ * as every e2e test has run it, and a state folder of this test process (the TUI keeps its
+ * call history there: never the user's own).
+ */
+export const TUI_ENV: Readonly<Record<string, string>> = { NO_COLOR: '1', CI: '1', MCP_INSPECT_STATE_DIR: join(tmpdir(), `mcpi-tui-state-${process.pid}`) };
 
 /**
  * The shell command `env <env> node bin/mcp-inspect.js <args>`, each argument quoted. `env`
@@ -152,6 +156,15 @@ export function tmuxServer(tag: string): TmuxServer {
     kill() {
       if (HAS_TMUX) spawnSync('tmux', ['-L', socket, 'kill-server']);
       rmSync(dir, { recursive: true, force: true });
+      rmSync(TUI_ENV.MCP_INSPECT_STATE_DIR, { recursive: true, force: true });
     },
   };
+}
+
+/** Opens tool `name` from the tool list: `/name`, and Enter opens the single match (issue 19.12). */
+export async function openTool(t: TmuxSession, name: string): Promise<void> {
+  await t.waitForScreen((s) => /^ Tools \d+/m.test(s) && s.includes('›'), 'the tool list');
+  t.keys('/', name);
+  await t.waitForScreen((s) => s.includes(`/${name}`) && s.includes('1 of'), `the filter on ${name}`);
+  t.keys('Enter');
 }

@@ -130,7 +130,8 @@ describe('the table in --help is generated from src/cli/exit.ts', () => {
       exits(r, 0);
       expect(r.stdout.trimEnd().endsWith(exitCodesHelp()), args.join(' ')).toBe(true);
     }
-  });
+    // One CLI start per command (22 of them): over 30 s at a load of 24.
+  }, 180_000);
 });
 
 describe('lazy loading', () => {

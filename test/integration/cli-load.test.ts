@@ -213,25 +213,26 @@ describe('load: stages, mix, baseline, junit', { timeout: 180_000 }, () => {
     expect(again.baseline.calls.readme['latencyMs.p99'].baseline).toBe(first.calls[2].latencyMs.p99);
   });
 
-  it('--mix over HTTP (SDK v2): a tool the server lacks, a bad file and a bad baseline are usage errors (64) before any request', async () => {
+  it('--mix over HTTP (SDK v2): ${env:…} typed; a tool the server lacks, a bad file and a bad baseline are usage errors (64) before any request', async () => {
     const mix = join(dir, 'mix-http.json');
+    const collection = (calls: unknown[]) => JSON.stringify({ format: 'mcp-inspect/collection@1', calls });
+    // ${env:…} holding a whole argument is typed by the tool's schema, as key=value is.
     writeFileSync(
       mix,
-      JSON.stringify({
-        calls: [
-          { tool: 'echo', arguments: { text: 'a' } },
-          { tool: 'add', arguments: { a: 1, b: 2 }, weight: 2 },
-        ],
-      }),
+      collection([
+        { tool: 'echo', arguments: { text: 'a' } },
+        { tool: 'add', arguments: { a: '${env:LOAD_A}', b: 2 }, weight: 2 },
+      ]),
     );
-    const d = json(await runCli(['load', modernHttp.url, '--mix', mix, '-c', '2', '-n', '9', '--json'], LONG));
+    const d = json(await runCli(['load', modernHttp.url, '--mix', mix, '-c', '2', '-n', '9', '--json'], { ...LONG, env: { LOAD_A: '40' } }));
     expect(d.calls.map((c: any) => c.requests.ok)).toEqual([3, 6]);
-    writeFileSync(mix, JSON.stringify({ calls: [{ tool: 'ehco' }] }));
+    expect(d.calls[1].arguments).toEqual({ a: 40, b: 2 });
+    writeFileSync(mix, collection([{ tool: 'ehco' }]));
     const typo = await runCli(['load', modernHttp.url, '--mix', mix, '-n', '3']);
     expect(typo.code, describeResult(typo)).toBe(64);
     expect(typo.stderr).toMatch(/no tool named "ehco"; did you mean echo/);
     writeFileSync(mix, '{"calls": [');
-    expect((await runCli(['load', modernHttp.url, '--mix', mix, '-n', '3'])).stderr).toMatch(/--mix .*: not JSON/);
+    expect((await runCli(['load', modernHttp.url, '--mix', mix, '-n', '3'])).stderr).toMatch(/mix-http\.json:1:\d+: not valid JSON/);
     writeFileSync(join(dir, 'not-load.json'), '{"tools": []}');
     const bad = await runCli(['load', modernHttp.url, 'echo', 'text=a', '-n', '3', '--baseline', join(dir, 'not-load.json')]);
     expect(bad.code).toBe(64);

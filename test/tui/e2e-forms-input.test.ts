@@ -5,7 +5,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { fixturePath } from '../helpers/servers.js';
-import { HAS_TMUX, TUI_BUILT, inspectorCommand, tmuxServer, type TmuxSession } from '../helpers/tmux.js';
+import { HAS_TMUX, TUI_BUILT, inspectorCommand, openTool, tmuxServer, type TmuxSession } from '../helpers/tmux.js';
 
 const term = tmuxServer('e2e-forms');
 afterAll(() => term.kill());
@@ -14,14 +14,6 @@ const LEGACY = fixturePath('surface/legacy-surface');
 const MODERN = fixturePath('surface/modern-surface');
 const session = (name: string, server: string): TmuxSession =>
   term.start({ session: name, cols: 80, rows: 24, command: inspectorCommand(['--', 'node', server, '--stdio']), waitMs: 30_000 });
-
-/** Opens tool `name` from the list: `/name`, and Enter opens the single match (issue 19.12). */
-async function openTool(t: TmuxSession, name: string): Promise<void> {
-  await t.waitForScreen((s) => /^ Tools \d+/m.test(s) && s.includes('›'), 'the tool list');
-  t.keys('/', name);
-  await t.waitForScreen((s) => s.includes(`/${name}`) && s.includes('1 of'), `the filter on ${name}`);
-  t.keys('Enter');
-}
 
 describe.skipIf(!(HAS_TMUX && TUI_BUILT))('e2e in tmux at 80×24: sampling decline (issue 19.9)', () => {
   it('legacy: Ctrl-X answers sampling/createMessage with a JSON-RPC error and the tool shows how it handled it', { timeout: 90_000 }, async () => {

@@ -164,3 +164,72 @@ describe('a form taller than the screen', () => {
     expect(formWindow([1, 1, 3, 1, 1, 1], 2, 5)).toEqual({ start: 2, end: 3, above: true, below: true });
   });
 });
+
+describe('multi-select enums: a checkbox per option (issue 19.12)', () => {
+  const pick = tool('pick', {
+    inputSchema: {
+      type: 'object',
+      properties: {
+        topic: { type: 'string' },
+        sources: {
+          type: 'array',
+          title: 'Sources',
+          items: { type: 'string', enum: ['web', 'papers', 'news', 'archives'] },
+          minItems: 1,
+          maxItems: 2,
+          default: ['web'],
+          description: 'Where to look',
+        },
+        fish: {
+          type: 'array',
+          items: {
+            anyOf: [
+              { const: 'fish-1', title: 'Tuna' },
+              { const: 'fish-2', title: 'Salmon' },
+            ],
+          },
+        },
+      },
+      required: ['topic', 'sources'],
+    },
+  });
+
+  it('↑/↓ move between the options, Space checks and unchecks, maxItems is kept and said, the hint says what Space does', async () => {
+    const h = await open(pick);
+    await press(h.r, 'x', KEY.down);
+    let f = await waitFor(h.r, (f) => f.includes('› Sources*'));
+    // The label on the first option; each option its own row; the count against the bounds.
+    expect(f).toMatch(/› Sources\*\s+\[x\] web {2}1 checked \(choose 1–2\) · Where to look/);
+    expect(f).toMatch(/^\s+\[ \] papers$/m);
+    expect(f).toMatch(/^\s+\[ \] archives$/m);
+    expect(f).toMatch(/^ {2}fish\s+\[ \] Tuna {2}none checked \(any of 2\)/m);
+    expect(f).toContain('Sources: multi-select · required · 1 checked (choose 1–2)');
+    expect(f).toContain('Space check/uncheck · ↑↓ options');
+    await press(h.r, KEY.down, ' ');
+    f = await waitFor(h.r, (f) => f.includes('[x] papers'));
+    expect(f).toMatch(/\[x\] web {2}2 checked \(choose 1–2\)/);
+    // A third check at maxItems changes nothing and says why.
+    await press(h.r, KEY.down, ' ');
+    f = await waitFor(h.r, (f) => f.includes('at most 2 can be checked'));
+    expect(f).toMatch(/› +\[ \] news/);
+    // Unchecking web, then news fits.
+    await press(h.r, KEY.up, KEY.up, ' ', KEY.down, KEY.down, ' ');
+    f = await waitFor(h.r, (f) => f.includes('[x] news'));
+    expect(f).toMatch(/\[ \] web {2}2 checked/);
+    // Down past the last option reaches the next field; Space on Salmon checks it.
+    await press(h.r, KEY.down, KEY.down, KEY.down, ' ');
+    f = await waitFor(h.r, (f) => f.includes('[x] Salmon'));
+    await press(h.r, KEY.enter);
+    await waitFor(h.r, () => h.client.calls.length === 1);
+    expect(h.client.calls[0]).toMatchObject({ name: 'pick', args: { topic: 'x', sources: ['papers', 'news'], fish: ['fish-2'] } });
+  });
+
+  it('minItems: nothing checked in a required one is a problem on its first row', async () => {
+    const h = await open(pick);
+    await press(h.r, 'x', KEY.down, ' ');
+    const f = await waitFor(h.r, (f) => f.includes('[ ] web  ✗'));
+    expect(f).toMatch(/› Sources\*\s+\[ \] web {2}✗ sources must NOT have fewer than 1 items/);
+    // The problem shows once, not on every option.
+    expect(f.split('\n').filter((l) => l.includes('must NOT have fewer')).length).toBe(2);
+  });
+});

@@ -142,7 +142,7 @@ describe('the pane registry', () => {
   it('has unique ids; pane keys are global commands', () => {
     const ids = PANES.map((p) => p.id);
     expect(new Set(ids).size).toBe(ids.length);
-    expect(ids).toEqual(['tools', 'server', 'listen', 'prompts', 'resources', 'diffs', 'log', 'wire', 'roots']);
+    expect(ids).toEqual(['tools', 'server', 'listen', 'prompts', 'resources', 'diffs', 'log', 'wire', 'roots', 'history']);
     for (const p of PANES) if (p.key) expect((KEY_TABLE.find((r) => r.command === p.key)!.in as readonly KeyContext[]).includes('global')).toBe(true);
   });
 });

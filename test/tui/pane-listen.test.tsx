@@ -33,6 +33,23 @@ describe('Listen pane (alone)', () => {
     expect(f).not.toContain('{"type"');
   });
 
+  it('a dropped stream wraps its error under its text at 80 columns, not cut (issue 19.11)', async () => {
+    const h = renderPane(listenPane, { filter: { toolsListChanged: true }, width: 80 });
+    const error = 'connect ECONNREFUSED 127.0.0.1:43427: the server at http://127.0.0.1:43427/mcp refused the connection (is it running, and on this port?)';
+    h.feed.push({ type: 'drop', time: Date.now(), error });
+    const f = await waitFor(h.r, (f) => f.includes('✗ drop'));
+    const lines = f.split('\n');
+    const at = lines.findIndex((l) => l.includes('✗ drop'));
+    expect(
+      lines
+        .slice(at, at + 3)
+        .join(' ')
+        .replace(/\s+/g, ' '),
+    ).toContain('(is it running, and on this port?)');
+    expect(lines[at + 1]).toMatch(/^ {20,}\S/);
+    expect(f).toContain('Events (1 kept');
+  });
+
   it('toggleList adds or removes one list', () => {
     expect(toggleList({ toolsListChanged: true }, 'toolsListChanged')).toEqual({});
     expect(toggleList({}, 'promptsListChanged')).toEqual({ promptsListChanged: true });

@@ -8,6 +8,7 @@ import {
   removeArrayItem,
   resolveLocalRef,
   toggleNull,
+  toggleOption,
   typeLabel,
   updateAt,
   type FormNode,
@@ -178,6 +179,86 @@ describe('buildForm', () => {
     const m = buildForm({ type: 'array' });
     expect(m.root.kind).toBe('array');
     expect(formRows(m.root, initialFormValue(m.root))).toHaveLength(1);
+  });
+});
+
+describe('multi-select enums (issue 19.12)', () => {
+  // The elicitation spec's two multi-select shapes (2025-11-25 client/elicitation), plus a tool argument of the same shape.
+  const schema = {
+    type: 'object',
+    properties: {
+      plain: {
+        type: 'array',
+        title: 'Instruments',
+        items: { type: 'string', enum: ['Guitar', 'Piano', 'Violin'] },
+        minItems: 1,
+        maxItems: 2,
+        default: ['Piano'],
+      },
+      titled: {
+        type: 'array',
+        items: {
+          anyOf: [
+            { const: 'fish-1', title: 'Tuna' },
+            { const: 'fish-2', title: 'Salmon', description: 'pink' },
+          ],
+        },
+      },
+      tags: { type: 'array', items: { type: 'string' } },
+    },
+    required: ['plain'],
+  };
+
+  it('items.enum and items.anyOf of consts are a multi node with the bounds; other arrays stay arrays', () => {
+    const [plain, titled, tags] = fields(schema);
+    expect(plain).toMatchObject({
+      kind: 'multi',
+      label: 'Instruments',
+      minItems: 1,
+      maxItems: 2,
+      options: [{ label: 'Guitar' }, { label: 'Piano' }, { label: 'Violin' }],
+    });
+    expect(titled).toMatchObject({
+      kind: 'multi',
+      options: [
+        { value: 'fish-1', label: 'Tuna' },
+        { value: 'fish-2', label: 'Salmon', description: 'pink' },
+      ],
+    });
+    expect(titled).not.toHaveProperty('minItems');
+    expect(tags.kind).toBe('array');
+    expect(typeLabel(plain)).toBe('multi-select');
+  });
+
+  it('one row per option, sharing the field pointer; the default is checked; the value goes out in option order', () => {
+    const m = buildForm(schema);
+    let v = initialFormValue(m.root);
+    const rows = formRows(m.root, v);
+    expect(rows.filter((r) => r.pointer === '/plain').map((r) => [r.role, r.optionIndex])).toEqual([
+      ['option', 0],
+      ['option', 1],
+      ['option', 2],
+    ]);
+    expect(formToArguments(m, v).args).toEqual({ plain: ['Piano'] });
+    v = toggleOption(m.root, v, ['plain'], 0).value;
+    expect(formToArguments(m, v).args).toEqual({ plain: ['Guitar', 'Piano'] });
+    // At maxItems (2) a third check changes nothing and says so.
+    const full = toggleOption(m.root, v, ['plain'], 2);
+    expect(full.atMost).toBe(true);
+    expect(full.value).toBe(v);
+    v = toggleOption(m.root, v, ['plain'], 1).value;
+    expect(formToArguments(m, v).args).toEqual({ plain: ['Guitar'] });
+    // An optional one with nothing checked is left out; one option checked is sent as an array.
+    v = toggleOption(m.root, v, ['titled'], 1).value;
+    expect(formToArguments(m, v).args).toEqual({ plain: ['Guitar'], titled: ['fish-2'] });
+    // A required one with nothing checked is sent empty, for the validator to judge (minItems).
+    v = toggleOption(m.root, v, ['plain'], 0).value;
+    expect(formToArguments(m, v).args.plain).toEqual([]);
+  });
+
+  it('a default naming no option is dropped, not checked', () => {
+    const m = buildForm({ type: 'object', properties: { a: { type: 'array', items: { enum: ['x', 'y'] }, default: ['y', 'zz'] } } });
+    expect(formToArguments(m, initialFormValue(m.root)).args).toEqual({ a: ['y'] });
   });
 });
 

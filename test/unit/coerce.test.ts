@@ -298,6 +298,32 @@ describe('coerceArgs: unknown arguments', () => {
     );
   });
 
+  it('a multi-select enum (elicitation shapes): repeated keys pick members, a non-member is refused (issue 19.12)', () => {
+    const s = {
+      type: 'object',
+      properties: {
+        tags: { type: 'array', items: { type: 'string', enum: ['red', 'green', 'blue'] }, minItems: 1, maxItems: 2 },
+        fish: {
+          type: 'array',
+          items: {
+            anyOf: [
+              { const: 'fish-1', title: 'Tuna' },
+              { const: 'fish-2', title: 'Salmon' },
+            ],
+          },
+        },
+        nums: { type: 'array', items: { enum: [1, 2, 3] } },
+      },
+    };
+    expect(c(['tags=red', 'tags=blue'], s)).toEqual({ tags: ['red', 'blue'] });
+    expect(c(['tags=["green"]'], s)).toEqual({ tags: ['green'] });
+    expect(c(['fish=fish-2', 'fish=fish-1'], s)).toEqual({ fish: ['fish-2', 'fish-1'] });
+    expect(c(['nums=2', 'nums=3'], s)).toEqual({ nums: [2, 3] });
+    // A title is not a value: the member is named by its const.
+    expect(err(['fish=Tuna'], s)).toMatch(/^argument 'fish\[\]' must be one of "fish-1", "fish-2"/);
+    expect(err(['tags=purple'], s)).toMatch(/^argument 'tags\[\]' must be one of "red", "green", "blue"/);
+  });
+
   it('suggests the closest known names for an unknown key (issue 12)', () => {
     const s = { type: 'object', properties: { n: { type: 'integer' }, name: { type: 'string' } }, additionalProperties: false };
     expect(err(['nn=5'], s)).toBe(`unknown argument 'nn': known arguments: 'n', 'name'. Did you mean 'n'?`);

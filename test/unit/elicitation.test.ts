@@ -88,11 +88,14 @@ describe('elicitationForm', () => {
       'number',
       'number',
       'enum',
-      'array',
+      'multi',
       'enum',
-      'array',
+      'multi',
       'enum',
     ]);
+    // Multi-selects are checkboxes (issue 19.12): the titled shape shows its titles.
+    const titled = fields[10];
+    expect(titled.kind === 'multi' && titled.options.map((o) => o.label)).toEqual(['Tuna', 'Salmon']);
     const legacy = fields.at(-1)!;
     expect(legacy.kind === 'enum' && legacy.options.map((o) => [o.value, o.label])).toEqual([
       ['pet-1', 'Cats'],

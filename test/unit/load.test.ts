@@ -6,7 +6,8 @@ import { Histogram } from '../../src/load/histogram.js';
 import { parseThreshold, thresholdActual, thresholdHolds } from '../../src/load/threshold.js';
 import { runLoad, weightedPicker, type RequestOutcome } from '../../src/load/engine.js';
 import { levelAt, parseStages, rampSchedule } from '../../src/load/stages.js';
-import { parseMix } from '../../src/load/mix.js';
+import { mixOf } from '../../src/load/mix.js';
+import { parseCollection } from '../../src/collection/format.js';
 import { checkBaselineDoc, compareWithBaseline } from '../../src/load/baseline.js';
 import { parseLoadFlags, parseTime } from '../../src/cli/commands/load.js';
 import { UsageError } from '../../src/protocol/errors.js';
@@ -87,7 +88,7 @@ describe('flags', () => {
     expect(() => parseLoadFlags({ stages: '1s:5', duration: '5s' })).toThrow(/not both/);
     expect(() => parseLoadFlags({ maxInFlight: '5' })).toThrow(/open loop/);
     expect(() => parseLoadFlags({ processes: '0' })).toThrow(UsageError);
-    expect(() => parseLoadFlags({ mix: '/nonexistent/mix.json' })).toThrow(/no such file/);
+    expect(() => parseLoadFlags({ mix: '/nonexistent/mix.json' })).toThrow(/cannot read the collection .*no such file/);
     expect(() => parseLoadFlags({ baseline: '/nonexistent/b.json' })).toThrow(/no such file/);
   });
 });
@@ -269,40 +270,30 @@ describe('weights, the open-loop cap, stages in the engine', () => {
   });
 });
 
-describe('--mix files', () => {
-  const env = { TOKEN: 'abc' };
-  it('reads calls, their weights (0 leaves one out) and ${env:…}; names the unnamed', () => {
-    const calls = parseMix(
-      JSON.stringify({
-        format: 'mcp-inspect/collection@1',
-        calls: [
-          { tool: 'echo', arguments: { text: 'key ${env:TOKEN}' }, weight: 3, expect: { isError: false } },
-          { tool: 'echo', arguments: { text: 'b' } },
-          { name: 'doc', method: 'resources/read', uri: 'demo://readme' },
-          { method: 'prompts/get', prompt: 'greet', weight: 0 },
-        ],
-      }),
-      'm.json',
-      env,
-    );
-    expect(calls).toEqual([
-      { name: 'echo', method: 'tools/call', target: 'echo', arguments: { text: 'key abc' }, weight: 3 },
-      { name: 'echo 2', method: 'tools/call', target: 'echo', arguments: { text: 'b' }, weight: 1 },
-      { name: 'doc', method: 'resources/read', target: 'demo://readme', arguments: {}, weight: 1 },
+describe('--mix files (a collection read as run reads it)', () => {
+  const env = { TOKEN: 'abc', COUNT: '3' };
+  const mix = (calls: unknown[]) => mixOf(parseCollection(JSON.stringify({ format: 'mcp-inspect/collection@1', calls }), 'm.json'), env);
+  it('takes each call with its weight and ${env:…} resolved; names the unnamed as run does', () => {
+    expect(
+      mix([
+        { tool: 'echo', arguments: { text: 'key ${env:TOKEN}' }, weight: 3, expect: { isError: false } },
+        { tool: 'add', arguments: { a: '${env:COUNT}', b: 1 } },
+        { name: 'doc', method: 'resources/read', uri: 'demo://readme', answers: { confirm: 'accept' } },
+      ]),
+    ).toEqual([
+      { name: 'echo', method: 'tools/call', target: 'echo', arguments: { text: 'key abc' }, fromEnv: [], weight: 3, hasAnswers: false },
+      { name: 'add', method: 'tools/call', target: 'add', arguments: { a: '3', b: 1 }, fromEnv: ['a'], weight: 1, hasAnswers: false },
+      { name: 'doc', method: 'resources/read', target: 'demo://readme', arguments: {}, fromEnv: [], weight: 1, hasAnswers: true },
     ]);
   });
-  it.each([
-    ['not json', /not JSON/],
-    ['{"calls": 3}', /expected a collection/],
-    ['{"format": "other@2", "calls": []}', /format/],
-    ['{"calls": [{"method": "tools/call"}]}', /needs "tool"/],
-    ['{"calls": [{"tool": "a", "weight": -1}]}', /weight/],
-    ['{"calls": [{"tool": "a", "arguments": {"x": "${env:NOPE}"}}]}', /NOPE/],
-    ['{"calls": [{"tool": "a", "arguments": {"x": "${calls.first.result}"}}]}', /no order/],
-    ['{"calls": [{"tool": "a", "weight": 0}]}', /no call/],
-    ['{"calls": [{"name": "x", "tool": "a"}, {"name": "x", "tool": "b"}]}', /taken/],
-  ])('refuses %s', (text, re) => {
-    expect(() => parseMix(text, 'm.json', env)).toThrow(re);
+  it('refuses ${calls.…} (a load runs its calls in no order) and an unset variable', () => {
+    expect(() =>
+      mix([
+        { name: 'first', tool: 'a' },
+        { tool: 'b', arguments: { x: '${calls.first.content}' } },
+      ]),
+    ).toThrow(/no order/);
+    expect(() => mix([{ tool: 'a', arguments: { x: '${env:NOPE}' } }])).toThrow(/NOPE is not set/);
   });
 });
 

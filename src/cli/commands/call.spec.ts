@@ -31,6 +31,11 @@ export const call: CommandSpec<CommonFlags & CallFlags> = {
       .option('--save-media <dir>', 'write image, audio and blob blocks to files in DIR, named <tool>-<block index>.<ext>')
       .option('--task', 'run the call as a task (2025-11-25 task augmentation); a tool whose execution.taskSupport is "required" runs as one by itself')
       .option('--no-wait', "with a task: print the task's id (--json: the task) and stop, instead of waiting for its result")
+      .option(
+        '--save <file>',
+        'append the call (arguments as sent, answers given) with its result as the expectation to this collection; mcp-inspect run FILE reruns it',
+      )
+      .option('--save-name <name>', "the call's name in the collection (default: the tool's, numbered when taken: add, add-2)")
       .addHelpText(
         'after',
         `
@@ -55,6 +60,12 @@ Tasks:
   followed by tasks/get at the server's pollInterval, its status on stderr, and its result
   printed as a plain call's. Ctrl-C sends tasks/cancel. A task that fails with an error exits
   2, a tool error (isError) 1. --no-wait prints the task id; then: mcp-inspect tasks …
+
+Saving (--save FILE):
+  The call is appended to the collection FILE (made when missing) with the arguments as sent
+  and the answers its input requests got. Its result becomes the expectation: isError, and
+  structuredContent when the result has some, else that the text contains its first line.
+  mcp-inspect run FILE [target] runs the saved calls again and checks them.
 ${INPUT_HELP}
 ${TARGET_HELP}
 
@@ -69,6 +80,7 @@ Examples:
   mcp-inspect call confirm_action action=deploy --json -- node server.js > pending.json   # exit 5
   mcp-inspect call --resume pending.json --elicit confirm='{"confirm":true}' -- node server.js
   mcp-inspect call simulate-research-query topic=mcp -- npx -y @modelcontextprotocol/server-everything
+  mcp-inspect call add a=2 b=3 --save calls.json -- node server.js      # then: mcp-inspect run calls.json -- node server.js
 
 ${exitCodesHelp()}`,
       ),

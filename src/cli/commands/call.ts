@@ -42,6 +42,10 @@ export interface CallFlags extends StrictArgsFlags {
   task?: boolean;
   /** `--no-wait` (false): print the task created and stop, instead of following it to its result. */
   wait?: boolean;
+  /** `--save FILE`: append the call, its result as the expectation, to this collection (src/cli/save-call.ts). */
+  save?: string;
+  /** `--save-name NAME`: its name there (default: the tool's, numbered when taken). */
+  saveName?: string;
 }
 
 const USAGE = 'which tool? usage: mcp-inspect call <url> <tool> [key=value…]  or  mcp-inspect call <tool> [key=value…] -- command args…';
@@ -51,6 +55,10 @@ export const callBody: CommandSpec<CommonFlags & CallFlags>['run'] = async (inv,
   // The tool name and its pairs follow the target: split them off before the target check.
   const { url, rest } = takeUrl(targetFirst(words), inv.command, flags);
   const [tool, ...pairs] = rest;
+  // --save: the file must take the call before anything is sent (a broken file, a name taken).
+  const save = flags.save !== undefined || flags.saveName !== undefined ? await import('../save-call.js') : undefined;
+  save?.checkSaveFlags(flags);
+  const saved = (s: Session, r: CommandResult) => (save ? save.saveToCollection(s, r, flags) : r);
   if (flags.resume !== undefined) {
     if (rest.length) throw new UsageError('--resume continues the saved call: give no tool name or arguments');
     return await runOnTarget('call', inv, url ? [url] : [], flags, async (s) => {
@@ -58,11 +66,11 @@ export const callBody: CommandSpec<CommonFlags & CallFlags>['run'] = async (inv,
       const r = loadResume(flags.resume!, 'tools/call', s);
       const name = typeof r.params.name === 'string' ? r.params.name : '';
       const args = (r.params.arguments && typeof r.params.arguments === 'object' ? r.params.arguments : {}) as JsonObject;
-      return withResumeHint(s, r, () => callTool(s, name, [], flags, { args, resume: r.round }));
+      return saved(s, await withResumeHint(s, r, () => callTool(s, name, [], flags, { args, resume: r.round })));
     });
   }
   if (!tool) throw new UsageError(USAGE);
-  return await runOnTarget('call', inv, url ? [url] : [], flags, (s) => callTool(s, tool, pairs, flags));
+  return await runOnTarget('call', inv, url ? [url] : [], flags, async (s) => saved(s, await callTool(s, tool, pairs, flags)));
 };
 
 function readArgFile(path: string): string {
@@ -259,8 +267,31 @@ export function checkArguments(out: Out, tool: Tool, args: JsonObject, validateV
 }
 
 /**
+ * `args` with each key of `fromEnv` (a collection argument whose whole value was one
+ * `${env:…}`, so text) typed by the tool's schema as key=value is typed; a value that does
+ * not type stays text, for validation to say what is wrong.
+ */
+export function typedFromEnv(tool: Tool, args: JsonObject, fromEnv: readonly string[]): JsonObject {
+  if (!fromEnv.length) return args;
+  const out = { ...args };
+  for (const k of fromEnv)
+    if (typeof out[k] === 'string') {
+      try {
+        Object.assign(
+          out,
+          coerceArgs(tool.inputSchema, [`${k}=${out[k]}`], () => ''),
+        );
+      } catch {
+        /* left as text */
+      }
+    }
+  return out;
+}
+
+/**
  * The arguments of a tools/call as `call` and `load` send them: built from key=value pairs or
- * `--args` (`{ pairs }`), or given whole (`{ args }`, a collection's call); checked against the
+ * `--args` (`{ pairs }`), or given whole (`{ args }`, a collection's call, its `fromEnv` keys
+ * typed by the schema as key=value is); checked against the
  * tool's inputSchema unless `--no-validate` (UsageError listing the issues); and each key the
  * schema does not declare warned about (an `input.undeclared-argument` finding, with its
  * did-you-mean) or, under `--strict-args`, refused (UsageError, nothing sent).
@@ -269,11 +300,11 @@ export function checkArguments(out: Out, tool: Tool, args: JsonObject, validateV
 export async function prepareArguments(
   s: Pick<Session, 'out' | 'findings'>,
   tool: Tool,
-  given: { pairs: string[] } | { args: JsonObject },
+  given: { pairs: string[] } | { args: JsonObject; fromEnv?: readonly string[] },
   flags: CallFlags,
   validateValue: typeof import('../../schema/validate.js').validateValue,
 ): Promise<JsonObject> {
-  const args = 'args' in given ? given.args : buildArguments(tool, given.pairs, flags);
+  const args = 'args' in given ? typedFromEnv(tool, given.args, given.fromEnv ?? []) : buildArguments(tool, given.pairs, flags);
   if (flags.validate !== false) checkArguments(s.out, tool, args, validateValue);
   // A key the schema does not name is sent silently otherwise (the SDKs publish no
   // additionalProperties: false, so the server ignores it): warn, or refuse with --strict-args.
@@ -285,7 +316,9 @@ export async function prepareArguments(
  * Calls a tool: finds it in the list, builds and validates the arguments (UsageError when
  * they do not fit, unless --no-validate), calls, and returns the outcome with the one
  * outputSchema verdict (src/check/output-schema.ts) and its findings. Exit: 0, or 1 for
- * `isError: true` (and, for now, a call left at `input_required`).
+ * `isError: true` (and, for now, a call left at `input_required`). `resumed`: the arguments as
+ * an object instead of `pairs` (a collection's call, checked as typed ones are), with `resume`
+ * the saved round `--resume` continues (then sent as saved, unchecked).
  * spec: server/tools#calling-tools, server/tools#output-schema
  */
 export async function callTool(
@@ -293,7 +326,7 @@ export async function callTool(
   toolName: string,
   pairs: string[],
   flags: CallFlags,
-  resumed?: { args: JsonObject; resume: ResumeRound },
+  resumed?: { args: JsonObject; resume?: ResumeRound },
 ): Promise<CommandResult> {
   const [{ formatIssues, validateValue }, { outputSchemaVerdict, outputSchemaFindings }] = await Promise.all([
     import('../../schema/validate.js'),
@@ -301,7 +334,8 @@ export async function callTool(
   ]);
   const { out, client } = s;
   const tool = await findTool(s, toolName);
-  const args = resumed ? resumed.args : await prepareArguments(s, tool, { pairs }, flags, validateValue);
+  // A resumed round sends what was saved, unchecked; a replayed call's saved arguments are checked as typed ones.
+  const args = resumed?.resume ? resumed.args : await prepareArguments(s, tool, resumed ? { args: resumed.args } : { pairs }, flags, validateValue);
   const support = client.taskSupport?.();
   const taskSupport = toolTaskSupport(tool);
   if (flags.task) {
@@ -314,7 +348,7 @@ export async function callTool(
       );
   }
   // A tool that requires a task runs as one by itself (a plain call would be refused).
-  const asTask = !resumed && (!!flags.task || (taskSupport === 'required' && support?.flavor === 'core'));
+  const asTask = !resumed?.resume && (!!flags.task || (taskSupport === 'required' && support?.flavor === 'core'));
   if (flags.wait === false && !asTask && support?.flavor !== 'extension')
     throw new UsageError('--no-wait applies to a call that runs as a task: give --task (or call a tool whose execution.taskSupport is "required")');
   const started = Date.now();

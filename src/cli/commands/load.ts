@@ -22,7 +22,9 @@ import type { Session } from '../session.js';
 import { findTool, prepareArguments } from './call.js';
 import { DEFAULT_MAX_IN_FLIGHT, runLoad, type LoadPlan, type LoadStats, type OutcomeStats, type RequestOutcome } from '../../load/engine.js';
 import { parseStages, stagesDurationMs, timeMs } from '../../load/stages.js';
-import { parseMix, type MixCall, type MixMethod } from '../../load/mix.js';
+import { mixOf, type MixCall } from '../../load/mix.js';
+import { readCollection } from '../../collection/file.js';
+import type { CallMethod } from '../../collection/format.js';
 import { checkBaselineDoc, compareWithBaseline, type BaselineComparison, type FigureChange } from '../../load/baseline.js';
 import { parseThreshold, thresholdActual, thresholdHolds, type Threshold } from '../../load/threshold.js';
 
@@ -113,7 +115,7 @@ export function parseLoadFlags(f: LoadFlags, env: Record<string, string | undefi
   if (f.processes !== undefined) setup.processes = positiveInt(f.processes, '--processes', 64);
   if (f.mix !== undefined) {
     if (f.args !== undefined) throw new UsageError('--mix gives each call its arguments: give --mix or --args, not both');
-    const calls = parseMix(readText(f.mix, '--mix'), f.mix, env);
+    const calls = mixOf(readCollection(f.mix), env);
     setup.mix = { file: f.mix, calls };
     plan.weights = calls.map((c) => c.weight);
   }
@@ -169,7 +171,7 @@ function outcomeOf(p: Promise<unknown>, onTransport: (e: TransportError) => void
 /** One kind of request, ready to send on any of the run's clients. */
 interface RequestKind {
   name: string;
-  method: MixMethod;
+  method: CallMethod;
   target: string;
   arguments: JsonObject;
   weight: number;
@@ -188,7 +190,7 @@ async function requestKinds(
   mix: MixCall[] | undefined,
 ): Promise<RequestKind[]> {
   const { validateValue } = await import('../../schema/validate.js');
-  const tool = async (name: string, given: { pairs: string[] } | { args: JsonObject }) => {
+  const tool = async (name: string, given: Parameters<typeof prepareArguments>[2]) => {
     const t = await findTool(s, name);
     return prepareArguments(s, t, given, flags, validateValue);
   };
@@ -210,7 +212,7 @@ async function requestKinds(
   for (const call of mix!) {
     const k = { ...call };
     if (call.method === 'tools/call') {
-      k.arguments = await tool(call.target, { args: call.arguments });
+      k.arguments = await tool(call.target, { args: call.arguments, fromEnv: call.fromEnv });
       kinds.push({ ...k, send: (c, signal) => c.callTool(call.target, k.arguments, { signal }) });
     } else if (call.method === 'prompts/get') {
       prompts ??= (await s.client.listPrompts({ signal: s.signal })).items.map((p) => p.name);
@@ -236,6 +238,11 @@ async function loadRun(
   s.input?.repeatCalls();
   if (setup.processes > 1 && s.target.kind !== 'stdio') throw new UsageError(PROCESSES_HTTP);
   const kinds = await requestKinds(s, single, flags, setup.mix?.calls);
+  const answered = setup.mix?.calls.filter((c) => c.hasAnswers).map((c) => JSON.stringify(c.name));
+  if (answered?.length)
+    out.warn(
+      `--mix: the "answers" of ${answered.join(', ')} are not used: a load runs its calls at once on one input handler; give --elicit / --elicit-file for every call`,
+    );
   const clients: InspectorClient[] = [s.client];
   try {
     if (setup.processes > 1) {

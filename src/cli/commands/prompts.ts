@@ -138,7 +138,7 @@ async function checkPromptArguments(s: Session, name: string, args: Record<strin
 }
 
 /** `prompts/get`: each message as `role:` and its content block (rendered as `call` renders blocks). */
-async function getPrompt(s: Session, name: string, args: Record<string, string>, resume?: ResumeRound, flags?: PromptsFlags): Promise<CommandResult> {
+export async function getPrompt(s: Session, name: string, args: Record<string, string>, resume?: ResumeRound, flags?: PromptsFlags): Promise<CommandResult> {
   const { renderBlock } = await import('./call.js');
   if (!resume && flags) await checkPromptArguments(s, name, args, flags);
   const stop = s.out.wait(`prompts/get ${name}`);

@@ -10,9 +10,11 @@ import { sanitizeLine } from '../../util/sanitize.js';
 import { safeJson } from '../../util/json.js';
 import type { CommandSpec } from '../command.js';
 import { EXIT } from '../exit.js';
-import { positiveNumber } from '../options.js';
+import { positiveNumber, type CommonFlags } from '../options.js';
+import { isUrl } from '../target.js';
+import { redactUrl } from '../../util/redact.js';
 
-export interface ReplayFlags {
+export interface ReplayFlags extends CommonFlags {
   ignore?: string[];
   timeout: string;
   json?: boolean;
@@ -22,12 +24,33 @@ export interface ReplayFlags {
 
 const show = (v: unknown) => (v === undefined ? '(absent)' : sanitizeLine(JSON.stringify(v)).slice(0, 200));
 
+/**
+ * The bridge's view of an HTTP target: `--header`/`--bearer` (or $MCP_BEARER_TOKEN), else the
+ * OAuth provider of `auth login` (its stored token; a login when a person or --browser is there).
+ */
+async function httpTarget(url: string, flags: ReplayFlags, warn: (s: string) => void) {
+  const [{ resolveTarget }, { authProviderFor, authorizationUrlLines }] = await Promise.all([import('../target.js'), import('../auth-provider.js')]);
+  const target = await resolveTarget(url, [], flags, { onWarning: warn });
+  if (target.kind === 'stdio') throw new UsageError('replay URL takes the URL of an HTTP server');
+  const auth = await authProviderFor(target, flags, {
+    onWarning: warn,
+    onAuthorizationUrl: (u, opened) => {
+      for (const l of authorizationUrlLines(sanitizeLine(u), opened)) warn(l);
+    },
+  });
+  return { url: target.url, headers: target.headers, auth, warn };
+}
+
 /** The body of `replay`. */
 export const replayBody: CommandSpec<ReplayFlags>['run'] = async (inv, words, flags) => {
-  const [file, ...rest] = words;
-  if (rest.length) throw new UsageError(`replay takes one recording; put the server's command after -- (got ${rest.map((r) => JSON.stringify(r)).join(' ')})`);
+  const [file, url, ...rest] = words;
+  if (rest.length || (url !== undefined && !isUrl(url)))
+    throw new UsageError(
+      `replay takes one recording and optionally the URL of an HTTP server; put a stdio server's command after -- (got ${[url, ...rest].map((r) => JSON.stringify(r)).join(' ')})`,
+    );
+  if (url && inv.command.length) throw new UsageError('give the URL of an HTTP server or a command after --, not both');
   const timeoutS = positiveNumber(flags.timeout, '--timeout', 'seconds', 3600)!;
-  const [{ readRecording }, { pointerTokens }, { replayStdio }, { makeOut }, { xmlEscape }] = await Promise.all([
+  const [{ readRecording }, { pointerTokens }, { replayStdio, replayHttp }, { makeOut }, { xmlEscape }] = await Promise.all([
     import('../../record/reader.js'),
     import('../../record/format.js'),
     import('../../record/replay.js'),
@@ -38,13 +61,22 @@ export const replayBody: CommandSpec<ReplayFlags>['run'] = async (inv, words, fl
   const recording = readRecording(file);
   const out = makeOut({ json: flags.json, color: flags.color });
   for (const w of recording.warnings) out.warn(w);
-  let command: string;
-  let args: string[];
-  if (inv.command.length) [command, ...args] = inv.command;
-  else if ('command' in recording.header.target) ({ command, args } = recording.header.target);
-  else throw new UsageError(`${file} was recorded over HTTP (${recording.header.target.url}); replay over HTTP is not built yet: give a stdio server after --`);
-  const report = await replayStdio({ recording, command, args, ignore, timeoutMs: timeoutS * 1000, onStderr: (l) => out.serverStderr(l) });
-  const target = [command, ...args].join(' ');
+  const recorded = recording.header.target;
+  const common = { recording, ignore, timeoutMs: timeoutS * 1000, onStderr: (l: string) => out.serverStderr(l) };
+  let report;
+  let target: string;
+  const httpUrl = url ?? (!inv.command.length && 'url' in recorded ? recorded.url : undefined);
+  if (httpUrl) {
+    // The recorded URL is kept with its secrets redacted: one that was redacted cannot be used again.
+    if (!url && /redacted/.test(new URL(httpUrl).password + new URL(httpUrl).search))
+      throw new UsageError(`${file} was recorded against ${httpUrl}, whose secrets were left out: give the URL after the file`);
+    target = redactUrl(httpUrl);
+    report = await replayHttp(common, await httpTarget(httpUrl, flags, (w) => out.warn(w)));
+  } else {
+    const [command, ...args] = inv.command.length ? inv.command : 'command' in recorded ? [recorded.command, ...recorded.args] : [];
+    target = [command, ...args].join(' ');
+    report = await replayStdio({ ...common, command, args });
+  }
   if (flags.junit) {
     const cases = report.exchanges.map((x) => {
       const title = `${x.index} ${x.method}${x.name ? ` ${x.name}` : ''}`;

@@ -9,6 +9,9 @@ import { MAX_TIMER_MS, MIN_REFETCH_HELP, addCommonOptions, minRefetchIntervalOf,
 import type { CommandSpec } from '../command.js';
 import { closest } from '../../util/distance.js';
 import type { Root } from '../../protocol/mrtr.js';
+import type { Target } from '../../client/types.js';
+import { historyServerKey, type HistoryTargetInfo } from '../../state/call-history.js';
+import { looksSecret, redactUrl, secretQueryParam } from '../../util/redact.js';
 
 export interface TuiFlags extends CommonFlags {
   poll?: string;
@@ -96,6 +99,7 @@ export async function runTuiCommand(url: string | undefined, command: string[], 
     // Checks the paths now (a missing one is a usage error before the screen opens); the TUI subscribes below.
     if (watchForRestart) watchForRestart(watchPaths, () => {})();
     return await runTui({
+      history: historyServerKey(demo ? { kind: 'demo' } : historyTarget(target, flags.server)),
       roots: await initialRoots(target, flags),
       restartOn: watchForRestart ? (restart) => watchForRestart(watchPaths, (changed) => restart(`${changed} changed`)) : undefined,
       targetLabel: demo ? `demo server ${targetLabel(target)}` : targetLabel(target),
@@ -123,4 +127,22 @@ export async function runTuiCommand(url: string | undefined, command: string[], 
   } finally {
     await demo?.close();
   }
+}
+
+/**
+ * What names a server's TUI call history (src/state/call-history.ts): a config entry by its
+ * name (`--server NAME`), a URL with its secrets redacted, a command line with its working
+ * directory. The label hides arguments that look secret (`--token X`, `sk-…`). Pure given `cwd`.
+ */
+export function historyTarget(target: Target, serverName: string | undefined, cwd = process.cwd()): HistoryTargetInfo {
+  const label = targetLabel(target);
+  if (serverName) return { kind: 'config', name: serverName, label: `server "${serverName}" (${label})` };
+  if (target.kind !== 'stdio') return { kind: 'url', url: redactUrl(target.url), label };
+  const args = target.args.map((a, i) => {
+    const flag = i > 0 ? /^--?([\w-]+)$/.exec(target.args[i - 1]) : null;
+    const eq = /^--?([\w-]+)=(.*)$/.exec(a);
+    if (eq && looksSecret(eq[1], eq[2])) return `--${eq[1]}=[redacted]`;
+    return (flag && looksSecret(flag[1], a)) || secretQueryParam('', a) ? '[redacted]' : a;
+  });
+  return { kind: 'stdio', command: target.command, args: target.args, cwd: target.cwd ?? cwd, label: targetLabel({ ...target, args }) };
 }

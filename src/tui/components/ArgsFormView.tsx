@@ -3,13 +3,14 @@ import { sanitizeLine } from '../../util/sanitize.js';
 import { useTheme } from '../context/theme.js';
 import { SHOWN_SUGGESTIONS, type UseArgsForm } from '../hooks/useArgsForm.js';
 import { fieldFacts } from './ToolDetail.js';
-import { FormView } from './FormView.js';
+import { FormView, MIN_FORM_ROWS } from './FormView.js';
+import { wrapMessage } from '../lines/text.js';
 
 export { SHOWN_SUGGESTIONS };
 
 export interface ArgsFormViewProps {
   title: string;
-  /** Lines under the title (description, the expanded URI…), already sanitized. */
+  /** Lines under the title (description, the expanded URI…), already sanitized; one starting with `✗ ` is an error, wrapped whole rather than cut. */
   subtitle: string[];
   args: UseArgsForm;
   /** What Enter does (`get the prompt`, `read the resource`). */
@@ -17,6 +18,9 @@ export interface ArgsFormViewProps {
   width: number;
   height: number;
 }
+
+/** Most lines an error under the title wraps over. */
+const MAX_ERROR_LINES = 4;
 
 /** A prompt-argument or template-variable form: the form rows, the server's suggestions for the focused field, the field's facts and keys. */
 export function ArgsFormView({ title, subtitle, args, submitLabel, width, height }: ArgsFormViewProps) {
@@ -27,15 +31,23 @@ export function ArgsFormView({ title, subtitle, args, submitLabel, width, height
   const shown = suggestions?.values.slice(0, SHOWN_SUGGESTIONS) ?? [];
   const more = suggestions ? (suggestions.total ?? suggestions.values.length) - shown.length : 0;
   const suggRows = shown.length ? shown.length + 1 : 0;
-  const formH = Math.max(1, height - 2 - subtitle.length - suggRows - 2);
+  const sub = subtitle.flatMap((l) =>
+    l.startsWith('✗ ') ? wrapMessage(l, width, MAX_ERROR_LINES).map((text) => ({ text, error: true })) : [{ text: l, error: false }],
+  );
+  const fixed = 2 + sub.length + suggRows + 1;
+  // The problem line wraps (issue 19.11); the facts line stays one line.
+  const bottom = probs.length
+    ? wrapMessage(`✗ ${sanitizeLine(probs.join('; '))}`, width, height - fixed - MIN_FORM_ROWS)
+    : [focused ? `${sanitizeLine(focused.node.label)}: ${fieldFacts(focused)}` : ' '];
+  const formH = Math.max(1, height - fixed - bottom.length);
   return (
     <Box flexDirection="column" width={width} height={height}>
       <Text wrap="truncate-end" {...theme.style('title')}>
         {title}
       </Text>
-      {subtitle.map((l, i) => (
-        <Text key={i} wrap="truncate-end" {...theme.style('muted')}>
-          {l || ' '}
+      {sub.map((l, i) => (
+        <Text key={i} wrap="truncate-end" {...theme.style(l.error ? 'error' : 'muted')}>
+          {l.text || ' '}
         </Text>
       ))}
       <Text wrap="truncate-end">
@@ -62,9 +74,11 @@ export function ArgsFormView({ title, subtitle, args, submitLabel, width, height
           ))}
         </Box>
       ) : null}
-      <Text wrap="truncate-end" {...theme.style(probs.length ? 'error' : 'muted')}>
-        {probs.length ? `✗ ${sanitizeLine(probs.join('; '))}` : focused ? `${sanitizeLine(focused.node.label)}: ${fieldFacts(focused)}` : ' '}
-      </Text>
+      {bottom.map((l, i) => (
+        <Text key={`p${i}`} wrap="truncate-end" {...theme.style(probs.length ? 'error' : 'muted')}>
+          {l || ' '}
+        </Text>
+      ))}
       <Text wrap="truncate-end" {...theme.style('muted')}>
         {`Enter ${submitLabel} · Esc back`}
       </Text>

@@ -18,6 +18,9 @@ export interface FormViewProps {
   headers?: ReadonlyMap<string, string>;
 }
 
+/** Rows a form keeps on screen when a long problem line below it wraps over several lines. */
+export const MIN_FORM_ROWS = 3;
+
 /** At most this many lines of a multi-line field are shown while it has the focus. */
 export const MAX_FIELD_LINES = 6;
 
@@ -64,6 +67,30 @@ export function rowHeight(row: FormRow, focused: boolean): number {
   return Math.min(MAX_FIELD_LINES, row.value.text.split('\n').length);
 }
 
+/** How many options of a multi-select row are checked, against its bounds: `2 checked (choose 1–3)`, `none checked (choose at least 1)`. */
+export function checkedFacts(row: FormRow): string {
+  const n = row.node;
+  if (n.kind !== 'multi') return '';
+  const k = row.value.kind === 'multi' && !row.value.isNull ? row.value.selected.length : 0;
+  const { minItems: lo, maxItems: hi } = n;
+  const bounds =
+    lo !== undefined && hi !== undefined
+      ? lo === hi
+        ? `choose ${lo}`
+        : `choose ${lo}–${hi}`
+      : lo !== undefined
+        ? `choose at least ${lo}`
+        : hi !== undefined
+          ? `choose at most ${hi}`
+          : `any of ${n.options.length}`;
+  return `${k === 0 ? 'none' : k} checked (${bounds})`;
+}
+
+/** The fields among `rows`: a multi-select's options count once. */
+function fieldCount(rows: readonly FormRow[]): number {
+  return rows.filter((r) => (r.optionIndex ?? 0) === 0).length;
+}
+
 /** The text shown in the editor column for a row (without cursor). */
 export function editorText(row: FormRow): string {
   const v = row.value;
@@ -71,6 +98,10 @@ export function editorText(row: FormRow): string {
   const n = row.node;
   if (row.role === 'object') return n.kind === 'object' ? `{ ${n.fields.length} field${n.fields.length === 1 ? '' : 's'} }` : '{ }';
   if (row.role === 'array') return v.kind === 'array' ? `[ ${v.items.length} item${v.items.length === 1 ? '' : 's'} ]` : '[ ]';
+  if (row.role === 'option' && n.kind === 'multi' && row.optionIndex !== undefined) {
+    const checked = v.kind === 'multi' && v.selected.includes(row.optionIndex);
+    return `${checked ? '[x]' : '[ ]'} ${sanitizeLine(n.options[row.optionIndex]?.label ?? '')}`;
+  }
   if (n.kind === 'boolean') return v.kind === 'boolean' ? (v.value === undefined ? '[-] unset' : v.value ? '[x] true' : '[ ] false') : '';
   if (n.kind === 'enum') {
     if (v.kind !== 'enum' || v.index < 0 || v.index >= n.options.length) return `‹ (unset) ›  ${n.options.length} choices`;
@@ -95,8 +126,11 @@ function lineCount(row: FormRow): number {
  */
 export function FormView({ rows, focus, cursor, errors, width, height, headers }: FormViewProps) {
   const theme = useTheme();
+  // A multi-select's options after the first are rows of their own, under its label.
   const labelOf = (r: FormRow) =>
-    `${'  '.repeat(r.depth)}${r.itemIndex !== undefined ? `[${r.itemIndex}]` : sanitizeLine(r.node.label)}${r.node.required && r.itemIndex === undefined ? '*' : ''}${headers?.has(r.pointer) ? '⇡' : ''}`;
+    (r.optionIndex ?? 0) > 0
+      ? '  '.repeat(r.depth)
+      : `${'  '.repeat(r.depth)}${r.itemIndex !== undefined ? `[${r.itemIndex}]` : sanitizeLine(r.node.label)}${r.node.required && r.itemIndex === undefined ? '*' : ''}${headers?.has(r.pointer) ? '⇡' : ''}`;
   const labelW = Math.min(Math.max(8, ...rows.map((r) => textWidth(labelOf(r)))), Math.max(10, Math.floor(width * 0.35)));
   const editorW = Math.max(10, Math.min(40, width - labelW - 20));
   const heights = rows.map((r, i) => (i === focus ? Math.min(rowHeight(r, true), Math.max(1, height - 2)) : 1));
@@ -109,13 +143,15 @@ export function FormView({ rows, focus, cursor, errors, width, height, headers }
     <Box flexDirection="column" height={height} width={width} overflow="hidden">
       {win.above ? (
         <Text wrap="truncate-end" {...theme.style('muted')}>
-          {more(win.start, 'above')}
+          {more(fieldCount(rows.slice(0, win.start)), 'above')}
         </Text>
       ) : null}
       {visible.map((r, k) => {
         const i = win.start + k;
         const focused = i === focus;
-        const errs = errors.get(r.pointer);
+        const later = (r.optionIndex ?? 0) > 0;
+        const errs = later ? undefined : errors.get(r.pointer);
+        const option = r.optionIndex !== undefined && r.node.kind === 'multi' ? r.node.options[r.optionIndex] : undefined;
         const isText = r.role === 'field' && r.value.kind === 'text' && !r.value.isNull;
         const header = headers?.get(r.pointer);
         const nLines = lineCount(r);
@@ -182,19 +218,29 @@ export function FormView({ rows, focus, cursor, errors, width, height, headers }
           );
           if (nLines > 1) linesNote = `  (+${nLines - 1} line${nLines === 2 ? '' : 's'})`;
         } else {
-          editor = <Text {...theme.style(r.value.isNull ? 'accent' : r.role === 'field' ? 'plain' : 'muted')}>{truncate(editorText(r), editorW + 10)}</Text>;
+          editor = (
+            <Text {...theme.style(r.value.isNull ? 'accent' : r.role === 'field' || r.role === 'option' ? 'plain' : 'muted')}>
+              {truncate(editorText(r), editorW + 10)}
+            </Text>
+          );
         }
         const after = errs?.length
           ? { text: `  ✗ ${sanitizeLine(errs[0])}`, style: 'error' as const }
-          : r.node.kind === 'json' && r.role === 'field'
-            ? { text: '  JSON', style: 'muted' as const }
-            : header
-              ? { text: `  ⇡ ${header}${r.node.description ? ` · ${sanitizeLine(r.node.description)}` : ''}`, style: 'muted' as const }
-              : r.node.description && r.itemIndex === undefined
-                ? { text: `  ${sanitizeLine(r.node.description)}`, style: 'muted' as const }
-                : undefined;
+          : later
+            ? option?.description
+              ? { text: `  ${sanitizeLine(option.description)}`, style: 'muted' as const }
+              : undefined
+            : r.role === 'option'
+              ? { text: `  ${checkedFacts(r)}${r.node.description ? ` · ${sanitizeLine(r.node.description)}` : ''}`, style: 'muted' as const }
+              : r.node.kind === 'json' && r.role === 'field'
+                ? { text: '  JSON', style: 'muted' as const }
+                : header
+                  ? { text: `  ⇡ ${header}${r.node.description ? ` · ${sanitizeLine(r.node.description)}` : ''}`, style: 'muted' as const }
+                  : r.node.description && r.itemIndex === undefined
+                    ? { text: `  ${sanitizeLine(r.node.description)}`, style: 'muted' as const }
+                    : undefined;
         const first = (
-          <Text key={r.pointer || '#'} wrap="truncate-end">
+          <Text key={`${r.pointer || '#'}${r.optionIndex !== undefined ? `#${r.optionIndex}` : ''}`} wrap="truncate-end">
             <Text {...theme.style(focused ? 'selected' : 'plain')}>{focused ? '›' : ' '}</Text>
             <Text> </Text>
             <Text {...theme.style(errs?.length ? 'error' : focused ? 'title' : 'plain')}>{fit(labelOf(r), labelW)}</Text>
@@ -209,7 +255,7 @@ export function FormView({ rows, focus, cursor, errors, width, height, headers }
       })}
       {win.below ? (
         <Text wrap="truncate-end" {...theme.style('muted')}>
-          {more(rows.length - win.end, 'below')}
+          {more(fieldCount(rows.slice(win.end)), 'below')}
         </Text>
       ) : null}
     </Box>

@@ -18,8 +18,10 @@ export interface ListenPaneProps {
   /** The filter being edited for the next subscription. */
   pending: ListenFilter;
   pollMs?: number;
-  /** One line per event (see eventLine), oldest first. */
+  /** The events' lines (see eventLines: an error wraps), oldest first. */
   lines: readonly Line[];
+  /** How many events the lines show (an error may take several lines); default: one per line. */
+  kept?: number;
   offset: number;
   follow: boolean;
   width: number;
@@ -31,7 +33,7 @@ export interface ListenPaneProps {
  * the subscription (requested / granted / refused) and the filter for the next one
  * (1/2/3 toggle tools/prompts/resources, Enter re-subscribes).
  */
-export function ListenPane({ listen, legacy, noGetStream, pending, pollMs, lines, offset, follow, width, height }: ListenPaneProps) {
+export function ListenPane({ listen, legacy, noGetStream, pending, pollMs, lines, kept, offset, follow, width, height }: ListenPaneProps) {
   const theme = useTheme();
   const box = (on: boolean | undefined) => (on ? '[x]' : '[ ]');
   const refused = filterLabel(listen.refused);
@@ -84,7 +86,7 @@ export function ListenPane({ listen, legacy, noGetStream, pending, pollMs, lines
         </Text>
       )}
       <Text wrap="truncate-end" {...theme.style('muted')}>
-        {`Events (${lines.length} kept, newest last)${follow ? ' · following' : ' · G to follow'}${info ? ` · ${info}` : ''}`}
+        {`Events (${kept ?? lines.length} kept, newest last)${follow ? ' · following' : ' · G to follow'}${info ? ` · ${info}` : ''}`}
       </Text>
       {lines.length === 0 ? <Text {...theme.style('muted')}>No events yet.</Text> : <LinesView lines={lines} offset={offset} height={bodyH} width={width} />}
     </Box>

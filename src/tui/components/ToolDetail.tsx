@@ -5,10 +5,10 @@ import { pathLabel, typeLabel, type FormRow } from '../../schema/form.js';
 import { useTheme } from '../context/theme.js';
 import { badges } from '../model/tools.js';
 import { displayName } from '../../protocol/tool.js';
-import { textWidth, wrapText } from '../lines/text.js';
+import { textWidth, wrapMessage, wrapText } from '../lines/text.js';
 import { sanitize } from '../../util/sanitize.js';
 import type { UseForm } from '../hooks/useForm.js';
-import { FormView } from './FormView.js';
+import { FormView, MIN_FORM_ROWS, checkedFacts } from './FormView.js';
 import { needsTask } from './ToolsPane.js';
 
 export interface ToolDetailProps {
@@ -46,6 +46,7 @@ export function fieldFacts(row: FormRow, header?: string): string {
     if (n.minItems !== undefined) facts.push(`min ${n.minItems} items`);
     if (n.maxItems !== undefined) facts.push(`max ${n.maxItems} items`);
   }
+  if (n.kind === 'multi') facts.push(checkedFacts(row));
   if (n.hasDefault) facts.push(`default ${JSON.stringify(n.default)}`);
   if (n.kind === 'json') facts.push(`edited as JSON: ${n.reason}`);
   if (n.kind === 'enum' && n.options.length > 1) facts.push(n.options.map((o) => o.label).join(' | '));
@@ -71,6 +72,7 @@ export function rowKeys(row: FormRow | undefined): string {
   if (!row) return 'Enter call · Esc back';
   const parts: string[] = [];
   if (row.role === 'array') parts.push('+ add item', '- remove last');
+  else if (row.role === 'option') parts.push('Space check/uncheck', '↑↓ options');
   else if (row.node.kind === 'boolean') parts.push(`Space ${spaceDoes(row)}`, 't/f true/false');
   else if (row.node.kind === 'enum') parts.push('←/→ choose');
   else if (row.role === 'field' && (row.node.kind === 'string' || row.node.kind === 'json')) parts.push('Alt-Enter newline', 'Ctrl-O $EDITOR');
@@ -148,7 +150,17 @@ export function ToolDetail({ tool, form, gone, confirmPending, width, height }: 
   const focused = form.rows[form.state.focus];
   const problems = form.problems;
   const focusedProblems = focused ? (problems.byRow.get(focused.pointer) ?? []) : [];
-  const helpRows = 4;
+  // The problem line wraps (issue 19.11): the form gives up rows to it, keeping MIN_FORM_ROWS.
+  const problem = form.notice
+    ? { text: `! ${form.notice}`, style: 'warn' as const }
+    : focusedProblems.length || problems.general.length || !problems.notes.length
+      ? {
+          text: focusedProblems.length ? `✗ ${focusedProblems.join('; ')}` : problems.general.length ? `✗ ${problems.general.join('; ')}` : ' ',
+          style: 'error' as const,
+        }
+      : { text: `! ${problems.notes.join('; ')}`, style: 'warn' as const };
+  const problemLines = wrapMessage(sanitizeLine(problem.text), width, height - headerRows - 1 - 3 - MIN_FORM_ROWS);
+  const helpRows = 3 + problemLines.length;
   const formH = Math.max(1, height - headerRows - 1 - helpRows);
   const summary = problems.count === 0 ? '✓ valid' : `✗ ${problems.count} problem${problems.count === 1 ? '' : 's'}`;
   return (
@@ -176,19 +188,11 @@ export function ToolDetail({ tool, form, gone, confirmPending, width, height }: 
             : ' '}
         </Text>
         <Text wrap="truncate-end">{focused?.node.description ? moreHint(sanitizeLine(focused.node.description), width) : ' '}</Text>
-        {form.notice ? (
-          <Text wrap="truncate-end" {...theme.style('warn')}>
-            {sanitizeLine(`! ${form.notice}`)}
+        {problemLines.map((l, i) => (
+          <Text key={`p${i}`} wrap="truncate-end" {...theme.style(problem.style)}>
+            {l || ' '}
           </Text>
-        ) : focusedProblems.length || problems.general.length || !problems.notes.length ? (
-          <Text wrap="truncate-end" {...theme.style('error')}>
-            {sanitizeLine(focusedProblems.length ? `✗ ${focusedProblems.join('; ')}` : problems.general.length ? `✗ ${problems.general.join('; ')}` : ' ')}
-          </Text>
-        ) : (
-          <Text wrap="truncate-end" {...theme.style('warn')}>
-            {sanitizeLine(`! ${problems.notes.join('; ')}`)}
-          </Text>
-        )}
+        ))}
         <Text wrap="truncate-end" {...theme.style('muted')}>
           {rowKeys(focused)}
         </Text>

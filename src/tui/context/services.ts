@@ -7,7 +7,7 @@ import { createContext, useContext } from 'react';
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { InspectorClient, ListSnapshot, ListenSessionEvent } from '../../client/types.js';
-import type { ListenFilter, Tool } from '../../protocol/types.js';
+import type { CallToolResult, JsonObject, ListenFilter, Tool } from '../../protocol/types.js';
 import type { ToolDiff } from '../../diff/types.js';
 import type { ValidationResult } from '../../schema/validate.js';
 import { listenSession } from '../../client/listen-session.js';
@@ -15,6 +15,7 @@ import { diffTools } from '../../diff/diff.js';
 import { validateValue } from '../../schema/validate.js';
 import type { InlinePicture } from '../images/inline.js';
 import { openableUrl } from '../../util/open-url.js';
+import type { CallHistory } from '../../state/call-history.js';
 
 export interface TuiServices {
   /** `listenSession` of src/client/listen-session.ts: first list, listen events, diffs, reconnects. */
@@ -69,6 +70,14 @@ export interface TuiServices {
    * list; an empty list withdraws them all. Absent: pictures in the view are drawn as blocks.
    */
   setInlinePictures?(pictures: readonly InlinePicture[]): void;
+  /** This server's history of calls, kept across sessions (src/state/call-history.ts). Absent: calls are not remembered. */
+  history?: CallHistory;
+  /**
+   * Appends a call to the collection file `file` (made when missing), its result as the
+   * expectation, named after the tool (numbered when taken); resolves to the file's absolute
+   * path and the name given. Absent: adding to a collection is not offered.
+   */
+  addToCollection?(file: string, call: { tool: string; arguments: JsonObject; result: CallToolResult }): Promise<{ path: string; name: string }>;
 }
 
 /** The real `schedule` (see {@link TuiServices.schedule}). */
@@ -169,6 +178,13 @@ export function defaultServices(cwd: string = process.cwd(), watch: { minRefetch
     now: () => Date.now(),
     schedule: realSchedule,
     saveFile: (name, data) => saveNewFile(cwd, name, data),
+    async addToCollection(file, call) {
+      // The collection module (format, numbered names, expectations, the lock): loaded when first used.
+      const [{ appendCall }, { savedCall }] = await Promise.all([import('../../collection/file.js'), import('../../collection/format.js')]);
+      const path = resolve(cwd, file);
+      const r = await appendCall(path, savedCall({ method: 'tools/call', target: call.tool, arguments: call.arguments, result: call.result }));
+      return { path, name: r.name };
+    },
     openUrl: openWithPlatform,
   };
 }

@@ -4,7 +4,9 @@
  *
  * Keys (bound in the key table, src/tui/keys.ts): ↑/↓ field; text fields edit in place
  * (←/→, Home/End, Backspace, Ctrl-U, Ctrl-W); Space or ←/→ toggles a boolean / cycles a
- * choice; on an array header `+`/`a` adds an item and `-`/`x` removes the last; Ctrl-D
+ * choice; Space checks or unchecks the option of a multi-select under the cursor (each
+ * option is a row: ↑/↓ move between them; checking beyond `maxItems` is refused with a
+ * notice); on an array header `+`/`a` adds an item and `-`/`x` removes the last; Ctrl-D
  * removes the array item the focus is in; Ctrl-N sets or clears an explicit null on a
  * nullable field; Ctrl-R resets the form to its defaults; Enter submits; Esc goes back. String
  * and JSON fields hold several lines: Alt-Enter inserts a newline, a paste keeps its newlines,
@@ -18,6 +20,7 @@ import {
   initialFormValue,
   removeArrayItem,
   toggleNull,
+  toggleOption,
   toPointer,
   updateAt,
   type FormModel,
@@ -86,6 +89,7 @@ function focusRow(st: FormUiState, rows: FormRow[], focus: number): FormUiState 
 export function formContexts(row: FormRow | undefined): KeyContext[] {
   if (!row) return ['form'];
   if (row.role === 'array') return ['form', 'form-array'];
+  if (row.role === 'option') return ['form', 'form-multi'];
   if (row.role !== 'field') return ['form'];
   if (row.node.kind === 'boolean') return ['form', 'form-boolean'];
   if (row.node.kind === 'enum') return ['form', 'form-enum'];
@@ -94,10 +98,11 @@ export function formContexts(row: FormRow | undefined): KeyContext[] {
 
 /**
  * Applies one keypress to the form. Returns the new state and, for Enter / Esc, the action
- * for the caller (submit the call, leave the form). The keys are the form rows of the key
+ * for the caller (submit the call, leave the form); `notice`: why the key changed nothing
+ * (a multi-select already at its `maxItems`). The keys are the form rows of the key
  * table (src/tui/keys.ts), in the contexts of the focused row ({@link formContexts}).
  */
-export function formKey(model: FormModel, st: FormUiState, input: string, key: Key): { state: FormUiState; action?: FormAction } {
+export function formKey(model: FormModel, st: FormUiState, input: string, key: Key): { state: FormUiState; action?: FormAction; notice?: string } {
   const rows = formRows(model.root, st.value);
   const row = rows[Math.min(st.focus, rows.length - 1)];
   const m = matchKey(input, key, formContexts(row));
@@ -159,6 +164,12 @@ export function formKey(model: FormModel, st: FormUiState, input: string, key: K
       else next = row.node.required || row.node.hasDefault ? true : undefined;
       const value = updateAt(st.value, row.path, () => ({ kind: 'boolean', value: next }));
       return { state: { ...st, value } };
+    }
+    case 'form.check': {
+      if (row.optionIndex === undefined || row.node.kind !== 'multi') return { state: st };
+      const r = toggleOption(model.root, st.value, row.path, row.optionIndex);
+      if (r.atMost) return { state: st, notice: `at most ${row.node.maxItems} can be checked: uncheck one first` };
+      return { state: { ...st, value: r.value } };
     }
     case 'form.choose': {
       if (row.node.kind !== 'enum') return { state: st };

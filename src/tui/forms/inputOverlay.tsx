@@ -33,9 +33,9 @@ import { editText, viewText, type TextState } from './textEdit.js';
 import { clampOffset, scrollBy, scrollToShow } from '../lines/scroll.js';
 import { jsonLines, line, textLines, type Line } from '../lines/lines.js';
 import { contentBlockLines } from '../lines/resultLines.js';
-import { wrapText } from '../lines/text.js';
+import { wrapMessage, wrapText } from '../lines/text.js';
 import { describeError } from '../model/errors.js';
-import { FormView } from '../components/FormView.js';
+import { FormView, MIN_FORM_ROWS } from '../components/FormView.js';
 import { LinesView } from '../components/LinesView.js';
 import { useInputQueue, type InputQueue, type PendingRound } from './input.js';
 import { append } from '../../util/array.js';
@@ -365,9 +365,14 @@ export function useInputOverlay({
     switch (req.kind) {
       case 'elicitation-form': {
         const msgLines = Math.min(4, wrapText(sanitizeLine(req.message), Math.max(10, width - 2)).length);
-        const formH = Math.max(2, height - 1 - msgLines - (schemaProblems.length ? 1 : 0) - 3);
         const focused = form.rows[form.state.focus];
         const probs = focused ? (form.problems.byRow.get(focused.pointer) ?? []) : [];
+        const fixed = 1 + msgLines + (schemaProblems.length ? 1 : 0) + 1;
+        // The problem line wraps (issue 19.11), the form keeping a few rows.
+        const bottom = probs.length
+          ? wrapMessage(`✗ ${sanitizeLine(probs.join('; '))}`, width, height - fixed - 1 - MIN_FORM_ROWS)
+          : [form.notice ? `! ${sanitizeLine(form.notice)}` : 'Enter accept · Ctrl-X decline · Esc cancel'];
+        const formH = Math.max(2, height - fixed - bottom.length - 1);
         return (
           <Box flexDirection="column" width={width} height={height}>
             {header}
@@ -390,9 +395,11 @@ export function useInputOverlay({
             ) : (
               <FormView rows={form.rows} focus={form.state.focus} cursor={form.state.cursor} errors={form.problems.byRow} width={width} height={formH} />
             )}
-            <Text wrap="truncate-end" {...theme.style(probs.length ? 'error' : 'muted')}>
-              {probs.length ? `✗ ${sanitizeLine(probs.join('; '))}` : 'Enter accept · Ctrl-X decline · Esc cancel'}
-            </Text>
+            {bottom.map((l, i) => (
+              <Text key={`p${i}`} wrap="truncate-end" {...theme.style(probs.length ? 'error' : form.notice ? 'warn' : 'muted')}>
+                {l || ' '}
+              </Text>
+            ))}
           </Box>
         );
       }

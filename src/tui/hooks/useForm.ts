@@ -52,8 +52,10 @@ export interface UseForm {
    * tool is left out of the list over HTTP) or none.
    */
   headers: ReadonlyMap<string, string>;
-  /** What the last external-editor round-trip said when it did not change the field (an error), until the next key. */
+  /** Why the last key changed nothing (an external-editor error, a multi-select at its maxItems), until the next key. */
   notice?: string;
+  /** Fills the form with `args` (a call of the History pane), as far as they fit the schema; the rest starts empty. */
+  load(args: JsonObject): void;
 }
 
 /** The `Mcp-Param-*` header of each mirrored field, by the pointer of its row (see {@link UseForm.headers}). */
@@ -194,7 +196,7 @@ export function useForm(tool: Tool, open = true, memory?: FormMemory): UseForm {
         setBuilt((b) => ({ ...b, notice: undefined, state: { ...b.state, value, cursor: [...out.text].length } }));
         return undefined;
       }
-      if (r.state !== current.state || current.notice) setBuilt((b) => ({ ...b, state: r.state, notice: undefined }));
+      if (r.state !== current.state || current.notice || r.notice) setBuilt((b) => ({ ...b, state: r.state, notice: r.notice }));
       return r.action;
     },
     [model, current.state, current.notice, editExternally],
@@ -213,7 +215,13 @@ export function useForm(tool: Tool, open = true, memory?: FormMemory): UseForm {
     [],
   );
 
+  const load = useCallback(
+    (json: JsonObject) => setBuilt((b) => ({ ...b, notice: undefined, state: formUiWithValue(b.model, formValueFromJson(b.model.root, json)) })),
+    [],
+  );
+
   return {
+    load,
     model,
     state,
     rows,

@@ -27,6 +27,8 @@ export function causeLabel(cause: DiffEntry['cause'], kind: DiffEntry['kind'] = 
       return 'list re-fetched (u)';
     case 'restart':
       return 'after a reconnect, against the list before';
+    case 'host':
+      return `the host fetched ${kind}/list, against the one it fetched before`;
   }
 }
 

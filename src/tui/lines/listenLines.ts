@@ -4,7 +4,7 @@
  */
 import type { ListenSessionEvent } from '../../client/types.js';
 import { sanitizeLine } from '../../util/sanitize.js';
-import { compactJson, type Line } from './lines.js';
+import { compactJson, hangLines, type Line } from './lines.js';
 import { formatClock } from './text.js';
 import { formatDuration } from '../../util/format.js';
 import { causeLabel } from './diffViewLines.js';
@@ -61,4 +61,14 @@ export function eventLine(ev: ListenSessionEvent): Line {
     default:
       return [t, { text: compactJson(ev) }];
   }
+}
+
+/**
+ * The lines of one event at `width` columns: an error (a drop, an error, a reconnect's cause)
+ * wraps under its text so it is read whole (issue 19.11); every other event is its one line.
+ */
+export function eventLines(ev: ListenSessionEvent, width: number): Line[] {
+  if (ev.type !== 'drop' && ev.type !== 'error' && ev.type !== 'reconnecting') return [eventLine(ev)];
+  const [head, mark, text] = eventLine(ev);
+  return hangLines([head, mark], text.text, width, text.style);
 }

@@ -65,6 +65,20 @@ export function wrapText(text: string, width: number): string[] {
   return out;
 }
 
+/**
+ * A message (a form's problem line, an error) wrapped to `width` columns over at most
+ * `maxLines` lines, so it is read whole rather than cut at the edge (issue 19.11); only a
+ * message longer than that is cut, its last line ending in `…`. At least one line.
+ */
+export function wrapMessage(text: string, width: number, maxLines: number): string[] {
+  const lines = wrapText(text, width);
+  const max = Math.max(1, maxLines);
+  if (lines.length <= max) return lines;
+  const kept = lines.slice(0, max);
+  kept[max - 1] = truncate(`${kept[max - 1]} …`, width);
+  return kept;
+}
+
 /** Code points `a` to `b` of a string (indices are code points) or of its code points. */
 function sliceOf(cps: string | string[], a: number, b: number): string {
   return typeof cps === 'string' ? cps.slice(a, b) : cps.slice(a, b).join('');

@@ -23,8 +23,8 @@ export interface DiffEntry {
   /** Increasing id (1 = first diff of the session). */
   id: number;
   time: number;
-  /** `refresh`: the user re-fetched the list (u); `restart`: the list after a reconnect or a server restart, against the one before. */
-  cause: 'notification' | 'poll' | 'resync' | 'refresh' | 'restart';
+  /** `refresh`: the user re-fetched the list (u); `restart`: the list after a reconnect or a server restart, against the one before; `host`: a list the host fetched (attach). */
+  cause: 'notification' | 'poll' | 'resync' | 'refresh' | 'restart' | 'host';
   diff: ToolDiff | ListDiff<ListedItem>;
   /** Which list changed (a `diff` event's `kind`; absent: tools). Prompts and resources diffs are keyed by `name` / `uri` like tools by `name`. */
   kind?: ListKind;

@@ -12,6 +12,7 @@ import { diffsPane } from './diffs.js';
 import { logPane } from './log.js';
 import { wirePane } from './wire.js';
 import { rootsPane } from './roots.js';
+import { historyPane } from './history.js';
 
 export type { PaneContext, PaneDef, PaneInstance } from './types.js';
 
@@ -26,6 +27,7 @@ export const PANES: readonly PaneDef[] = Object.freeze([
   logPane,
   wirePane,
   rootsPane,
+  historyPane,
 ]);
 
 /**

@@ -8,7 +8,7 @@ import type { ListenFilter } from '../../protocol/types.js';
 import { LIST_KINDS, WATCH_KINDS, type ListKindSpec } from '../../protocol/list-kinds.js';
 import { matchKey, type KeyContext } from '../keys.js';
 import { followBy, followOffset, type Follow } from '../lines/scroll.js';
-import { eventLine } from '../lines/listenLines.js';
+import { eventLines } from '../lines/listenLines.js';
 import { ListenPane } from '../components/ListenPane.js';
 import type { PaneContext, PaneDef, PaneInstance } from './types.js';
 
@@ -36,7 +36,7 @@ function useListenPane({ client, watch, pollMs, width, height, flash, clearFlash
   // The next subscription's filter starts as the current one's.
   const [pending, setPending] = useState<ListenFilter>(() => ws.listen.requested);
   const [scroll, setScroll] = useState<Follow>({ offset: 0, follow: true });
-  const lines = useMemo(() => ws.tail.map((t) => eventLine(t.event)), [ws.tail]);
+  const lines = useMemo(() => ws.tail.flatMap((t) => eventLines(t.event, width)), [ws.tail, width]);
   const bodyH = Math.max(1, height - 3);
   const legacy = client.description.era === 'legacy';
   return {
@@ -69,6 +69,7 @@ function useListenPane({ client, watch, pollMs, width, height, flash, clearFlash
         pending={pending}
         pollMs={pollMs}
         lines={lines}
+        kept={ws.tail.length}
         offset={followOffset(scroll, lines.length, bodyH)}
         follow={scroll.follow}
         width={width}

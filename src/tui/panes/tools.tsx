@@ -44,6 +44,10 @@ import { pictureEscape } from '../images/escapes.js';
 import { fitCells } from '../images/blocks.js';
 import { inlinePicture, reservedLines, type InlinePicture } from '../images/inline.js';
 import { formatBytes } from '../lines/text.js';
+import { useCollectPrompt } from '../hooks/useCollectPrompt.js';
+import { parseHistoryRequest, replayArguments, useRecordCalls } from '../hooks/useCallHistory.js';
+import { buildForm, formValueFromJson } from '../../schema/form.js';
+import { stableKey } from '../model/stableKey.js';
 
 const PLACEHOLDER_TOOL: Tool = { name: '', inputSchema: { type: 'object' } };
 const RUNNING: readonly KeyContext[] = ['call-running'];
@@ -83,6 +87,9 @@ function useToolsPane({ client, watch, now, width, height, flash, clearFlash, op
   const linkTurn = useRef(0);
 
   const callState = call.state;
+  // Every call ends up in the History pane (src/tui/hooks/useCallHistory.ts); `a` adds one to a collection.
+  useRecordCalls(callState, tools);
+  const collect = useCollectPrompt({ flash, clearFlash });
   const callName = callState.phase !== 'idle' ? callState.tool : undefined;
   const callTool =
     callName !== undefined ? (tools?.find((t) => t.name === callName) ?? (lastOpen.current?.name === callName ? lastOpen.current : undefined)) : undefined;
@@ -182,23 +189,25 @@ function useToolsPane({ client, watch, now, width, height, flash, clearFlash, op
   const doneResult = callState.phase === 'done' && callState.outcome.kind === 'complete' ? callState.outcome.result : undefined;
   const linked = (Array.isArray(doneResult?.content) ? doneResult.content : []).some((b) => !!b && (b as { type?: unknown }).type === 'resource_link');
   const RESULT_HERE: readonly KeyContext[] = linked ? [...RESULT, 'linked'] : RESULT;
-  const contexts: readonly KeyContext[] = infoTool
-    ? INFO
-    : showList
-      ? toolListContexts(list.filtering)
-      : view === 'form'
-        ? inForm
-          ? formContexts(form.rows[form.state.focus])
-          : ['form']
-        : full
-          ? PICTURE
-          : callState.phase === 'running'
-            ? RUNNING
-            : search.editing
-              ? search.contexts
-              : nodes.size
-                ? [...search.contexts, 'foldable', ...RESULT_HERE]
-                : [...search.contexts, ...RESULT_HERE];
+  const contexts: readonly KeyContext[] = collect.contexts.length
+    ? collect.contexts
+    : infoTool
+      ? INFO
+      : showList
+        ? toolListContexts(list.filtering)
+        : view === 'form'
+          ? inForm
+            ? formContexts(form.rows[form.state.focus])
+            : ['form']
+          : full
+            ? PICTURE
+            : callState.phase === 'running'
+              ? RUNNING
+              : search.editing
+                ? search.contexts
+                : nodes.size
+                  ? [...search.contexts, 'foldable', ...RESULT_HERE]
+                  : [...search.contexts, ...RESULT_HERE];
 
   const submit = (anyway = false) => {
     if (!openTool) return;
@@ -223,6 +232,7 @@ function useToolsPane({ client, watch, now, width, height, flash, clearFlash, op
   };
 
   const onKey = (input: string, key: Parameters<PaneInstance['onKey']>[1]) => {
+    if (collect.onKey(input, key)) return;
     if (infoTool) {
       const m = matchKey(input, key, INFO);
       if (m?.command === 'info.close') return setInfo({ open: false, offset: 0 });
@@ -395,6 +405,10 @@ function useToolsPane({ client, watch, now, width, height, flash, clearFlash, op
       setSavedPath(undefined);
       return;
     }
+    if (m?.command === 'call.collect' && (callState.phase === 'done' || callState.phase === 'failed')) {
+      const result = callState.phase === 'done' && callState.outcome.kind === 'complete' ? callState.outcome.result : undefined;
+      return collect.open({ tool: callState.tool, arguments: callState.args, inputSchema: callTool?.inputSchema, result });
+    }
     if (m?.command === 'result.save' && (callState.phase === 'done' || callState.phase === 'failed')) {
       services.saveResult(callState.tool, rawResultJson(callState), services.now()).then(
         (path) => {
@@ -467,6 +481,29 @@ function useToolsPane({ client, watch, now, width, height, flash, clearFlash, op
     activity:
       callState.phase === 'running' ? `calling ${callState.tool} ${formatDuration(Math.max(0, now - callState.startedAt))}${progressOf(callState)}` : undefined,
     cancelActivity: call.cancel,
+    onOpen: (arg) => {
+      // The History pane's re-run and edit (src/tui/panes/history.tsx): the call's tool, form and result here.
+      const req = parseHistoryRequest(arg);
+      const entry = req && services.history?.get(req.id);
+      const tool = entry && tools?.find((t) => t.name === entry.tool);
+      const args = entry && replayArguments(entry);
+      if (!entry || !tool || !args) return;
+      setInfo({ open: false, offset: 0 });
+      setOpenName(tool.name);
+      lastOpen.current = tool;
+      setConfirm(false);
+      if (req.action === 'edit') {
+        // A form built for another tool takes its values from the memory; the open one is filled now.
+        formMemory.set(tool.name, { key: stableKey(tool.inputSchema), value: formValueFromJson(buildForm(tool.inputSchema).root, args) });
+        if (openName === tool.name) form.load(args);
+        return setView('form');
+      }
+      call.start(tool.name, args);
+      setResultOffset(0);
+      setFolds(DEFAULT_FOLDS);
+      setSavedPath(undefined);
+      setView('result');
+    },
     onKey,
     view: draw,
   };

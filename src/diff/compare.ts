@@ -1,11 +1,13 @@
 /**
- * Comparing a live answer with the recorded one, as `replay` does: canonical JSON (the same
+ * Comparing two answers, field by field: a live answer with the recorded one (`replay`), the
+ * same call on two servers (`run --against`), a result with a collection's expected
+ * `structuredContent`. Canonical JSON (the same
  * canonical form `diff` compares surfaces in: src/util/json.ts, re-exported by src/diff/), with
  * what legitimately differs between two runs left out: the JSON-RPC `id`, request ids in
  * `_meta` (subscription id, progress token, related task), an MRTR `requestState` (opaque, the
  * server's to mint), and the fields the user names with `--ignore POINTER`. Pure.
  */
-import { canonicalize } from '../diff/diff.js';
+import { canonicalize } from './diff.js';
 import { isObject } from '../util/json.js';
 import { MAX_DEPTH } from '../util/depth.js';
 
