@@ -226,17 +226,20 @@ describe('weights, the open-loop cap, stages in the engine', () => {
   });
 
   it('open loop: a request due while the cap is in flight is dropped, not sent', async () => {
-    // Requests never end until released: with a cap of 3, of 20 due only 3 are sent.
+    // The clock jumps 100 ms per reading: the first tick finds all 20 requests (1 ms apart)
+    // due at once and goes through them in one go; requests end only after that (the gate
+    // opens on the next turn of the event loop). With a cap of 3, 3 are sent and 17 dropped.
     let t = 0;
-    const release: Array<() => void> = [];
+    let open: (() => void) | undefined;
+    const gate = new Promise<void>((r) => (open = r));
     const st = await runLoad(
-      () =>
-        new Promise<RequestOutcome>((resolve) => {
-          release.push(() => resolve({ kind: 'ok' }));
-          if (release.length === 3) setTimeout(() => release.forEach((r) => r()), 50);
-        }),
+      () => {
+        if (open) setTimeout(open, 0);
+        open = undefined;
+        return gate.then((): RequestOutcome => ({ kind: 'ok' }));
+      },
       { rate: 1000, requests: 20, maxInFlight: 3 },
-      { now: () => (t += 5) },
+      { now: () => (t += 100) },
     );
     expect(st.sent).toBe(3);
     expect(st.dropped).toBe(17);
