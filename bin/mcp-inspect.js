@@ -1,22 +1,26 @@
 #!/usr/bin/env node
 // The mcp-inspect command. All logic lives in the bundle (dist/), built by `npm run build`.
-// `--version` alone is answered here, before the bundle (and commander) loads: it costs bare
-// node plus reading package.json, as main()'s own --version would print it.
+// This file is CommonJS (bin/package.json says so): `--version` alone is answered here by
+// Node's CommonJS loader, before the ES module loader and the bundle (and commander) load, so
+// it costs bare node plus reading package.json, as main()'s own --version would print it.
+'use strict';
 const argv = process.argv.slice(2);
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
-  const { readFileSync } = await import('node:fs');
   let version = '0.0.0';
   try {
-    version = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version ?? version;
+    version = JSON.parse(require('node:fs').readFileSync(require('node:path').join(__dirname, '..', 'package.json'), 'utf8')).version ?? version;
   } catch {
     // as src/util/version.ts: an unreadable package.json reads as 0.0.0
   }
   process.stdout.write(`${version}\n`);
 } else {
-  // Source maps first (so stack traces of our own bugs point at src/), then the bundle.
-  process.setSourceMapsEnabled(true);
-  const { main } = await import('../dist/cli/main.js');
+  void run();
+}
 
+async function run() {
+  const { main, mapStacksLazily } = await import('../dist/cli/main.js');
+  // Stack traces of our own bugs point at src/ (the maps are read when a stack is formatted).
+  mapStacksLazily();
   const code = await main(argv);
   // Let stdout drain into a pipe (unless its reader is gone), then exit even if a server
   // left a socket or timer behind.

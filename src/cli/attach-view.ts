@@ -92,20 +92,26 @@ export async function attachViewer(p: ProxyInfo, backlog: boolean, hooks: Connec
 export async function attachInspector(p: ProxyInfo, o: { backlog: boolean; color?: boolean }): Promise<number> {
   if (!process.stdout.isTTY || !process.stdin.isTTY)
     throw new UsageError(`the inspector needs a terminal; in scripts use mcp-inspect attach ${p.name} --json (the traffic as NDJSON)`);
-  const [{ runTui }, { defaultServices }, { colorEnabled }] = await Promise.all([
+  const [{ runTui }, { defaultServices }, { colorEnabled }, { tuiRecorder }] = await Promise.all([
     import('../tui/run.js'),
     import('../tui/context/services.js'),
     import('./output.js'),
+    import('./tui-recorder.js'),
   ]);
   const services = defaultServices();
-  return runTui({
+  // W records what the viewer sees: the host's traffic, the host as the host.
+  const recorder = tuiRecorder({ target: p.target, transport: p.transport });
+  const code = await runTui({
     targetLabel: `${p.name} (attached: ${proxyTarget(p)})`,
     color: colorEnabled(process.stdout, o.color),
     connect: (hooks) => attachViewer(p, o.backlog, hooks),
     services: {
       ...services,
+      recorder,
       // The watch is the host's lists: nothing is fetched, nothing is polled.
       listenSession: (client, opts) => (client instanceof ViewerClient ? client.hostEvents(opts.signal) : services.listenSession(client, opts)),
     },
   });
+  recorder.stop();
+  return code;
 }

@@ -9,7 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Target } from '../client/types.js';
-import { LEGACY_FALLBACK_HINT } from '../client/era.js';
+import { LEGACY_FALLBACK_HINT } from '../client/legacy-hint.js';
 import { readStateFile, writeStateFile } from '../state/index.js';
 
 /** The state file: one hex hash a line. */

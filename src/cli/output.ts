@@ -7,7 +7,7 @@
  * `--trace` lines, and a small progress indicator for long waits. Data goes to stdout,
  * everything else to stderr.
  */
-import { createPalette, type Palette } from '../diff/render.js';
+import { createPalette, type Palette } from '../diff/palette.js';
 import { sanitize, sanitizeLine } from '../util/sanitize.js';
 import type { WireEvent } from '../client/types.js';
 import type { Finding } from '../check/types.js';

@@ -3,8 +3,7 @@
  * findings, and closing the server on every exit path (including Ctrl-C). The session holds
  * the client through the {@link InspectorClient} interface, as the TUI does.
  */
-import { connect } from '../client/client.js';
-import type { InspectorClient, Target } from '../client/types.js';
+import type { ClientOptions, InspectorClient, Target } from '../client/types.js';
 import { makeOut, onStdoutClosed, type Out } from './output.js';
 import { resolveTarget, targetLabel } from './target.js';
 import type { CommonFlags } from './options.js';
@@ -124,7 +123,7 @@ export async function withSession<T>(
     starting = out.wait(label, { persistent: true });
     let client: InspectorClient;
     try {
-      client = await connect(target, opts);
+      client = await connectSpawningFirst(target, opts);
     } finally {
       starting();
       starting = undefined;
@@ -137,7 +136,7 @@ export async function withSession<T>(
         signal: ctl.signal,
         findings: inv.findings,
         input,
-        connectAgain: () => connect(target, opts),
+        connectAgain: async () => (await import('../client/client.js')).connect(target, opts),
         endingSignal: () => inv.signal,
       });
     } catch (e) {
@@ -152,6 +151,25 @@ export async function withSession<T>(
     offStdout();
     recorder?.close();
   }
+}
+
+/**
+ * connect(), with a stdio server spawned before the client's code is loaded: the server's own
+ * start-up (a node or python process: tens of ms at least) then overlaps with that loading
+ * rather than following it. Throws as connect() does; the early server is stopped when the
+ * client's code cannot load.
+ */
+async function connectSpawningFirst(target: Target, opts: ClientOptions): Promise<InspectorClient> {
+  let early: import('../transport/stdio.js').StdioTransport | undefined;
+  if (target.kind === 'stdio' && !opts.signal?.aborted) {
+    early = (await import('../transport/stdio.js')).stdioTransport(target);
+    early.prespawn();
+  }
+  const { connect } = await import('../client/client.js').catch(async (e: unknown) => {
+    await early?.close();
+    throw e;
+  });
+  return connect(target, opts, early);
 }
 
 /**

@@ -26,7 +26,7 @@ import type { MrtrMethod } from '../protocol/mrtr.js';
 import type { CallToolResult, InputRequiredResult, JsonObject, JsonRpcRequest, ListenFilter, Prompt, Resource, ResourceTemplate } from '../protocol/types.js';
 import { checkCallResult } from '../check/rules/tools.js';
 import { skippedParamHeaders } from '../check/rules/xmcpheader.js';
-import { StdioTransport } from '../transport/stdio.js';
+import { stdioTransport } from '../transport/stdio.js';
 import type { RawReply, Transport } from '../transport/types.js';
 import { isObject } from '../util/json.js';
 import { looksSecret } from '../util/redact.js';
@@ -66,12 +66,14 @@ export { refusedOf } from './listen.js';
 
 /**
  * Connects to `target`: spawns or reaches the server, detects its era (unless `opts.era`),
- * and fetches its description (`server/discover` or `initialize`).
+ * and fetches its description (`server/discover` or `initialize`). `transport`, when given, is
+ * the target's transport made (and its server spawned: StdioTransport.prespawn) before
+ * this module loaded; it is closed when the connect fails.
  * Throws TransportError (cannot spawn/connect, timeout), McpError (the server refused), UsageError (bad forced version).
  */
-export async function connect(target: Target, opts: ClientOptions = {}): Promise<McpClient> {
+export async function connect(target: Target, opts: ClientOptions = {}, transport?: Transport): Promise<McpClient> {
   try {
-    return await connectOnce(target, opts);
+    return await connectOnce(target, opts, transport);
   } catch (e) {
     // spec: 2025-11-25 basic/transports#backward-compatibility: a URL that refuses the POSTs
     // (server/discover, then initialize) with 404/405 may be an HTTP+SSE (2024-11-05) endpoint.
@@ -88,8 +90,8 @@ function refusedPost(e: unknown): boolean {
   return e instanceof TransportError && e.code === 'MCPI_HTTP_STATUS' && (e.status === 404 || e.status === 405) && isInitializeError(e);
 }
 
-async function connectOnce(target: Target, opts: ClientOptions): Promise<McpClient> {
-  const transport = await makeTransport(target, opts);
+async function connectOnce(target: Target, opts: ClientOptions, made?: Transport): Promise<McpClient> {
+  const transport = made ?? (await makeTransport(target, opts));
   transport.setHooks({ onWire: opts.onWire, onStderr: opts.onStderr, onWarning: opts.onWarning });
   const client = new McpClient(transport, opts, credentialIdentity(target.kind === 'http' ? target.headers : undefined));
   const onAbort = () => void transport.close();
@@ -111,8 +113,7 @@ async function connectOnce(target: Target, opts: ClientOptions): Promise<McpClie
 
 /** Builds the transport; undici is loaded only for HTTP targets (it costs ~50 ms of start-up). */
 async function makeTransport(target: Target, opts: ClientOptions = {}): Promise<Transport> {
-  if (target.kind === 'stdio')
-    return new StdioTransport({ command: target.command, args: target.args, env: target.env, cwd: target.cwd, inheritEnv: target.inheritEnv });
+  if (target.kind === 'stdio') return stdioTransport(target);
   const secret = new Set(
     Object.entries(target.headers)
       .filter(([k, v]) => looksSecret(k, v))

@@ -14,15 +14,12 @@ import { setLevelFailed, unknownNegotiatedVersion } from '../check/rules/lifecyc
 import { isObject } from '../util/json.js';
 import { sanitizeLine } from '../util/sanitize.js';
 import { CLIENT_INFO, type RpcCore } from './rpc.js';
+import { LEGACY_FALLBACK_HINT } from './legacy-hint.js';
+
+export { LEGACY_FALLBACK_HINT };
 
 /** Default ms `server/discover` is given alone on stdio before `initialize` is sent as well. */
 const DEFAULT_PROBE_TIMEOUT_MS = 5_000;
-
-/**
- * The end of the informational lines that say the probe fell back to legacy: a face that tells
- * them once per server (the CLI: src/cli/era-notice.ts) recognises them by it.
- */
-export const LEGACY_FALLBACK_HINT = ' (--era legacy skips the probe)';
 
 /** Errors of an HTTP `initialize` POST (the last step before trying HTTP+SSE). */
 const initializeErrors = new WeakSet<object>();

@@ -6,12 +6,14 @@
  * `sanitize`/`sanitizeLine` before it is placed in the output, so a tool list can never
  * move the cursor, recolor or retitle the user's terminal.
  */
-import kleur from 'kleur';
 import { sanitize, sanitizeLine } from '../util/sanitize.js';
 import type { Tool } from '../protocol/types.js';
 import type { DiffLine, FieldChange, ListDiff, ListKind, ListedItem, ToolDiff } from './types.js';
 import { listedKey } from './diff.js';
 import { append } from '../util/array.js';
+import { createPalette, type Palette } from './palette.js';
+
+export { createPalette, type Palette };
 
 /** Options of {@link renderToolDiff}. */
 export interface RenderDiffOptions {
@@ -21,49 +23,6 @@ export interface RenderDiffOptions {
   context?: number;
   /** The list diffed, for the reorder line (default `tools`). */
   noun?: ListKind;
-}
-
-type Paint = (s: string) => string;
-
-/** The few styles the diff uses, bound to one color decision. */
-export interface Palette {
-  readonly enabled: boolean;
-  green: Paint;
-  red: Paint;
-  yellow: Paint;
-  dim: Paint;
-  bold: Paint;
-}
-
-/**
- * A kleur-backed palette whose `enabled` is `color`, independent of the process-wide
- * `kleur.enabled` (which kleur derives from the TTY and NO_COLOR, and which other modules
- * may rely on). kleur 4 has no per-instance switch: its functions consult the module-global
- * flag. So, when `color` is true, each call sets the flag for the duration of that one
- * synchronous call and restores it in `finally`; nothing outside the call ever observes a
- * changed value. When `color` is false, kleur is not called at all: identity functions.
- */
-export function createPalette(color: boolean): Palette {
-  const style = (fn: (s: string) => string): Paint =>
-    color
-      ? (s: string) => {
-          const prev = kleur.enabled;
-          kleur.enabled = true;
-          try {
-            return fn(s);
-          } finally {
-            kleur.enabled = prev;
-          }
-        }
-      : (s: string) => s;
-  return {
-    enabled: color,
-    green: style((s) => kleur.green(s)),
-    red: style((s) => kleur.red(s)),
-    yellow: style((s) => kleur.yellow(s)),
-    dim: style((s) => kleur.dim(s)),
-    bold: style((s) => kleur.bold(s)),
-  };
 }
 
 /** Longest first line of a description shown after an added tool's name, in characters. */

@@ -44,6 +44,11 @@ export interface StdioOptions {
   maxMessageBytes?: number;
 }
 
+/** The transport of a stdio target (its command line, environment and folder; the other options at their defaults). */
+export function stdioTransport(target: Pick<StdioOptions, 'command' | 'args' | 'env' | 'cwd' | 'inheritEnv'>): StdioTransport {
+  return new StdioTransport({ command: target.command, args: target.args, env: target.env, cwd: target.cwd, inheritEnv: target.inheritEnv });
+}
+
 interface Pending {
   id: RequestId;
   resolve: (r: TransportResponse) => void;
@@ -75,6 +80,11 @@ export class StdioTransport implements Transport {
   private closing: Promise<void> | undefined;
   private exitPromise: Promise<void>;
   private resolveExit!: () => void;
+  /** Set by {@link prespawn}: the spawn's outcome (rejects with MCPI_SPAWN) and the exit, recorded from the spawn on. */
+  private spawned: Promise<void> | undefined;
+  private exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }> | undefined;
+  /** {@link start} ran: the pipes are read. */
+  private started = false;
 
   constructor(private readonly opts: StdioOptions) {
     this.exitPromise = new Promise((r) => (this.resolveExit = r));
@@ -89,8 +99,13 @@ export class StdioTransport implements Transport {
     return this.proc?.pid;
   }
 
-  /** Spawns the server. Rejects with TransportError('MCPI_SPAWN') when the program cannot start. */
-  async start(): Promise<void> {
+  /**
+   * Spawns the server now, before its user (the client) has loaded, so that the server's own
+   * start-up overlaps with the loading of the client's code; {@link start} then reads what it
+   * wrote meanwhile (it waits in the pipes). Does nothing once spawned. A spawn failure is
+   * reported by {@link start}.
+   */
+  prespawn(): void {
     if (this.proc) return;
     const { command, args, env, cwd, inheritEnv } = this.opts;
     const proc = spawn(command, args, {
@@ -103,11 +118,33 @@ export class StdioTransport implements Transport {
       windowsHide: true,
     });
     this.proc = proc;
+    this.spawned = new Promise<void>((resolve, reject) => {
+      proc.once('spawn', () => resolve());
+      proc.once('error', (e: NodeJS.ErrnoException) => {
+        const reason = e.code === 'ENOENT' ? `command not found: ${command}` : e.code === 'EACCES' ? `permission denied: ${command}` : e.message;
+        this.spawnError = new TransportError('MCPI_SPAWN', `cannot start the server: ${reason}`, { cause: e });
+        this.exited = this.spawnError.message;
+        this.resolveExit();
+        reject(this.spawnError);
+      });
+    });
+    this.spawned.catch(() => undefined); // start() reports it (a transport closed before start() has no one to tell)
+    this.exit = new Promise((resolve) => proc.once('exit', (code, signal) => resolve({ code, signal })));
+    // Closed before start(): close() waits for the exit.
+    void this.exit.then(() => this.started || this.resolveExit());
+  }
+
+  /** Spawns the server (unless {@link prespawn} did) and reads it. Rejects with TransportError('MCPI_SPAWN') when the program cannot start. */
+  async start(): Promise<void> {
+    if (this.started) return;
+    this.started = true;
+    this.prespawn();
+    const proc = this.proc!;
     const out = new StringDecoder('utf8');
-    proc.stdout.on('data', (chunk: Buffer) => this.onStdout(out.write(chunk), chunk.length));
+    proc.stdout!.on('data', (chunk: Buffer) => this.onStdout(out.write(chunk), chunk.length));
     const err = new StringDecoder('utf8');
     let errBuf = '';
-    proc.stderr.on('data', (chunk: Buffer) => {
+    proc.stderr!.on('data', (chunk: Buffer) => {
       errBuf += err.write(chunk);
       let nl: number;
       while ((nl = errBuf.indexOf('\n')) >= 0) {
@@ -119,24 +156,15 @@ export class StdioTransport implements Transport {
         errBuf = '';
       }
     });
-    proc.stderr.on('end', () => {
+    proc.stderr!.on('end', () => {
       if (errBuf) this.onStderrLine(errBuf);
       errBuf = '';
     });
-    proc.stdin.on('error', () => {
+    proc.stdin!.on('error', () => {
       /* EPIPE when the server is gone: reported through 'exit' */
     });
-    await new Promise<void>((resolve, reject) => {
-      proc.once('spawn', () => resolve());
-      proc.once('error', (e: NodeJS.ErrnoException) => {
-        const reason = e.code === 'ENOENT' ? `command not found: ${command}` : e.code === 'EACCES' ? `permission denied: ${command}` : e.message;
-        this.spawnError = new TransportError('MCPI_SPAWN', `cannot start the server: ${reason}`, { cause: e });
-        this.exited = this.spawnError.message;
-        this.resolveExit();
-        reject(this.spawnError);
-      });
-    });
-    proc.once('exit', (code, signal) => {
+    await this.spawned;
+    void this.exit!.then(({ code, signal }) => {
       this.exited = signal ? `the server process was killed by ${signal}` : `the server process exited with code ${code}`;
       const tail = this.stderrTail.length ? ` (last stderr: ${this.stderrTail.join(' | ')})` : '';
       this.failAll(new TransportError('MCPI_CLOSED', `${this.exited} before answering${tail}`));

@@ -6,6 +6,7 @@ import { useNow } from './hooks/useNow.js';
 import { useKeys } from './hooks/useKeys.js';
 import { usePaneBar } from './hooks/usePaneBar.js';
 import { useLogFlash, useStatusLine } from './hooks/useStatusLine.js';
+import { useRecording } from './hooks/useRecording.js';
 import { DIFFS, useDiffAnnounce } from './hooks/useDiffAnnounce.js';
 import { HELP_CONTEXTS, PRIORITY_CONTEXTS, hintLine, matchKey, type KeyContext } from './keys.js';
 import { scrollBy } from './lines/scroll.js';
@@ -60,6 +61,7 @@ function Inspector() {
   const { width, height } = useScreenSize(size);
   const mainH = height - CHROME_ROWS;
   const { flash, clearFlash, setStatus, shown } = useStatusLine();
+  const recording = useRecording(flash, wire.items);
   const { client, watch, reach } = useConnection({ client: given, listenFilter, pollMs, resynced });
   const ws = watch.state;
   const now = useNow(1000);
@@ -157,6 +159,7 @@ function Inspector() {
       );
     }
     if (g?.command === 'quit') return void quitKey();
+    if (g?.command === 'record.toggle') return recording.toggle();
     if (quitArmed) {
       setQuitArmed(false);
       clearFlash('quit-armed');
@@ -191,6 +194,8 @@ function Inspector() {
         auth={auth}
         connectionDetail={st.detail}
         activity={pane.activity ? undefined : activities[0]}
+        recording={recording.file !== undefined}
+        subscription={PANES.map((d) => panes[d.id].subscription).find((x) => !!x)}
         noGetStream={client.description.transport === 'http' && client.legacyGetStream === false ? { pollMs } : undefined}
       />
       <PaneTabs panes={bar} active={active} width={width} badges={badges} />

@@ -90,8 +90,16 @@ export function Root({
 
   const hooks = useCallback(
     (): ConnectHooks => ({
-      onWire: pushWire,
-      onStderr: (text) => pushLog({ time: services.now(), kind: 'stderr', text }),
+      onWire: services.recorder
+        ? (e) => {
+            pushWire(e);
+            services.recorder?.wire(e);
+          }
+        : pushWire,
+      onStderr: (text) => {
+        pushLog({ time: services.now(), kind: 'stderr', text });
+        services.recorder?.stderr(text);
+      },
       onWarning: (text) => pushLog({ time: services.now(), kind: 'warning', text }),
       onFinding: (finding) => pushLog({ time: services.now(), kind: 'finding', text: finding.message, finding }),
       onInfo: (text) => pushLog({ time: services.now(), kind: 'info', text }),
@@ -100,6 +108,9 @@ export function Root({
     }),
     [pushWire, pushLog, services, inputQueue],
   );
+  useEffect(() => {
+    if (services.recorder) services.recorder.onWarning = (text) => pushLog({ time: services.now(), kind: 'warning', text });
+  }, [services, pushLog]);
   const note = useCallback((text: string, warn?: boolean) => pushLog({ time: services.now(), kind: warn ? 'warning' : 'info', text }), [pushLog, services]);
   // What was wrong with the call history's file (read at start) goes to the Log pane.
   useEffect(() => services.history?.onWarning((text) => note(text, true)), [services, note]);

@@ -178,6 +178,13 @@ export const KEY_TABLE = [
     hint: { 'tools-list': 'wire', wire: 'hide' },
   },
   {
+    command: 'record.toggle',
+    keys: ['W'],
+    in: ['global'],
+    section: 'Everywhere',
+    does: 'record the traffic to a file (mcp-inspect/recording@1: replay and mock read it), and stop; the header shows ● REC meanwhile',
+  },
+  {
     command: 'roots.toggle',
     keys: ['O'],
     in: ['global'],

@@ -129,6 +129,7 @@ export async function startTui(opts: RunTuiOptions, { firstFrameShown = false }:
   const given = opts.services ?? {
     ...defaultServices(undefined, { minRefetchIntervalMs: opts.minRefetchIntervalMs }),
     history: opts.history ? new CallHistory(opts.history) : undefined,
+    recorder: opts.recorder,
   };
   const services = given.showImage ? given : { ...given, showImage, setInlinePictures };
   const instance = render(

@@ -30,6 +30,8 @@ export interface RunTuiOptions {
   /** Streams (tests); default: process.stdin / process.stdout. */
   stdin?: NodeJS.ReadStream;
   stdout?: NodeJS.WriteStream;
+  /** Records the session's traffic (the `W` key; started at once when it was given a file): src/cli/tui-recorder.ts. */
+  recorder?: import('./context/services.js').TuiRecorder;
   /** Replaces the real services (tests). */
   services?: TuiServices;
   /** Fixed size (tests); default: the terminal's, following resizes. */

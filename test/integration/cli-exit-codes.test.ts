@@ -90,7 +90,8 @@ describe('a server that does not offer resources or prompts (no such capability)
     ['legacy-fixture', ['--', node, fixturePath('legacy-server'), '--stdio']],
   ] as const;
 
-  it.each(SERVERS)('%s', async (name, target) => {
+  // Six CLI runs, each starting an SDK server: over 30 s at load 30 (as the --help test below).
+  it.each(SERVERS)('%s', { timeout: 120_000 }, async (name, target) => {
     const cases = [
       [['resources'], 'resources', 'resources/list'],
       [['resources', 'templates'], 'resources', 'resources/templates/list'],

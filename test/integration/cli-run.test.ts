@@ -249,6 +249,16 @@ describe('run --against A --against B', () => {
     const same = code(await runCli(['run', file, '--against', MODERN_CMD, '--against', modernHttp.url], LONG), 0);
     expect(same.stdout).toContain('2 of 2 calls the same on both, every expectation met');
     code(await runCli(['run', file, '--against', modernHttp.url, '--against', legacyHttp.url, '--json'], LONG), 0);
+    // @NAME: servers of a config file.
+    const config = path.join(dir, 'mcp.json');
+    writeFileSync(
+      config,
+      JSON.stringify({
+        mcpServers: { local: { command: process.execPath, args: [fixturePath('modern-server'), '--stdio'] }, remote: { url: legacyHttp.url } },
+      }),
+    );
+    const named = code(await runCli(['run', file, '--against', '@local', '--against', '@remote', '--config', config], LONG), 0);
+    expect(named.stdout).toContain('2 of 2 calls the same on both');
   });
 
   it("a call's expectation failing on one server: exit 8, said per server", async () => {

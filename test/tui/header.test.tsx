@@ -158,6 +158,29 @@ describe('Header at 80 columns (issue 19 point 8)', () => {
     expect(r.lastFrame()!.split('\n')[0]).toBe('● connected · fixture-server 1.2.3 · modern 2026-07-28 · stdio · mcp-inspect');
   });
 
+  it('a resource subscription comes after the running call and before auth; after X it is not said', () => {
+    const el = (width: number, disconnected?: string) => (
+      <Header
+        description={description({ transport: 'http' })}
+        targetLabel="x"
+        connection={disconnected ? 'disconnected' : 'connected'}
+        disconnected={disconnected}
+        now={0}
+        hints=""
+        width={width}
+        auth={{ mode: 'oauth' }}
+        subscription="◉ demo://clock · 3 updates"
+      />
+    );
+    expect(renderWith(el(80), svc()).lastFrame()!.split('\n')[0]).toBe('● connected · fixture-server 1.2.3 · ◉ demo://clock · 3 updates · no auth');
+    cleanup();
+    expect(renderWith(el(120), svc()).lastFrame()!.split('\n')[0]).toBe(
+      '● connected · fixture-server 1.2.3 · ◉ demo://clock · 3 updates · no auth · modern 2026-07-28 · http · mcp-inspect',
+    );
+    cleanup();
+    expect(renderWith(el(80, 'disconnected (you pressed X)'), svc()).lastFrame()!.split('\n')[0]).not.toContain('◉');
+  });
+
   it('short of room, the era keeps its name before it goes', () => {
     const r = renderWith(
       <Header description={description({ transport: 'stdio' })} targetLabel="x" connection="connected" now={0} hints="" width={48} />,

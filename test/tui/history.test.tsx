@@ -226,6 +226,29 @@ describe('History pane', () => {
     expect(client.calls).toHaveLength(1);
   });
 
+  it('r while a call runs in the Tools pane: not re-run, and said so', async () => {
+    let release!: () => void;
+    let i = 0;
+    const { r, client } = setup({
+      callTool: () =>
+        ++i === 1
+          ? Promise.resolve({ kind: 'complete', result: { content: [{ type: 'text', text: 'first' }] } })
+          : new Promise<CallOutcome>((res) => (release = () => res({ kind: 'complete', result: { content: [] } }))),
+    });
+    await callEcho(r, 'x');
+    await press(r, 'r', 'r');
+    await waitFor(r, (f) => f.includes('calling echo') || f.includes('Esc cancel'));
+    await press(r, 'H');
+    await waitFor(r, (f) => f.includes('1 call to this server'));
+    await press(r, 'r', 'r');
+    await waitFor(r, (f) => f.includes('Not re-run: echo is running (Esc cancels it)'));
+    expect(client.calls).toHaveLength(2);
+    release();
+    await waitFor(r, (f) => f.includes('✓ echo  complete'));
+    await press(r, 'H');
+    await waitFor(r, (f) => f.includes('2 calls to this server'));
+  });
+
   it('escape sequences in a tool name, a result or an error never reach the terminal', async () => {
     const evil = tool('ev\u001b[2Jil\u202e', { inputSchema: { type: 'object' } });
     const state = stateDir();

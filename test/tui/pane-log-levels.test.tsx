@@ -57,3 +57,31 @@ describe('Log pane levels', () => {
     await expect.poll(() => b.flashes).toContain('The server does not declare logging: it offers no logging/setLevel');
   });
 });
+
+describe('Log pane: legacy "off" (issue 19, noticed at stop 17)', () => {
+  it('after emergency, L turns it off: logging/setLevel emergency (no off on the wire), and what the server still sends is hidden', async () => {
+    const asked: (LogLevel | undefined)[] = [];
+    const client = fakeClient({ desc: description({ era: 'legacy', protocolVersion: '2025-11-25', capabilities: { tools: {}, logging: {} } }) });
+    client.setLogLevel = async (l) => {
+      asked.push(l);
+    };
+    // A message stamped later than the moment of off stands for one the server sends after it.
+    const wire = { items: [message('emergency', 'before off'), { ...message('emergency', 'after off'), time: Date.now() + 3_600_000 }], total: 2 };
+    const h = renderPane(logPane, { client, wire, width: 100, height: 14 });
+    await waitFor(h.r, (x) => x.includes('before off') && x.includes('after off'));
+    for (let i = 0; i < 8; i++) await press(h.r, 'L');
+    await waitFor(h.r, (x) => x.includes('server log level emergency (L)'));
+    await press(h.r, 'L');
+    const f = await waitFor(h.r, (x) => x.includes('server log level off (emergency asked, hidden here) (L)'));
+    expect(asked.at(-1)).toBe('emergency');
+    expect(asked.filter((l) => l === undefined)).toEqual([]);
+    expect(h.flashes).toContain('Log level off: logging/setLevel emergency sent (a legacy server has no off), and what it still sends is hidden here');
+    // What came before stays; a message after off is not shown.
+    expect(f).toContain('before off');
+    expect(f).not.toContain('after off');
+    // Then debug again.
+    await press(h.r, 'L');
+    await waitFor(h.r, (x) => x.includes('server log level debug (L)'));
+    expect(asked.at(-1)).toBe('debug');
+  });
+});

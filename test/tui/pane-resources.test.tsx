@@ -174,3 +174,27 @@ describe('Tools pane: o opens a resource_link of the result', () => {
     ]);
   });
 });
+
+describe('legacy resource subscriptions (issue 19, noticed at stop 17)', () => {
+  it('a renewed session (a session event on the watch) sends resources/subscribe again; the pane offers its subscription to the header', async () => {
+    const { c } = client();
+    c.description.era = 'legacy';
+    c.description.capabilities = { resources: { subscribe: true, listChanged: true } };
+    const calls: [string, boolean][] = [];
+    c.subscribeResource = async (uri, on) => {
+      calls.push([uri, on]);
+    };
+    const h = renderPane(resourcesPane, { client: c });
+    await waitFor(h.r, (f) => f.includes('Resources (3)'));
+    await press(h.r, KEY.enter);
+    await waitFor(h.r, (f) => f.includes('hello notes'));
+    await press(h.r, 'U');
+    await waitFor(h.r, (f) => f.includes('● subscribed'));
+    expect(calls).toEqual([['file:///notes.txt', true]]);
+    expect(h.latest().subscription).toBe('◉ file:///notes.txt');
+    h.feed.push({ type: 'session', time: Date.now(), message: 'the server had forgotten the session: started a new one' });
+    await expect.poll(() => calls.length).toBe(2);
+    expect(calls[1]).toEqual(['file:///notes.txt', true]);
+    await expect.poll(() => h.flashes).toContain('Subscribed again to file:///notes.txt after the session was renewed (resources/subscribe)');
+  });
+});

@@ -300,3 +300,27 @@ describe('the file', () => {
     expect(() => readCollection(path.join(dir, 'none.json'))).toThrow(/cannot read the collection .*none\.json: no such file/);
   });
 });
+
+describe('run --against targets and the median', async () => {
+  const { againstTarget, median } = await import('../../src/cli/commands/run.js');
+  it('reads a URL, @NAME and a command line split as a shell splits words (no shell run)', () => {
+    const flags = { header: ['X: 1'], env: ['A=1'], server: 'x', config: 'c.json' };
+    expect(againstTarget('http://127.0.0.1:3000/mcp', flags)).toMatchObject({
+      url: 'http://127.0.0.1:3000/mcp',
+      command: [],
+      flags: { header: ['X: 1'], env: undefined, server: undefined },
+    });
+    expect(againstTarget('@prod', flags)).toMatchObject({ command: [], flags: { server: 'prod', config: 'c.json' } });
+    expect(againstTarget(`node "my server.js" --port 'a b' x\\ y $HOME`, flags)).toMatchObject({
+      command: ['node', 'my server.js', '--port', 'a b', 'x y', '$HOME'],
+      flags: { header: undefined, env: ['A=1'], server: undefined, config: undefined },
+    });
+    expect(() => againstTarget('node "x', flags)).toThrow(/--against "node \\"x": unterminated " quote/);
+    expect(() => againstTarget('@', flags)).toThrow(/give the name of a configured server/);
+  });
+  it('takes the median', () => {
+    expect(median([])).toBe(0);
+    expect(median([5, 1, 3])).toBe(3);
+    expect(median([4, 1, 3, 2])).toBe(2.5);
+  });
+});

@@ -276,7 +276,8 @@ class Runner {
       }
     }
     const elapsedMs = median(samples);
-    this.results.set(call.name, first!.result);
+    // The first run's result is the one later calls refer to (--against runs a call once per repetition).
+    if (!this.results.has(call.name)) this.results.set(call.name, first!.result);
     const j = judge(call.expect, { method: call.method, result: first!.result, elapsedMs });
     return { target: p.target, ...(first!.sent !== undefined ? { arguments: first!.sent } : {}), result: first!.result, elapsedMs, samplesMs: samples, ...j };
   }
@@ -298,11 +299,9 @@ function fatalExit(inv: Invocation, fatal: unknown): number | undefined {
 
 // ---------------------------------------------------------------- one server
 
-/** The `--json` form of a call's run. */
-function runJson(call: CollectionCall, r: CallRun): Record<string, unknown> {
+/** The `--json` form of a call's run on one server (after its `name` and `method`, or under `A` / `B`). */
+function runJson(r: CallRun): Record<string, unknown> {
   return {
-    name: call.name,
-    method: call.method,
     target: r.target,
     arguments: r.arguments ?? null,
     met: r.met,
@@ -350,7 +349,7 @@ async function runOne(inv: Invocation, s: Session, plan: Plan): Promise<CommandR
     collection: collection.file,
     target: label,
     repeat: plan.repeat,
-    calls: collection.calls.map((c, i) => runJson(c, runs[i])),
+    calls: collection.calls.map((c, i) => ({ name: c.name, method: c.method, ...runJson(runs[i]) })),
     summary,
     error: runner.fatal === undefined ? null : { kind: errorKind(runner.fatal), message: sentence(runner.fatal) },
   };
@@ -483,11 +482,6 @@ async function compareOn(inv: Invocation, sa: Session, sb: Session, plan: Plan):
       samplesA.push(...ra.samplesMs);
       samplesB.push(...rb.samplesMs);
       if (A.fatal !== undefined || B.fatal !== undefined) break;
-      // The results (for ${calls.…}) are the first repetition's.
-      if (i === 0) {
-        if (ra.result !== undefined) A.results.set(call.name, ra.result);
-        if (rb.result !== undefined) B.results.set(call.name, rb.result);
-      }
     }
     a = { ...a!, samplesMs: samplesA, elapsedMs: median(samplesA) };
     b = { ...b!, samplesMs: samplesB, elapsedMs: median(samplesB) };
@@ -503,16 +497,6 @@ async function compareOn(inv: Invocation, sa: Session, sb: Session, plan: Plan):
   const different = rows.filter((r) => !r.same).length;
   const summary = { calls: rows.length, same: rows.length - different, different, notMet };
   const exitCode = fatalExit(inv, fatal) ?? (notMet ? EXIT.budgetNotMet : different ? EXIT.diffChanged : EXIT.ok);
-  const side = (r: CallRun) => ({
-    target: r.target,
-    arguments: r.arguments ?? null,
-    met: r.met,
-    elapsedMs: Math.round(r.elapsedMs * 1000) / 1000,
-    samplesMs: r.samplesMs.map((x) => Math.round(x * 1000) / 1000),
-    verdicts: r.verdicts,
-    result: r.result ?? null,
-    error: r.error ?? null,
-  });
   const doc = {
     collection: collection.file,
     targets: labels,
@@ -526,8 +510,8 @@ async function compareOn(inv: Invocation, sa: Session, sb: Session, plan: Plan):
         differenceCount: r.differenceCount,
         differences: r.differences,
         latency: latencyChange(r.a, r.b),
-        A: side(r.a),
-        B: side(r.b),
+        A: runJson(r.a),
+        B: runJson(r.b),
       };
     }),
     summary,

@@ -88,17 +88,29 @@ export async function runTuiCommand(url: string | undefined, command: string[], 
   }
   try {
     const target = await resolveTarget(url, command, flags, { onWarning: (w) => process.stderr.write(`mcp-inspect: warning: ${w}\n`) });
-    const [{ connect }, { connectOptions }, { colorEnabled }, { runTui }, { connectWithAuth }] = await Promise.all([
-      import('../../client/client.js'),
-      import('../connect-options.js'),
-      import('../output.js'),
-      import('../../tui/run.js'),
-      import('../tui-auth.js'),
-    ]);
+    const [{ connect }, { connectOptions }, { colorEnabled }, { runTui }, { connectWithAuth }, { isLegacyFallbackLine, shouldTellLegacyFallback }] =
+      await Promise.all([
+        import('../../client/client.js'),
+        import('../connect-options.js'),
+        import('../output.js'),
+        import('../../tui/run.js'),
+        import('../tui-auth.js'),
+        import('../era-notice.js'),
+      ]);
     const { watchForRestart } = watchPaths.length ? await import('../restart-on-change.js') : { watchForRestart: undefined };
     // Checks the paths now (a missing one is a usage error before the screen opens); the TUI subscribes below.
     if (watchForRestart) watchForRestart(watchPaths, () => {})();
-    return await runTui({
+    // W records the session (src/cli/tui-recorder.ts); --record FILE starts with it on.
+    const [{ recordOptions }, { tuiRecorder }] = await Promise.all([import('./record-flags.js'), import('../tui-recorder.js')]);
+    const first = recordOptions(flags);
+    const recorder = tuiRecorder({
+      target: target.kind === 'stdio' ? { command: target.command, args: target.args } : { url: target.url },
+      transport: target.kind,
+      first,
+    });
+    if (first) await recorder.start();
+    const code = await runTui({
+      recorder,
       history: historyServerKey(demo ? { kind: 'demo' } : historyTarget(target, flags.server)),
       roots: await initialRoots(target, flags),
       restartOn: watchForRestart ? (restart) => watchForRestart(watchPaths, (changed) => restart(`${changed} changed`)) : undefined,
@@ -113,7 +125,11 @@ export async function runTuiCommand(url: string | undefined, command: string[], 
               signal: hooks.signal,
               onWire: hooks.onWire,
               onStderr: hooks.onStderr,
-              onInfo: hooks.onInfo,
+              // The legacy fallback line once per server, as the CLI says it (src/cli/era-notice.ts); every time with --verbose.
+              onInfo: (m) => {
+                if (isLegacyFallbackLine(m) && !shouldTellLegacyFallback(target, !!flags.verbose)) return;
+                hooks.onInfo(m);
+              },
               onWarning: hooks.onWarning,
               onFinding: hooks.onFinding,
               input: hooks.input,
@@ -124,6 +140,8 @@ export async function runTuiCommand(url: string | undefined, command: string[], 
           }),
         ),
     });
+    recorder.stop();
+    return code;
   } finally {
     await demo?.close();
   }

@@ -29,11 +29,15 @@ export interface HeaderProps {
   connectionDetail?: string;
   /** Work running on another pane (`calling echo 3 s`): shown on the first line. */
   activity?: string;
+  /** What a pane is subscribed to (`◉ demo://clock · 3 updates`): on the first line, after the running call. */
+  subscription?: string;
   /**
    * A legacy HTTP server without a GET stream (issue 17 point 1): nothing unsolicited can
    * arrive, only polling (`pollMs`, ms; 0/undefined: off) finds changes.
    */
   noGetStream?: { pollMs?: number };
+  /** The traffic is being recorded (the `W` key, `--record`): `● REC` after the connection state. */
+  recording?: boolean;
 }
 
 const CONN_STYLE: Record<ConnectionState, StyleKey> = {
@@ -60,7 +64,8 @@ export interface HeaderSegment {
 
 /**
  * The header's first line as columns by priority (issue 19 point 8): state, server, the running
- * call (with its progress), auth, era (protocol version, transport), the `mcp-inspect` label.
+ * call (with its progress), resource subscriptions, auth, era (protocol version, transport), the
+ * `mcp-inspect` label.
  * Given in that order; when they do not fit `width` (joined by ` · `), the last ones go first,
  * whole (the label, then the era, …), so what matters most is never cut; state and server stay
  * and are cut at the end of the line when even they do not fit.
@@ -92,9 +97,11 @@ export function Header({
   width,
   auth,
   activity,
+  subscription,
   connectionDetail,
   noGetStream,
   disconnected,
+  recording,
 }: HeaderProps) {
   const theme = useTheme();
   const info = d?.serverInfo;
@@ -169,8 +176,10 @@ export function Header({
         {headerSegments(
           [
             { text: `● ${connection}${connectionDetail ? ` ${sanitizeLine(connectionDetail)}` : ''}`, style: CONN_STYLE[connection] },
+            recording ? { text: '● REC', style: 'error' } : undefined,
             { text: name, style: 'title' },
             activity ? { text: `⟳ ${sanitizeLine(activity)}`, style: 'warn' } : undefined,
+            subscription && !disconnected ? { text: sanitizeLine(subscription), style: 'changed' } : undefined,
             authText ? { text: authText, style: auth?.pending ? 'warn' : authText === 'no auth' ? 'muted' : 'ok' } : undefined,
             d ? { text: d.era, style: d.era === 'modern' ? 'accent' : 'warn', rest: ` ${sanitizeLine(d.protocolVersion)} · ${d.transport}` } : undefined,
             { text: 'mcp-inspect', style: 'muted' },

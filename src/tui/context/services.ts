@@ -6,7 +6,7 @@
 import { createContext, useContext } from 'react';
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { InspectorClient, ListSnapshot, ListenSessionEvent } from '../../client/types.js';
+import type { InspectorClient, ListSnapshot, ListenSessionEvent, WireEvent } from '../../client/types.js';
 import type { CallToolResult, JsonObject, ListenFilter, Tool } from '../../protocol/types.js';
 import type { ToolDiff } from '../../diff/types.js';
 import type { ValidationResult } from '../../schema/validate.js';
@@ -17,7 +17,33 @@ import type { InlinePicture } from '../images/inline.js';
 import { openableUrl } from '../../util/open-url.js';
 import type { CallHistory } from '../../state/call-history.js';
 
+/**
+ * Records the traffic the TUI sees to a file (the `W` key; `--record FILE` at start): built by
+ * the CLI (src/cli/tui-recorder.ts writes the recording format), fed every wire event and
+ * stderr line by the shell.
+ */
+export interface TuiRecorder {
+  /** The file being written now; undefined while not recording. */
+  readonly file: string | undefined;
+  /**
+   * Starts a recording (the `--record` file the first time, else a new file in the working
+   * folder), beginning with `past` (the messages the Wire pane still holds: the handshake, so
+   * that replay and mock can use a recording started mid-session); resolves to its path.
+   * Rejects when it cannot be created.
+   */
+  start(past?: readonly WireEvent[]): Promise<string>;
+  /** Stops recording; the file that was written (undefined when none was). */
+  stop(): string | undefined;
+  /** A wire event and a stderr line of the session (ignored while not recording). */
+  wire(e: WireEvent): void;
+  stderr(line: string): void;
+  /** Where the recorder's own notes go (the cap was reached, the disk is full): set by the shell to its Log pane. */
+  onWarning?: (message: string) => void;
+}
+
 export interface TuiServices {
+  /** Records the session's traffic (the `W` key). Absent: the key says recording is not available. */
+  recorder?: TuiRecorder;
   /** `listenSession` of src/client/listen-session.ts: first list, listen events, diffs, reconnects. */
   listenSession(
     client: InspectorClient,

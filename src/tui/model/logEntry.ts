@@ -85,13 +85,12 @@ export function nextShownLevel(min: LogLevel | undefined): LogLevel | undefined 
 }
 
 /**
- * The server's log level after `L`: debug … emergency, then none (`off`, when the era has it:
- * a modern request without a level gets no log messages; a legacy session keeps some level),
- * then debug again.
+ * The server's log level after `L`: debug … emergency, then none (`off`: a modern request
+ * without a level gets no log messages; a legacy session, which cannot be told "none", is asked
+ * for emergency and the Log pane hides the rest), then debug again.
  */
-export function nextServerLevel(level: LogLevel | undefined, hasOff: boolean): LogLevel | undefined {
+export function nextServerLevel(level: LogLevel | undefined): LogLevel | undefined {
   if (!level) return 'debug';
   const i = LOG_LEVELS.indexOf(level);
-  if (i + 1 < LOG_LEVELS.length) return LOG_LEVELS[i + 1];
-  return hasOff ? undefined : 'debug';
+  return i + 1 < LOG_LEVELS.length ? LOG_LEVELS[i + 1] : undefined;
 }

@@ -10,7 +10,8 @@ import { matchKey, type KeyContext } from '../keys.js';
 import { clampOffset, moveBy, scrollBy, scrollToShow } from '../lines/scroll.js';
 import { useSearch } from '../hooks/useSearch.js';
 import { LogPane, logLine } from '../components/LogPane.js';
-import { logMessageEntry, mergeLog, nextServerLevel, nextShownLevel, shownAtLevel } from '../model/logEntry.js';
+import { logMessageEntry, mergeLog, nextServerLevel, nextShownLevel, shownAtLevel, type LogEntry } from '../model/logEntry.js';
+import { useServices } from '../context/services.js';
 import { logDetailLines } from '../lines/logDetail.js';
 import type { PaneContext, PaneDef, PaneInstance } from './types.js';
 
@@ -18,33 +19,44 @@ const CONTEXTS: readonly KeyContext[] = ['log', 'list'];
 const DETAIL: readonly KeyContext[] = ['log-detail', 'view'];
 
 function useLogPane({ client, log, wire, width, height, flash }: PaneContext): PaneInstance {
+  const services = useServices();
   // The filter (`l`: server messages from this level up) and the level asked of the server (`L`).
   const [minLevel, setMinLevel] = useState<LogLevel | undefined>(undefined);
-  const [serverLevel, setServerLevel] = useState<{ level: LogLevel | undefined; chosen: boolean }>(() => ({ level: client.logLevel, chosen: false }));
+  // `offSince`: legacy "off" (logging/setLevel has no off: emergency is asked, and what the server still sends from then on is hidden here).
+  const [serverLevel, setServerLevel] = useState<{ level: LogLevel | undefined; chosen: boolean; offSince?: number }>(() => ({
+    level: client.logLevel,
+    chosen: false,
+  }));
   const modern = client.description.era === 'modern';
   // A new client (R, a restart) starts from --log-level: a level chosen here is asked again.
   const levelOf = useRef(client);
   useEffect(() => {
     if (levelOf.current === client) return;
     levelOf.current = client;
-    if (!serverLevel.chosen || client.logLevel === serverLevel.level || !client.setLogLevel) return;
-    if (serverLevel.level === undefined && !modern) return;
-    client.setLogLevel(serverLevel.level).catch((e: unknown) => flash(`could not set the log level again: ${describeError(e, 'inline')}`, 'error'));
+    const asked = serverLevel.offSince !== undefined && !modern ? 'emergency' : serverLevel.level;
+    if (!serverLevel.chosen || client.logLevel === asked || !client.setLogLevel) return;
+    if (asked === undefined && !modern) return;
+    client.setLogLevel(asked).catch((e: unknown) => flash(`could not set the log level again: ${describeError(e, 'inline')}`, 'error'));
   }, [client, serverLevel, modern, flash]);
   const askLevel = () => {
     if (!client.setLogLevel) return flash('This client cannot change the log level', 'warn');
     const caps = client.description.capabilities;
     if (!modern && !caps.logging) return flash('The server does not declare logging: it offers no logging/setLevel', 'warn', { ttlMs: 4000 });
-    const next = nextServerLevel(serverLevel.level, modern);
-    client.setLogLevel(next).then(
+    // After emergency comes off, in both eras (issue 19.5): modern requests then carry no level;
+    // a legacy session cannot be told "none", so it is asked for emergency and the rest is hidden here.
+    const next = nextServerLevel(serverLevel.level);
+    const off = next === undefined && !modern;
+    client.setLogLevel(off ? 'emergency' : next).then(
       () => {
-        setServerLevel({ level: next, chosen: true });
+        setServerLevel({ level: next, chosen: true, ...(off && { offSince: services.now() }) });
         flash(
           modern
             ? next
               ? `Log level ${next}: sent in the _meta of every request from now on`
               : 'Log level off: requests carry no log level (the server sends no log messages)'
-            : `Log level ${next}: logging/setLevel sent`,
+            : off
+              ? 'Log level off: logging/setLevel emergency sent (a legacy server has no off), and what it still sends is hidden here'
+              : `Log level ${next}: logging/setLevel sent`,
           'ok',
           { ttlMs: 4000 },
         );
@@ -57,7 +69,11 @@ function useLogPane({ client, log, wire, width, height, flash }: PaneContext): P
   const [detail, setDetail] = useState<{ open: boolean; offset: number }>({ open: false, offset: 0 });
   const offsetRef = useRef(0);
   // The server's log messages (notifications/message) are read off the wire, from the first byte.
-  const messages = useMemo(() => wire.items.map(logMessageEntry).filter((e) => e !== undefined), [wire]);
+  const offSince = serverLevel.offSince;
+  const messages = useMemo(
+    () => wire.items.map(logMessageEntry).filter((e): e is LogEntry => e !== undefined && (offSince === undefined || e.time < offSince)),
+    [wire, offSince],
+  );
   const all = useMemo(() => mergeLog(log.items, messages), [log, messages]);
   const entries = useMemo(() => (minLevel ? all.filter((e) => shownAtLevel(e, minLevel)) : all), [all, minLevel]);
   const lines = useMemo(() => entries.map(logLine), [entries]);
@@ -112,7 +128,7 @@ function useLogPane({ client, log, wire, width, height, flash }: PaneContext): P
         lines={lines}
         total={log.total + messages.length}
         shownOf={minLevel ? all.length : undefined}
-        levels={`server log level ${serverLevel.level ?? (modern ? 'off' : 'not set')} (L) · showing ${minLevel ? `${minLevel} and up` : 'all levels'} (l)`}
+        levels={`server log level ${serverLevel.level ?? (modern || offSince !== undefined ? 'off' : 'not set')}${offSince !== undefined ? ' (emergency asked, hidden here)' : ''} (L) · showing ${minLevel ? `${minLevel} and up` : 'all levels'} (l)`}
         selected={index}
         offset={offset}
         follow={sel.follow}

@@ -58,7 +58,7 @@ export function promptMessageLines(result: GetPromptResult, width: number): Line
   return out;
 }
 
-function usePromptsPane({ client, watch, width, height, now, flash }: PaneContext): PaneInstance {
+function usePromptsPane({ client, watch, width, height, now, flash, disconnected }: PaneContext): PaneInstance {
   const theme = useTheme();
   const offered = client.description.capabilities.prompts !== undefined;
   const list = useServerList((signal) => client.listPrompts({ signal }), { enabled: offered, watch: watch.state, kind: 'prompts' });
@@ -78,6 +78,8 @@ function usePromptsPane({ client, watch, width, height, now, flash }: PaneContex
   const p = Math.min(pos, Math.max(0, n - 1));
 
   const run = (name: string, values: Record<string, string>) => {
+    // Closed (X): nothing is sent, as for a tool call (issue 19.14).
+    if (disconnected) return flash(`Not sent: ${disconnected} — R connects again`, 'warn');
     setView('result');
     setOffset(0);
     if (!client.getPrompt) return setGet({ phase: 'failed', name, error: 'this client cannot get prompts yet (prompts/get is not implemented)' });

@@ -13,6 +13,7 @@ import { METHOD } from '../../protocol/constants.js';
 import { contentDiffLines, diffContents } from '../../diff/content-diff.js';
 import { formatClock } from '../lines/text.js';
 import { Box, Text } from 'ink';
+import type { InspectorClient } from '../../client/types.js';
 import type { ReadResourceResult } from '../../protocol/resource.js';
 import type { Resource, ResourceTemplate } from '../../protocol/types.js';
 import { decodeBlob, isResourceNotFound } from '../../protocol/resource.js';
@@ -26,7 +27,7 @@ import { matchKey, type KeyContext } from '../keys.js';
 import { clampOffset, moveBy, scrollBy } from '../lines/scroll.js';
 import { jsonLines, line, textLines, type Line } from '../lines/lines.js';
 import { parseJsonText } from '../lines/resultLines.js';
-import { base64Size, formatBytes } from '../lines/text.js';
+import { base64Size, formatBytes, truncate } from '../lines/text.js';
 import { describeError } from '../model/errors.js';
 import { useServerList, cacheLine, isFresh } from '../hooks/useServerList.js';
 import { useArgsForm } from '../hooks/useArgsForm.js';
@@ -101,7 +102,7 @@ function updateDiffLines(before: ReadResourceResult, after: ReadResourceResult):
   );
 }
 
-function useResourcesPane({ client, watch, width, height, now, flash }: PaneContext): PaneInstance {
+function useResourcesPane({ client, watch, width, height, now, flash, disconnected }: PaneContext): PaneInstance {
   const services = useServices();
   const theme = useTheme();
   const modern = client.description.era === 'modern';
@@ -160,12 +161,13 @@ function useResourcesPane({ client, watch, width, height, now, flash }: PaneCont
 
   /** Reads `uri`: from the cache while fresh (unless `force`), else from the server (input rounds go to the overlay). */
   const doRead = (uri: string, force: boolean) => {
+    const hit = cache.current.get(uri);
+    const fresh = !force && hit && isFresh(hit.fetchedAt, hit.result.ttlMs, services.now()) && hit.result.ttlMs !== undefined;
+    // Closed (X): nothing is sent, as for a tool call (issue 19.14); a fresh cached copy still shows.
+    if (disconnected && !fresh) return flash(`Not read: ${disconnected} — R connects again`, 'warn');
     setView('read');
     setOffset(0);
-    const hit = cache.current.get(uri);
-    if (!force && hit && isFresh(hit.fetchedAt, hit.result.ttlMs, services.now()) && hit.result.ttlMs !== undefined) {
-      return setRead({ phase: 'done', uri, result: hit.result, fetchedAt: hit.fetchedAt, cached: true });
-    }
+    if (fresh) return setRead({ phase: 'done', uri, result: hit.result, fetchedAt: hit.fetchedAt, cached: true });
     if (!client.readResource)
       return setRead({ phase: 'failed', uri, error: 'this client cannot read resources yet (resources/read is not implemented)', notFound: false });
     setRead({ phase: 'running', uri });
@@ -179,6 +181,32 @@ function useResourcesPane({ client, watch, width, height, now, flash }: PaneCont
     );
   };
 
+  // Legacy subscriptions live in the server's session: a new client (R, a restart) or a renewed
+  // session has forgotten them, so they are sent again (modern ones ride in the listen filter,
+  // which the watch sends again by itself). spec: 2025-11-25 server/resources#subscriptions
+  const renew = (c: InspectorClient, why: string) => {
+    const uris = [...subsRef.current];
+    if (c.description.era !== 'legacy' || !c.subscribeResource || uris.length === 0) return;
+    const sub = c.subscribeResource.bind(c);
+    Promise.all(uris.map((u) => sub(u, true))).then(
+      () =>
+        flash(`Subscribed again to ${uris.length === 1 ? sanitizeLine(uris[0]) : `${uris.length} resources`} after ${why} (resources/subscribe)`, 'ok', {
+          ttlMs: 4000,
+        }),
+      (e: unknown) => flash(`resources/subscribe failed after ${why}: ${describeError(e, 'inline')}`, 'error'),
+    );
+  };
+  const subsRef = useRef(subs);
+  subsRef.current = subs;
+  const renewRef = useRef(renew);
+  renewRef.current = renew;
+  const lastClient = useRef(client);
+  useEffect(() => {
+    if (lastClient.current === client) return;
+    lastClient.current = client;
+    renewRef.current(client, 'the reconnect');
+  }, [client]);
+
   // notifications/resources/updated for a subscribed URI: re-read it, diff against the contents before.
   const seenSeq = useRef(watch.state.received);
   const readRef = useRef(read);
@@ -187,6 +215,7 @@ function useResourcesPane({ client, watch, width, height, now, flash }: PaneCont
     const fresh = watch.state.tail.filter((t) => t.seq > seenSeq.current);
     seenSeq.current = watch.state.received;
     for (const { event: ev } of fresh) {
+      if (ev.type === 'session') renewRef.current(client, 'the session was renewed');
       if (ev.type !== 'notification' || ev.method !== METHOD.resourceUpdated) continue;
       const uri = typeof ev.params?.uri === 'string' ? ev.params.uri : undefined;
       if (!uri || !subs.has(uri) || !client.readResource) continue;
@@ -207,6 +236,7 @@ function useResourcesPane({ client, watch, width, height, now, flash }: PaneCont
 
   /** U: subscribe to `uri`, or unsubscribe. */
   const toggleSubscription = (uri: string) => {
+    if (disconnected) return flash(`Not sent: ${disconnected} — R connects again`, 'warn');
     const on = !subs.has(uri);
     const next = new Set(subs);
     if (on) next.add(uri);
@@ -382,8 +412,20 @@ function useResourcesPane({ client, watch, width, height, now, flash }: PaneCont
     );
   };
 
+  // The header says it from every pane: one resource by name, several counted.
+  const subscribed = [...subs];
+  const updateCount = subscribed.reduce((n, u) => n + (updates[u]?.count ?? 0), 0);
+  const upd = updateCount ? ` · ${updateCount} update${updateCount === 1 ? '' : 's'}` : '';
+  const subscription =
+    subscribed.length === 0
+      ? undefined
+      : subscribed.length === 1
+        ? `◉ ${truncate(sanitizeLine(subscribed[0]), 32)}${subState(subscribed[0]) === 'subscribed' ? '' : ` ${subState(subscribed[0])}`}${upd}`
+        : `◉ ${subscribed.length} subscriptions${upd}`;
+
   return {
     contexts,
+    subscription,
     // The tab says what the pane lists: resources and templates apart (`7+2`), not their sum.
     badge: resources.state.items
       ? `${resources.state.items.length}${templates.state.items?.length ? `+${templates.state.items.length}` : ''}`

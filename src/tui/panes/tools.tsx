@@ -44,6 +44,7 @@ import { pictureEscape } from '../images/escapes.js';
 import { fitCells } from '../images/blocks.js';
 import { inlinePicture, reservedLines, type InlinePicture } from '../images/inline.js';
 import { formatBytes } from '../lines/text.js';
+import { sanitizeLine } from '../../util/sanitize.js';
 import { useCollectPrompt } from '../hooks/useCollectPrompt.js';
 import { parseHistoryRequest, replayArguments, useRecordCalls } from '../hooks/useCallHistory.js';
 import { buildForm, formValueFromJson } from '../../schema/form.js';
@@ -487,7 +488,9 @@ function useToolsPane({ client, watch, now, width, height, flash, clearFlash, op
       const entry = req && services.history?.get(req.id);
       const tool = entry && tools?.find((t) => t.name === entry.tool);
       const args = entry && replayArguments(entry);
-      if (!entry || !tool || !args) return;
+      if (!entry || !args) return;
+      if (!tool) return flash(`${sanitizeLine(entry.tool)} is not in the tool list${tools ? '' : ' (still listing)'}`, 'warn');
+      if (req.action === 'rerun' && callState.phase === 'running') return flash(`Not re-run: ${callState.tool} is running (Esc cancels it)`, 'warn');
       setInfo({ open: false, offset: 0 });
       setOpenName(tool.name);
       lastOpen.current = tool;

@@ -78,6 +78,11 @@ export interface PaneInstance {
    * is on another pane, and the reason `q` asks twice.
    */
   activity?: string;
+  /**
+   * What this pane is subscribed to, said short (`◉ demo://clock · 3 updates`): a column of the
+   * header's first line, seen from every pane (issue 19, subscriptions).
+   */
+  subscription?: string;
   /** Stops that work (the App calls it before quitting on the second `q`). */
   cancelActivity?(): void;
   /** The App brought this pane up by its key or by itself (not by Tab): show the newest. Stable across renders. */
