@@ -19,6 +19,7 @@ const SLOW_FIRST = [
   'test/integration/cli-listen.test.ts',
   'test/tui/e2e-lifecycle.test.ts',
   'test/integration/demo-conformance.test.ts',
+  'test/integration/proxy-conformance.test.ts',
 ];
 
 class SlowFirst extends BaseSequencer {

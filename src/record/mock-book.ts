@@ -74,7 +74,11 @@ export function bookFromRecording(rec: Recording, strict = false): MockBook {
   const answered = conv.hostRequests.filter((x): x is Exchange & { response: NonNullable<Exchange['response']> } => !!x.response);
   const methods = new Set(answered.map((x) => String(x.request.message.method)));
   const eras: ('modern' | 'legacy')[] = [];
-  if (answered.some((x) => x.request.message.method === 'server/discover' && 'result' in x.response.message)) eras.push('modern');
+  // Modern: an answered server/discover, or any answered request in the modern envelope (a
+  // stateless client, such as the conformance suite, need not call server/discover first).
+  const modernEnvelope = (p: unknown) => isObject(p) && isObject(p._meta) && typeof p._meta['io.modelcontextprotocol/protocolVersion'] === 'string';
+  if (answered.some((x) => (x.request.message.method === 'server/discover' && 'result' in x.response.message) || modernEnvelope(x.request.message.params)))
+    eras.push('modern');
   if (methods.has('initialize')) eras.push('legacy');
   const notifications = conv.serverNotifications
     .filter((n) => /list_changed$|^notifications\/resources\/updated$/.test(String(n.message.method)))

@@ -34,7 +34,8 @@ async function bookOf(file: string, strict: boolean): Promise<MockBook> {
     const rec = parseRecording(text, file);
     for (const w of rec.warnings) warn(w);
     const book = mb.bookFromRecording(rec, strict);
-    if (!book.eras.length) throw new UsageError(`${file} holds no answered initialize or server/discover: a mock cannot start a session from it`);
+    if (!book.eras.length)
+      throw new UsageError(`${file} holds no answered initialize, server/discover or modern request: a mock cannot start a session from it`);
     return book;
   }
   let value: unknown;
