@@ -9,7 +9,7 @@
 // tools that ask for input answered by --elicit (SDK v2 input rounds, an SDK v1 elicitation).
 // Runs are bounded by --requests, or by stages whose request count is fixed by their schedule.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, connect as tcpConnect, type Server } from 'node:net';
+import { createServer, connect as tcpConnect, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -116,20 +116,29 @@ describe('load', { timeout: 120_000 }, () => {
 
 /** A TCP relay to `target` (host:port) that counts the connections made to it. */
 async function countingRelay(target: URL): Promise<{ url: string; connections: () => number; close: () => Promise<void> }> {
-  let n = 0;
+  const sockets = new Set<Socket>();
   const server: Server = createServer((client) => {
-    n++;
     const upstream = tcpConnect(Number(target.port), target.hostname);
+    for (const s of [client, upstream]) {
+      sockets.add(s);
+      s.on('close', () => sockets.delete(s));
+    }
     client.pipe(upstream).pipe(client);
     client.on('error', () => upstream.destroy());
     upstream.on('error', () => client.destroy());
   });
+  let n = 0;
+  server.on('connection', () => n++);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const { port } = server.address() as { port: number };
   return {
     url: `http://127.0.0.1:${port}${target.pathname}`,
     connections: () => n,
-    close: () => new Promise<void>((r) => (server.close(() => r()), server.closeAllConnections?.())),
+    close: () =>
+      new Promise<void>((r) => {
+        server.close(() => r());
+        for (const s of sockets) s.destroy();
+      }),
   };
 }
 
