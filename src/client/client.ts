@@ -130,6 +130,7 @@ async function makeTransport(target: Target, opts: ClientOptions = {}): Promise<
     secretHeaderNames: secret,
     auth: opts.auth,
     followRedirects: opts.followRedirects,
+    maxConnections: opts.maxConnections,
   });
 }
 

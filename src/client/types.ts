@@ -116,6 +116,11 @@ export interface ClientOptions {
   /** Most input rounds answered per request (default 10). */
   maxRounds?: number;
   /**
+   * Streamable HTTP: the most connections the pool opens to the server (`load --connections`);
+   * requests beyond them wait for a free one. Default: no cap (one per request in flight).
+   */
+  maxConnections?: number;
+  /**
    * OAuth for an HTTP target (src/auth's AuthProvider contract): asked for the Authorization
    * header of every request and told every 401/403 challenge. Not used when the target's
    * headers carry Authorization (`--bearer`, `--header`: they win). Ignored for stdio.

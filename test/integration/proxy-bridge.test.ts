@@ -180,6 +180,38 @@ describe('proxy URL with a modern host', { timeout: 120_000 }, () => {
   });
 });
 
+describe('proxy URL with a broken server', { timeout: 120_000 }, () => {
+  const LIST =
+    '{"jsonrpc":"2.0","id":"a1","method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}\n';
+
+  it('an HTML error page: the request gets a JSON-RPC error with its id and the status', async () => {
+    const f = await startHttpFixture('faults/http-faults.mjs', ['--mode', 'html500']);
+    const r = await runCli(['proxy', f.url], { input: LIST, timeoutMs: 30_000 });
+    expect(r.code, describeResult(r)).toBe(0);
+    const line = JSON.parse(r.stdout.trim());
+    expect(line).toMatchObject({ id: 'a1', error: { code: -32603 } });
+    expect(line.error.message).toContain('HTTP 500');
+    expect(r.stdout).not.toContain('<html');
+  });
+
+  it('malformed SSE: every event passed on as one line, the pretty-printed CRLF response joined onto one', async () => {
+    const f = await startHttpFixture('faults/http-faults.mjs', ['--mode', 'sse-garbage']);
+    const r = await runCli(['proxy', f.url], { input: LIST, timeoutMs: 30_000 });
+    expect(r.code, describeResult(r)).toBe(0);
+    const lines = r.stdout.split('\n').filter(Boolean);
+    const answer = lines.map((l) => {
+      try {
+        return JSON.parse(l);
+      } catch {
+        return undefined;
+      }
+    });
+    expect(answer.find((m) => m?.id === 'a1')?.result.tools[0].name).toBe('echo');
+    // No line holds a line break of the server's: each event is one line.
+    expect(lines.every((l) => !l.includes('\r'))).toBe(true);
+  });
+});
+
 describe('proxy URL with OAuth', { timeout: 120_000 }, () => {
   async function world() {
     const f: any = await startOAuthFixture({});

@@ -105,6 +105,18 @@ describe('proxy --http PORT -- CMD', { timeout: 120_000 }, () => {
     expect(status).toBe(403);
   });
 
+  it('a body that is not JSON, or a batch: 400 with the JSON-RPC error, and the server goes on', async () => {
+    const s = await serve(MODERN);
+    const post = async (body: string) => {
+      const res = await fetch(s.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body });
+      return { status: res.status, body: await res.json() };
+    };
+    expect(await post('{"jsonrpc":"2.0","id":1,')).toMatchObject({ status: 400, body: { error: { code: -32700 } } });
+    expect(await post('[{"jsonrpc":"2.0","id":1,"method":"ping"}]')).toMatchObject({ status: 400, body: { error: { code: -32600 } } });
+    const r = await runCli(['tools', s.url], { timeoutMs: 60_000 });
+    expect(r.code, describeResult(r)).toBe(0);
+  });
+
   it('a command that cannot start: the request is answered 502 with the reason', async () => {
     const s = await serve(['/nonexistent/mcp-server-binary']);
     const r = await runCli(['tools', s.url, '--era', 'legacy'], { timeoutMs: 60_000 });

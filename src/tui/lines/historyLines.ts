@@ -53,10 +53,10 @@ export function entrySearchText(e: HistoryEntry): string {
   return [e.tool, e.summary.text ?? '', e.summary.error ?? '', e.arguments ? JSON.stringify(e.arguments) : ''].join('\u0000').toLowerCase();
 }
 
-/** One row of the list (selected: `›`), cut to `width`. */
-export function historyRow(e: HistoryEntry, selected: boolean, now: number, toolW: number, width: number): Line {
+/** One row of the list (selected: `›`), cut to `width`; `whenW`: the width of the when column (8 today, 11 with a date). */
+export function historyRow(e: HistoryEntry, selected: boolean, now: number, toolW: number, width: number, whenW = 11): Line {
   const o = outcomeLabel(e);
-  const head = `${selected ? '›' : ' '} ${whenLabel(e.at, now).padEnd(11)} `;
+  const head = `${selected ? '›' : ' '} ${whenLabel(e.at, now).padEnd(whenW)} `;
   const tool = truncate(sanitizeLine(e.tool), toolW).padEnd(toolW);
   const dur = formatDuration(e.durationMs).padStart(8);
   const used = [...head].length + toolW + 1 + 12 + 8 + 2;

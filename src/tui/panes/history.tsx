@@ -20,7 +20,7 @@ import { useCollectPrompt } from '../hooks/useCollectPrompt.js';
 import { editText, type TextState } from '../forms/textEdit.js';
 import { matchKey, type KeyContext } from '../keys.js';
 import { clampOffset, moveBy, scrollBy, scrollToShow } from '../lines/scroll.js';
-import { compareLines, entryDetailLines, entrySearchText, historyRow, type CompareBase, type EntryState } from '../lines/historyLines.js';
+import { compareLines, entryDetailLines, entrySearchText, historyRow, whenLabel, type CompareBase, type EntryState } from '../lines/historyLines.js';
 import { line, type Line } from '../lines/lines.js';
 import { LinesView } from '../components/LinesView.js';
 import type { PaneContext, PaneDef, PaneInstance } from './types.js';
@@ -193,8 +193,10 @@ function useHistoryPane({ client, watch, now, width, height, flash, clearFlash, 
         </Box>
       );
     }
-    const toolW = Math.min(20, Math.max(6, ...shown.slice(top, top + listH).map((e) => [...sanitizeLine(e.tool)].length)));
-    const rows: Line[] = shown.slice(top, top + listH).map((e, i) => historyRow(e, top + i === pos, now, toolW, width));
+    const visible = shown.slice(top, top + listH);
+    const whenW = Math.max(8, ...visible.map((e) => whenLabel(e.at, now).length));
+    const toolW = Math.min(20, Math.max(6, ...visible.map((e) => [...sanitizeLine(e.tool)].length)));
+    const rows: Line[] = visible.map((e, i) => historyRow(e, top + i === pos, now, toolW, width, whenW));
     const title = !history
       ? 'No history here: calls are not kept'
       : `${all.length} call${all.length === 1 ? '' : 's'} to this server, newest first${query.text ? ` · ${shown.length} match${shown.length === 1 ? '' : 'es'}` : ''}`;
