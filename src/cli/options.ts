@@ -50,6 +50,8 @@ export interface CommonFlags extends TargetFlags, InputFlags, RecordFlags {
   dpop?: boolean;
   /** `--meta KEY=JSON`, repeatable: `_meta` entries added to every request (see {@link metaOf}). */
   meta?: string[];
+  /** `--connections N` (declared by `load` only): the most HTTP connections to the server (see {@link connectionsOf}). */
+  connections?: string;
 }
 
 const collect = (v: string, prev: string[] = []) => [...prev, v];
@@ -150,6 +152,15 @@ export function scopesOf(flags: Pick<CommonFlags, 'scope'>): string[] | undefine
 
 /** The `_meta` keys mcp-inspect sets itself (the era's and progressToken): `--meta` may not replace them. */
 const OWN_META_KEYS: readonly string[] = [...Object.values(META), 'progressToken'];
+
+/** `--connections N`: a whole number from 1 to 10000, or undefined. Throws UsageError otherwise. */
+export function connectionsOf(flags: Pick<CommonFlags, 'connections'>): number | undefined {
+  if (flags.connections === undefined) return undefined;
+  const n = Number(flags.connections);
+  if (!Number.isInteger(n) || n < 1 || n > 10_000)
+    throw new UsageError(`--connections ${JSON.stringify(flags.connections)}: give a whole number from 1 to 10000`);
+  return n;
+}
 
 /**
  * Parses `--meta KEY=JSON` (repeatable) into the `_meta` entries added to every request:
