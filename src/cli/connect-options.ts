@@ -9,7 +9,7 @@ import { maxRoundsOf } from '../protocol/mrtr.js';
 import { UsageError } from '../protocol/errors.js';
 import type { InputFlags } from './input-options.js';
 import type { Finding } from '../check/types.js';
-import { maxTimeOf, metaOf, timeoutOf, type CommonFlags } from './options.js';
+import { connectionsOf, maxTimeOf, metaOf, timeoutOf, type CommonFlags } from './options.js';
 
 /** Where a face wants to hear what the client reports. Absent sinks are not called. */
 export interface ConnectSinks {
@@ -45,6 +45,7 @@ export function connectOptions(flags: CommonFlags & InputFlags, sinks: ConnectSi
     timeoutMs: timeoutOf(flags),
     maxTimeMs: maxTimeOf(flags),
     followRedirects: flags.followRedirects,
+    maxConnections: connectionsOf(flags),
     era: flags.era,
     protocolVersion: flags.protocolVersion,
     logLevel: flags.logLevel,

@@ -145,6 +145,17 @@ export class CliInputHandler implements InputHandler {
     this.o.interactive = false;
   }
 
+  /**
+   * Every call of the run is the same call made again (`load`): a legacy server's
+   * elicitation is then keyed `1` each time (as in one `call`), not by its number in the
+   * run, so `--elicit 1=…` answers all of them.
+   */
+  repeatCalls(): void {
+    this.repeating = true;
+  }
+
+  private repeating = false;
+
   /** Uses `responses` (from a `--resume` document) for round `round`, the next time it is answered. */
   resumeWith(round: number, responses: InputResponses): void {
     this.o.resumed = { round, responses };
@@ -156,7 +167,8 @@ export class CliInputHandler implements InputHandler {
     // Sampling and roots (answered by kind) get keys no ordinal can collide with.
     const requests = round.requests.map((r) => {
       if (round.era !== 'legacy') return r;
-      const key = r.kind === 'elicitation-form' || r.kind === 'elicitation-url' ? String(++this.legacyElicitations) : `${r.method}#${r.key}`;
+      const key =
+        r.kind === 'elicitation-form' || r.kind === 'elicitation-url' ? (this.repeating ? '1' : String(++this.legacyElicitations)) : `${r.method}#${r.key}`;
       back.set(key, r.key);
       return { ...r, key };
     });

@@ -50,6 +50,8 @@ export interface CommonFlags extends TargetFlags, InputFlags, RecordFlags {
   dpop?: boolean;
   /** `--meta KEY=JSON`, repeatable: `_meta` entries added to every request (see {@link metaOf}). */
   meta?: string[];
+  /** `--connections N` (declared by `load` only): the most HTTP connections to the server (see {@link connectionsOf}). */
+  connections?: string;
 }
 
 const collect = (v: string, prev: string[] = []) => [...prev, v];
@@ -89,17 +91,27 @@ export function addCommonOptions(cmd: Command): Command {
     .option('--meta <KEY=JSON>', 'add this entry to the _meta of every request (repeatable; a value that is not JSON is a string)', collect)
     .option('--json', 'machine-readable JSON on stdout')
     .option('--trace', 'write every message on the wire to stderr (secrets redacted)')
-    .option('--record <file>', "write this session's traffic to FILE (NDJSON, mcp-inspect/recording@1, as proxy --record: replay and mock read it)")
+    .option('--no-color', 'no colors (NO_COLOR is honored too)');
+  addRecordOptions(cmd, "this session's traffic");
+  addAuthOptions(cmd);
+  // Last, so that --help shows how to reach the server before how to answer its input rounds.
+  return addInputOptions(cmd);
+}
+
+/**
+ * Adds `--record FILE`, `--redact POINTER` (repeatable) and `--max-record-bytes SIZE` (see
+ * src/cli/commands/record-flags.ts): the proxy's and every server command's. `what`: what is
+ * recorded, for the help (`the conversation`).
+ */
+export function addRecordOptions(cmd: Command, what: string): Command {
+  return cmd
+    .option('--record <file>', `write ${what} to this file (NDJSON, format mcp-inspect/recording@1: replay and mock read it)`)
     .option(
       '--redact <pointer>',
       'in the recording, mask the value at this JSON pointer into params and results, e.g. /arguments/password (repeatable)',
       collect,
     )
-    .option('--max-record-bytes <size>', 'stop recording once the file reaches this size (bytes, or 64k, 10M…)')
-    .option('--no-color', 'no colors (NO_COLOR is honored too)');
-  addAuthOptions(cmd);
-  // Last, so that --help shows how to reach the server before how to answer its input rounds.
-  return addInputOptions(cmd);
+    .option('--max-record-bytes <size>', 'stop recording once the file reaches this size (bytes, or 64k, 10M…)');
 }
 
 /**
@@ -140,6 +152,15 @@ export function scopesOf(flags: Pick<CommonFlags, 'scope'>): string[] | undefine
 
 /** The `_meta` keys mcp-inspect sets itself (the era's and progressToken): `--meta` may not replace them. */
 const OWN_META_KEYS: readonly string[] = [...Object.values(META), 'progressToken'];
+
+/** `--connections N`: a whole number from 1 to 10000, or undefined. Throws UsageError otherwise. */
+export function connectionsOf(flags: Pick<CommonFlags, 'connections'>): number | undefined {
+  if (flags.connections === undefined) return undefined;
+  const n = Number(flags.connections);
+  if (!Number.isInteger(n) || n < 1 || n > 10_000)
+    throw new UsageError(`--connections ${JSON.stringify(flags.connections)}: give a whole number from 1 to 10000`);
+  return n;
+}
 
 /**
  * Parses `--meta KEY=JSON` (repeatable) into the `_meta` entries added to every request:

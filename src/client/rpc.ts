@@ -158,6 +158,17 @@ export class RpcCore {
    * everything when there is an input handler, nothing without one. spec: basic/lifecycle (capabilities)
    */
   capabilities(era: Era): JsonObject {
+    // Built once per era and server description (they decide it): every modern request carries it.
+    const c = this.capsCache;
+    if (c && c.era === era && c.desc === this.desc) return c.caps;
+    const caps = this.buildCapabilities(era);
+    this.capsCache = { era, desc: this.desc, caps };
+    return caps;
+  }
+
+  private capsCache: { era: Era; desc: ServerDescription | undefined; caps: JsonObject } | undefined;
+
+  private buildCapabilities(era: Era): JsonObject {
     const features = this.opts.features ?? (this.opts.input ? ALL_FEATURES : undefined);
     const caps = features
       ? buildClientCapabilities({ ...features, rootsListChanged: features.rootsListChanged !== false && this.opts.rootsListChanged === true }, era)

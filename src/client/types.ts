@@ -116,6 +116,11 @@ export interface ClientOptions {
   /** Most input rounds answered per request (default 10). */
   maxRounds?: number;
   /**
+   * Streamable HTTP: the most connections the pool opens to the server (`load --connections`);
+   * requests beyond them wait for a free one. Default: no cap (one per request in flight).
+   */
+  maxConnections?: number;
+  /**
    * OAuth for an HTTP target (src/auth's AuthProvider contract): asked for the Authorization
    * header of every request and told every 401/403 challenge. Not used when the target's
    * headers carry Authorization (`--bearer`, `--header`: they win). Ignored for stdio.
@@ -219,8 +224,8 @@ export interface TaskWaitOptions {
   signal?: AbortSignal;
   /** Default true: an aborted wait cancels the task (`tasks/cancel`). */
   cancelOnAbort?: boolean;
-  /** Each status seen (the first, every `tasks/get` poll, every status notification), with the number of polls so far. */
-  onStatus?: (task: import('../protocol/task.js').Task, polls: number) => void;
+  /** Each status seen (the first, every `tasks/get` poll, every status notification), with the numbers of polls and status notifications so far. */
+  onStatus?: (task: import('../protocol/task.js').Task, polls: number, notified?: number) => void;
   /** The call the task runs (`{name, arguments}`), shown to the input handler when the task asks for input. */
   call?: JsonObject;
   /** Progress notifications of the task (those tagged `_meta["io.modelcontextprotocol/related-task"]` with its taskId). */
@@ -233,6 +238,8 @@ export interface TaskOutcome {
   task: import('../protocol/task.js').Task;
   /** `tasks/get` requests sent while waiting. */
   polls: number;
+  /** Status notifications taken while waiting (the core's, or the extension's on a listen stream). */
+  notified?: number;
   /** The tool's result (completed; also a tool error, `isError: true`). */
   result?: CallToolResult;
   /** The JSON-RPC error the task failed with (a failed task). */

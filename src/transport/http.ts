@@ -24,7 +24,7 @@ import {
   type TransportHooks,
   type TransportResponse,
 } from './types.js';
-import { bodyExcerpt, connectError, describeBody, headerRecord, httpDispatcher, mergeHeaders, sizeLabel } from './http-common.js';
+import { bodyExcerpt, connectError, describeBody, headerRecord, httpDispatcher, mergeHeaders, sizeLabel, type HttpDispatcher } from './http-common.js';
 import { pumpServerStream, readResponseStream } from './http-streams.js';
 
 export { bodyExcerpt, describeBody, mergeHeaders };
@@ -51,6 +51,8 @@ export interface HttpOptions {
    * never). A 301/302/303 answering a POST is never followed (it would turn the POST into a GET).
    */
   followRedirects?: RedirectPolicy;
+  /** The most connections of the pool to the server (undici's `connections`); default: one per request in flight. */
+  maxConnections?: number;
 }
 
 /** One HTTP exchange as {@link HttpTransport} sees it after OAuth had its say. */
@@ -83,9 +85,9 @@ export class HttpTransport implements Transport {
    * Keep-alive pool. A server's `Keep-Alive: timeout=N` hint is honoured (undici keeps the
    * socket N s minus keepAliveTimeoutThreshold); without one, 4 s. Redirects are ours (see `send`).
    */
-  private readonly route = httpDispatcher({ keepAliveTimeout: 4_000, keepAliveTimeoutThreshold: 1_000, connect: { timeout: 10_000 } });
-  private readonly pool = this.route.dispatcher;
-  private readonly agent: Dispatcher = this.pool;
+  private readonly route: HttpDispatcher;
+  private readonly pool: Dispatcher;
+  private readonly agent: Dispatcher;
   private readonly controllers = new Set<AbortController>();
   private closed = false;
   /** Legacy session id (2025-03-26…2025-11-25), captured from the initialize response. */
@@ -95,6 +97,14 @@ export class HttpTransport implements Transport {
 
   constructor(private readonly opts: HttpOptions) {
     this.tokenOrigin = new URL(opts.url).origin;
+    // undici's pool opens a connection per request in flight unless capped (`load --connections`).
+    this.route = httpDispatcher({
+      keepAliveTimeout: 4_000,
+      keepAliveTimeoutThreshold: 1_000,
+      connect: { timeout: 10_000 },
+      connections: opts.maxConnections ?? null,
+    });
+    this.pool = this.agent = this.route.dispatcher;
   }
 
   setHooks(h: TransportHooks): void {

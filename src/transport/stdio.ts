@@ -273,11 +273,26 @@ export class StdioTransport implements Transport {
     });
   }
 
+  /** Set while writes of this tick are corked (see {@link write}). */
+  private corked = false;
+
   private write(m: JsonRpcMessage): void {
     if (!this.proc || this.exited || !this.proc.stdin!.writable) return;
     const line = JSON.stringify(m);
     this.hooks.onWire?.({ time: Date.now(), direction: 'out', message: m, bytes: Buffer.byteLength(line) + 1 });
-    this.proc.stdin!.write(line + '\n');
+    const stdin = this.proc.stdin!;
+    // The messages written in one tick (a burst of answers lets as many requests go) leave in
+    // one writev: one system call and one wake-up of the server instead of one per message.
+    // `load` showed a pipe write per request as a tenth of its time.
+    if (!this.corked) {
+      this.corked = true;
+      stdin.cork();
+      process.nextTick(() => {
+        this.corked = false;
+        stdin.uncork();
+      });
+    }
+    stdin.write(line + '\n');
   }
 
   async request(req: JsonRpcRequest, opts: RequestOptions = {}): Promise<TransportResponse> {

@@ -267,6 +267,52 @@ export function checkArguments(out: Out, tool: Tool, args: JsonObject, validateV
 }
 
 /**
+ * `args` with each key of `fromEnv` (a collection argument whose whole value was one
+ * `${env:…}`, so text) typed by the tool's schema as key=value is typed; a value that does
+ * not type stays text, for validation to say what is wrong.
+ */
+export function typedFromEnv(tool: Tool, args: JsonObject, fromEnv: readonly string[]): JsonObject {
+  if (!fromEnv.length) return args;
+  const out = { ...args };
+  for (const k of fromEnv)
+    if (typeof out[k] === 'string') {
+      try {
+        Object.assign(
+          out,
+          coerceArgs(tool.inputSchema, [`${k}=${out[k]}`], () => ''),
+        );
+      } catch {
+        /* left as text */
+      }
+    }
+  return out;
+}
+
+/**
+ * The arguments of a tools/call as `call` and `load` send them: built from key=value pairs or
+ * `--args` (`{ pairs }`), or given whole (`{ args }`, a collection's call, its `fromEnv` keys
+ * typed by the schema as key=value is); checked against the
+ * tool's inputSchema unless `--no-validate` (UsageError listing the issues); and each key the
+ * schema does not declare warned about (an `input.undeclared-argument` finding, with its
+ * did-you-mean) or, under `--strict-args`, refused (UsageError, nothing sent).
+ * spec: server/tools#calling-tools
+ */
+export async function prepareArguments(
+  s: Pick<Session, 'out' | 'findings'>,
+  tool: Tool,
+  given: { pairs: string[] } | { args: JsonObject; fromEnv?: readonly string[] },
+  flags: CallFlags,
+  validateValue: typeof import('../../schema/validate.js').validateValue,
+): Promise<JsonObject> {
+  const args = 'args' in given ? typedFromEnv(tool, given.args, given.fromEnv ?? []) : buildArguments(tool, given.pairs, flags);
+  if (flags.validate !== false) checkArguments(s.out, tool, args, validateValue);
+  // A key the schema does not name is sent silently otherwise (the SDKs publish no
+  // additionalProperties: false, so the server ignores it): warn, or refuse with --strict-args.
+  await reportUndeclared(s, flags, { kind: 'tool', name: tool.name }, undeclaredArguments(tool.inputSchema, args));
+  return args;
+}
+
+/**
  * Calls a tool: finds it in the list, builds and validates the arguments (UsageError when
  * they do not fit, unless --no-validate), calls, and returns the outcome with the one
  * outputSchema verdict (src/check/output-schema.ts) and its findings. Exit: 0, or 1 for
@@ -288,11 +334,8 @@ export async function callTool(
   ]);
   const { out, client } = s;
   const tool = await findTool(s, toolName);
-  const args = resumed ? resumed.args : buildArguments(tool, pairs, flags);
-  if (flags.validate !== false && !resumed?.resume) checkArguments(out, tool, args, validateValue);
-  // A key the schema does not name is sent silently otherwise (the SDKs publish no
-  // additionalProperties: false, so the server ignores it): warn, or refuse with --strict-args.
-  if (!resumed?.resume) await reportUndeclared(s, flags, { kind: 'tool', name: toolName }, undeclaredArguments(tool.inputSchema, args));
+  // A resumed round sends what was saved, unchecked; a replayed call's saved arguments are checked as typed ones.
+  const args = resumed?.resume ? resumed.args : await prepareArguments(s, tool, resumed ? { args: resumed.args } : { pairs }, flags, validateValue);
   const support = client.taskSupport?.();
   const taskSupport = toolTaskSupport(tool);
   if (flags.task) {

@@ -1,0 +1,30 @@
+/**
+ * A child AbortController that also aborts when a parent signal does: what
+ * `AbortSignal.any([parent, child.signal])` gives, without its cost. On Node 20 every
+ * `AbortSignal.any` leaves a WeakRef in the parent's set of dependants, freed only by the
+ * garbage collector: a long-lived parent (a whole `load` run) passed to thousands of
+ * requests made GC about a third of the client's time per request. Here the link is one
+ * listener, removed by `dispose`.
+ */
+
+/** A linked controller: abort it yourself, or it aborts (with the parent's reason) when the parent does; `dispose` unlinks it. */
+export interface LinkedAbort {
+  controller: AbortController;
+  signal: AbortSignal;
+  /** Removes the listener on the parent (call it when the work the signal guards has ended). */
+  dispose(): void;
+}
+
+/** A controller linked to `parent` (none: a plain controller, and `dispose` does nothing). */
+export function linkedAbort(parent?: AbortSignal): LinkedAbort {
+  const controller = new AbortController();
+  const signal = controller.signal;
+  if (!parent) return { controller, signal, dispose: () => undefined };
+  if (parent.aborted) {
+    controller.abort(parent.reason);
+    return { controller, signal, dispose: () => undefined };
+  }
+  const onAbort = () => controller.abort(parent.reason);
+  parent.addEventListener('abort', onAbort, { once: true });
+  return { controller, signal, dispose: () => parent.removeEventListener('abort', onAbort) };
+}
