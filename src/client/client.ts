@@ -166,7 +166,7 @@ export class McpClient implements InspectorClient {
     this.lists = new Lists(core, this.handshake);
     this.rounds = new Rounds(core);
     this.listens = new Listens(core, this.session);
-    this.tasks = new Tasks(core, this.rounds);
+    this.tasks = new Tasks(core, this.rounds, this.listens);
     transport.setHooks({
       onFinding: (f) => core.report(f),
       onUnsolicited: (n) => {

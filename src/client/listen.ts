@@ -23,11 +23,22 @@ const MAX_EARLY_NOTIFICATIONS = 100;
 export class Listens {
   /** Notifications that arrived before the description (a legacy server speaking before its initialize result). */
   private early: { n: JsonRpcNotification; time: number }[] = [];
+  /** Modern listen streams acknowledged and not ended (see {@link Listens.open}). */
+  private acknowledged = 0;
 
   constructor(
     private readonly core: RpcCore,
     private readonly session: LegacySession,
   ) {}
+
+  /**
+   * How many modern `subscriptions/listen` streams are open now (acknowledged, not ended): a
+   * face that keeps one open (the TUI) also gets the tasks extension's status notifications,
+   * which travel only on such streams (Tasks.wait). 0 for a legacy server.
+   */
+  get open(): number {
+    return this.acknowledged;
+  }
 
   /** Keeps an unsolicited notification that arrived before the description, for the first legacy listen (bounded: MAX_EARLY_NOTIFICATIONS). */
   keepEarly(n: JsonRpcNotification): void {
@@ -75,6 +86,10 @@ export class Listens {
     };
     core.unsolicited.add(onUntagged);
     let ackSeen = false;
+    const closeAck = () => {
+      if (ackSeen) this.acknowledged--;
+      ackSeen = false;
+    };
     let listenId: string | number | undefined;
     const requested = normalizeFilter(filter);
     void core
@@ -89,6 +104,7 @@ export class Listens {
             listenId ??= subscriptionIdOf(params);
             if (n.method === METHOD.acknowledged && !ackSeen) {
               ackSeen = true;
+              this.acknowledged++;
               const granted = normalizeFilter(params.notifications ?? {});
               q.push({ type: 'acknowledged', time: Date.now(), subscriptionId: listenId ?? '', granted, refused: refusedOf(requested, granted) });
             } else if (n.method === METHOD.cancelled) {
@@ -118,6 +134,7 @@ export class Listens {
         }
       })
       .finally(() => {
+        closeAck();
         signal?.removeEventListener('abort', onAbort);
         core.unsolicited.delete(onUntagged);
       });
@@ -168,6 +185,7 @@ function normalizeFilter(f: ListenFilter): ListenFilter {
   for (const w of WATCH_KINDS) if (f[LIST_KINDS[w].listenFlag]) out[LIST_KINDS[w].listenFlag] = true;
   if (Array.isArray(f.resourceSubscriptions) && f.resourceSubscriptions.length)
     out.resourceSubscriptions = f.resourceSubscriptions.filter((u) => typeof u === 'string');
+  if (Array.isArray(f.taskIds) && f.taskIds.length) out.taskIds = f.taskIds.filter((u) => typeof u === 'string');
   return out;
 }
 
@@ -178,5 +196,8 @@ export function refusedOf(requested: ListenFilter, granted: ListenFilter): Liste
   const g = new Set(granted.resourceSubscriptions ?? []);
   const r = (requested.resourceSubscriptions ?? []).filter((u) => !g.has(u));
   if (r.length) out.resourceSubscriptions = r;
+  const gt = new Set(granted.taskIds ?? []);
+  const t = (requested.taskIds ?? []).filter((id) => !gt.has(id));
+  if (t.length) out.taskIds = t;
   return out;
 }

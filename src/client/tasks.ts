@@ -29,6 +29,7 @@ import type { CallToolResult, JsonObject, JsonRpcNotification } from '../protoco
 import { sanitizeLine } from '../util/sanitize.js';
 import type { RpcCore, RpcOptions } from './rpc.js';
 import type { Rounds } from './rounds.js';
+import type { Listens } from './listen.js';
 import type { TaskList, TaskOutcome, TaskWaitOptions } from './types.js';
 
 /** Most `tasks/list` pages fetched before stopping (a server that never ends its cursor). */
@@ -43,6 +44,7 @@ export class Tasks {
   constructor(
     private readonly core: RpcCore,
     private readonly rounds?: Rounds,
+    private readonly listens?: Listens,
   ) {}
 
   /** How the server offers tasks (its capabilities), or undefined. */
@@ -65,6 +67,23 @@ export class Tasks {
         ? { [HEADER.name]: encodeHeaderValue(params.taskId) }
         : undefined;
     return this.core.request(method, params, { ...o, headers: headers ? { ...headers, ...(o.headers ?? {}) } : o.headers });
+  }
+
+  /**
+   * Opens `subscriptions/listen` with `notifications.taskIds: [id]` for the life of a wait and
+   * hands each `notifications/tasks` it carries to `seen`. Best effort: a refusal, a stream that
+   * drops, a server that leaves the task out of its acknowledgement all leave the wait to its
+   * polls. spec: SEP-2663 (task status notifications)
+   */
+  private async statusStream(id: string, signal: AbortSignal, seen: (params: unknown) => void): Promise<void> {
+    if (!this.listens) return;
+    try {
+      for await (const ev of this.listens.listen({ taskIds: [id] }, { signal })) {
+        if (ev.type === 'notification' && ev.method === TASK_METHOD.extensionStatus) seen(ev.params);
+      }
+    } catch {
+      // Refused (the server knows no taskIds, or wants the extension declared): the polls go on.
+    }
   }
 
   /**
@@ -140,8 +159,13 @@ export class Tasks {
 
   /**
    * Follows `first` until a terminal status: `tasks/get` every `pollInterval` (1 s when the
-   * server gives none; never faster than 100 ms), woken early by a status notification
-   * (`notifications/tasks/status`, or the extension's `notifications/tasks`). Input a task asks
+   * server gives none; never faster than 100 ms), woken early by a status notification: the
+   * core's `notifications/tasks/status` (any channel), or the extension's `notifications/tasks`,
+   * which a server sends only on a `subscriptions/listen` stream naming the task
+   * (`notifications.taskIds`): while the client has a modern listen stream open (the TUI keeps
+   * one; the CLI's `call` does not, and only polls), the wait opens one for its task, and a
+   * terminal status it carries with the result inline ends the wait without another poll
+   * (`notified` counts them). Input a task asks
    * for is answered through ClientOptions.input: the core delivers the server's own requests on
    * the `tasks/result` stream, opened as soon as the task is `input_required` (they are answered
    * as any server request); the extension's `inputRequests` are answered with `tasks/update`
@@ -156,6 +180,7 @@ export class Tasks {
     const id = first.taskId;
     let task: DetailedTask = first;
     let polls = 0;
+    let notified = 0;
     const ctl = new AbortController();
     const signal = o.signal ? AbortSignal.any([o.signal, ctl.signal]) : ctl.signal;
     let wake: (() => void) | undefined;
@@ -173,13 +198,19 @@ export class Tasks {
         return;
       }
       if (n.method !== TASK_METHOD.status && n.method !== TASK_METHOD.extensionStatus) return;
-      const t = parseTask(n.params);
+      seen(n.params);
+    };
+    /** A status notification's task (params): taken unless it is another task's, older, or after the end. */
+    const seen = (params: unknown) => {
+      const t = parseTask(params);
       if (!t || t.taskId !== id || isTerminal(task.status) || older(t, task)) return;
       task = { ...task, ...t };
-      o.onStatus?.(task, polls);
+      notified++;
+      o.onStatus?.(task, polls, notified);
       wake?.();
     };
     core.unsolicited.add(onNote);
+    if (ext && this.listens && this.listens.open > 0) void this.statusStream(id, signal, seen);
     let pending: Promise<{ r: JsonObject } | { e: unknown }> | undefined;
     const openResult = () =>
       (pending ??= this.request(TASK_METHOD.result, { taskId: id }, { signal, timeoutMs: Math.max(core.timeoutMs, task.ttlMs ?? RESULT_WAIT_MS) }).then(
@@ -222,21 +253,24 @@ export class Tasks {
         }
         await pause(pollDelay(task), signal, (w) => (wake = w), pending);
         if (signal.aborted) break;
+        // A terminal status notified with what the wait returns (the extension inlines it) needs no poll.
+        if (isTerminal(task.status) && (!ext || task.status === 'cancelled' || task.result !== undefined || task.error !== undefined)) break;
         const now = await this.get(id, { signal });
         polls++;
         // A poll answered before a status notification that overtook it must not step the status back.
         if (!older(now, task)) task = now;
-        o.onStatus?.(task, polls);
+        o.onStatus?.(task, polls, notified);
       }
       if (failure) throw failure.e;
       if (signal.aborted) throw new TransportError('MCPI_CANCELLED', 'cancelled while waiting for the task');
-      if (ext || task.status === 'cancelled') return { task, polls, result: ext ? (task.result as CallToolResult | undefined) : undefined, error: task.error };
+      if (ext || task.status === 'cancelled')
+        return { task, polls, notified, result: ext ? (task.result as CallToolResult | undefined) : undefined, error: task.error };
       const got = await openResult();
       if ('r' in got) {
         if (!Array.isArray(got.r.content)) got.r.content = [];
-        return { task, polls, result: got.r as CallToolResult };
+        return { task, polls, notified, result: got.r as CallToolResult };
       }
-      if (got.e instanceof McpError) return { task, polls, error: { code: got.e.rpcCode, message: got.e.message, data: got.e.data } };
+      if (got.e instanceof McpError) return { task, polls, notified, error: { code: got.e.rpcCode, message: got.e.message, data: got.e.data } };
       throw got.e;
     } catch (e) {
       if (failure) throw failure.e;

@@ -224,8 +224,8 @@ export interface TaskWaitOptions {
   signal?: AbortSignal;
   /** Default true: an aborted wait cancels the task (`tasks/cancel`). */
   cancelOnAbort?: boolean;
-  /** Each status seen (the first, every `tasks/get` poll, every status notification), with the number of polls so far. */
-  onStatus?: (task: import('../protocol/task.js').Task, polls: number) => void;
+  /** Each status seen (the first, every `tasks/get` poll, every status notification), with the numbers of polls and status notifications so far. */
+  onStatus?: (task: import('../protocol/task.js').Task, polls: number, notified?: number) => void;
   /** The call the task runs (`{name, arguments}`), shown to the input handler when the task asks for input. */
   call?: JsonObject;
   /** Progress notifications of the task (those tagged `_meta["io.modelcontextprotocol/related-task"]` with its taskId). */
@@ -238,6 +238,8 @@ export interface TaskOutcome {
   task: import('../protocol/task.js').Task;
   /** `tasks/get` requests sent while waiting. */
   polls: number;
+  /** Status notifications taken while waiting (the core's, or the extension's on a listen stream). */
+  notified?: number;
   /** The tool's result (completed; also a tool error, `isError: true`). */
   result?: CallToolResult;
   /** The JSON-RPC error the task failed with (a failed task). */

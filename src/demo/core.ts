@@ -217,7 +217,7 @@ export class DemoCore {
     this.listChanges = o.listChanges;
     this.log = o.log;
     this.serverInfo = { name: DEMO_SERVER_NAME, title: 'mcp-inspect demo server', version: o.version };
-    this.tasks = new TaskStore({ log: o.log });
+    this.tasks = new TaskStore({ log: o.log, onChange: (t) => this.taskChanged(t) });
   }
 
   /** Number of open listen subscriptions. */
@@ -613,6 +613,14 @@ export class DemoCore {
       const uris = asked.resourceSubscriptions.filter((u): u is string => typeof u === 'string' && this.resources.exists(u));
       if (uris.length) granted.resourceSubscriptions = [...new Set(uris)];
     }
+    if (Array.isArray(asked.taskIds) && asked.taskIds.length) {
+      // The tasks extension's status notifications (SEP-2663): only for a request that declares the extension.
+      const meta = isObject(req.params?._meta) ? req.params._meta : {};
+      const caps = isObject(meta[META.clientCapabilities]) ? (meta[META.clientCapabilities] as JsonObject) : {};
+      if (!declaresTasks(caps)) throw tasksCapabilityMissing('subscriptions/listen with notifications.taskIds');
+      const ids = asked.taskIds.filter((id): id is string => typeof id === 'string' && this.tasks.has(id, 'modern'));
+      if (ids.length) granted.taskIds = [...new Set(ids)];
+    }
     const entry = { id: req.id, granted, sink };
     sink.send({
       jsonrpc: '2.0',
@@ -641,6 +649,19 @@ export class DemoCore {
     }
     for (const l of this.legacyListeners) l({ jsonrpc: '2.0', method, params });
     return told;
+  }
+
+  /**
+   * A modern task changed (status or status message): `notifications/tasks` with the task as
+   * `tasks/get` would answer it, to every listen that was granted its taskId (the tasks
+   * extension's status notifications travel only on subscriptions/listen streams; SEP-2663).
+   */
+  private taskChanged(t: DemoTask): void {
+    if (t.era !== 'modern') return;
+    for (const s of this.subs) {
+      if (!s.granted.taskIds?.includes(t.taskId)) continue;
+      s.sink.send({ jsonrpc: '2.0', method: 'notifications/tasks', params: { ...modernDetailedTask(t), _meta: { [META.subscriptionId]: s.id } } });
+    }
   }
 
   /** Moves the tool list to its next state and sends `notifications/tools/list_changed` to every subscription that asked for it. */

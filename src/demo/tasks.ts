@@ -79,7 +79,7 @@ type StoredTask = DemoTask & { ac: AbortController; expiresAt: number; answer?: 
 /** Options of {@link TaskStore}. */
 export interface TaskStoreOptions {
   log: (line: string) => void;
-  /** Told after every status change (the legacy session sends notifications/tasks/status). */
+  /** Told after every change of status or status message (the core sends the modern `notifications/tasks` on listen streams). */
   onChange?: (task: DemoTask) => void;
 }
 
@@ -135,6 +135,7 @@ export class TaskStore {
         if (!TERMINAL.has(task.status)) {
           task.statusMessage = m;
           task.lastUpdatedAt = new Date().toISOString();
+          this.o.onChange?.(task);
         }
       },
       waiting: (on) => set(on ? 'input_required' : 'working', on ? 'waiting for your answer' : 'working'),
@@ -194,6 +195,11 @@ export class TaskStore {
     const t = typeof taskId === 'string' ? this.tasks.get(taskId) : undefined;
     if (!t) throw new RpcFailure(ERROR_CODE.invalidParams, `Invalid params: no task ${JSON.stringify(taskId)} (unknown, or its ttl has passed)`, 400);
     return t;
+  }
+
+  /** Whether `taskId` names a live task of `era`. */
+  has(taskId: string, era: 'modern' | 'legacy'): boolean {
+    return this.tasks.get(taskId)?.era === era;
   }
 
   /** Every live task, oldest first. */

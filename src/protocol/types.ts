@@ -160,6 +160,8 @@ export interface ListenFilter {
   promptsListChanged?: boolean;
   resourcesListChanged?: boolean;
   resourceSubscriptions?: string[];
+  /** The tasks extension (SEP-2663): tasks whose status notifications (`notifications/tasks`) this stream carries. */
+  taskIds?: string[];
 }
 
 /** An argument a prompt accepts. spec: server/prompts#prompt */

@@ -17,7 +17,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { CallToolResult, JsonObject } from '../protocol/types.js';
 import { isObject } from '../util/json.js';
-import { secretQueryParam } from '../util/redact.js';
+import { secretArgument } from '../util/redact.js';
 import { readStateFile, writeStateFile, type StateOptions } from './index.js';
 
 /** The format tag of the header line. */
@@ -149,17 +149,16 @@ function secretSchema(schema: unknown): boolean {
 /**
  * `args` with their secrets masked, and the JSON Pointers of what was masked. A value is
  * secret when its schema says `format: password` or `writeOnly: true`, when its name looks
- * secret and its value is a string (token, password, secret, key, authorization, session,
- * cookie, credential… the rule of src/util/redact.ts for header and query names), or when a
- * string looks like a credential by itself (`Bearer …`, a JWT, `sk-…`). The rule errs on the side of masking (`author` is
- * masked). Walks nested objects and arrays (an array item inherits its property's name). Pure.
+ * secret and its value is a string (a whole word of it: token, password, secret, api key,
+ * auth, session, cookie, credential…: `secretArgument` of src/util/redact.ts; `author` is not
+ * one), or when a string looks like a credential by itself (`Bearer …`, a JWT, `sk-…`). Walks nested objects and arrays (an array item inherits its property's name). Pure.
  */
 export function maskSecrets(args: JsonObject, inputSchema: unknown): { arguments: JsonObject; masked: string[] } {
   const masked: string[] = [];
   const walk = (v: unknown, schema: unknown, name: string, ptr: string, depth: number): unknown => {
     if (depth > 64) return null;
     // A secret is text: a number named max_tokens is not one (only the schema can say otherwise).
-    if ((ptr !== '' && secretSchema(schema)) || (typeof v === 'string' && secretQueryParam(name, v))) {
+    if ((ptr !== '' && secretSchema(schema)) || (typeof v === 'string' && secretArgument(name, v))) {
       masked.push(ptr);
       return MASKED;
     }

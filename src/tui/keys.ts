@@ -41,6 +41,8 @@ export type KeyContext =
   | 'form-enum'
   /** A checkbox of a multi-select. */
   | 'form-multi'
+  /** The open tool may run as a task on the client's request (`execution.taskSupport: optional`, 2025-11-25 tasks). */
+  | 'form-task'
   | 'call-running'
   | 'result'
   | 'server'
@@ -455,6 +457,14 @@ export const KEY_TABLE = [
     hint: { 'args-form': 'submit', form: 'call' },
   },
   { command: 'form.back', keys: ['escape'], in: ['form'], section: 'Call form', does: 'back to the list', hint: 'back' },
+  {
+    command: 'form.submitTask',
+    keys: ['ctrl-k'],
+    in: ['form-task'],
+    section: 'Call form',
+    does: 'on a tool with execution.taskSupport optional: call it as a task (params.task; its status shows, Esc sends tasks/cancel); Enter calls it plainly',
+    hint: 'call as task',
+  },
 
   // ---- Call and result ----
   {

@@ -46,6 +46,54 @@ export function secretQueryParam(name: string, value: string): boolean {
   return SECRET_NAME.test(name) || SECRET_QUERY.test(name) || SECRET_VALUE.test(value);
 }
 
+/** Whole words of an argument name that make its value secret (`db_password`, `authToken`, `x-api-key`). */
+const SECRET_WORDS = new Set([
+  'token',
+  'tokens',
+  'secret',
+  'secrets',
+  'password',
+  'passwords',
+  'passwd',
+  'passphrase',
+  'pass',
+  'pwd',
+  'auth',
+  'authorization',
+  'bearer',
+  'session',
+  'sessionid',
+  'cookie',
+  'credential',
+  'credentials',
+  'signature',
+  'sig',
+  'jwt',
+  'apikey',
+  'otp',
+]);
+/** Compound lower-case words ending so are secret too (`accesstoken`, `clientsecret`, `dbpassword`). */
+const SECRET_ENDINGS = /(token|secret|password|passwd|apikey)$/;
+/** A word before `key` that makes the pair a secret (`api_key`, `privateKey`, `secret-key`). */
+const KEY_QUALIFIERS = new Set(['api', 'private', 'secret', 'access', 'signing', 'encryption', 'master', 'license', 'client']);
+
+/**
+ * True when a tool argument named `name` holding the string `value` is a secret: a whole word
+ * of its name says so (words split at camelCase, `_`, `-`, `.` and spaces: `authToken`,
+ * `db_password`, `x-api-key`, `accessToken`), or the value looks like a credential by itself
+ * (`Bearer …`, a JWT, `sk-…`). Whole words, unlike the header rule: `author`, `design` and
+ * `signal` are not secrets. Pure.
+ */
+export function secretArgument(name: string, value: string): boolean {
+  if (SECRET_VALUE.test(value)) return true;
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+  return words.some((w, i) => SECRET_WORDS.has(w) || SECRET_ENDINGS.test(w) || (w === 'key' && i > 0 && KEY_QUALIFIERS.has(words[i - 1])));
+}
+
 /**
  * Returns `url` with its password and secret query values replaced by `[redacted]`
  * (userinfo `user:pass@`, `?key=…`, `?api_key=…`, `?token=…`, `?code=…`, …; the same in a

@@ -14,6 +14,8 @@ import { fixturePath, startHttpFixture, stopAllFixtures, type HttpFixture } from
 const DEMO = ['--', process.execPath, BIN, 'demo-server'];
 const MODERN_CMD = `"${process.execPath}" "${fixturePath('modern-server')}" --stdio`;
 const LONG = { timeoutMs: 120_000 };
+/** Each test runs the CLI several times, each starting servers: minutes at a load of 30. */
+const SLOW = { timeout: 600_000 };
 const FORMAT = 'mcp-inspect/collection@1';
 
 let modernHttp: HttpFixture;
@@ -22,7 +24,7 @@ const dir = mkdtempSync(path.join(tmpdir(), 'mcpi-run-'));
 
 beforeAll(async () => {
   [modernHttp, legacyHttp] = await Promise.all([startHttpFixture('modern-server', ['--http']), startHttpFixture('legacy-server', ['--http'])]);
-});
+}, 120_000);
 afterEach(async () => {
   await killAllClis();
 });
@@ -69,7 +71,7 @@ const MET = [
 ];
 const ENV = { env: { RUN_B: '7', RUN_WHO: 'Ada' }, ...LONG };
 
-describe('run FILE [target]', () => {
+describe('run FILE [target]', SLOW, () => {
   it('the demo over stdio: every expectation kind met, env and earlier results interpolated, an input round answered (exit 0)', async () => {
     const file = collection(MET);
     const r = code(await runCli(['run', file, ...DEMO], ENV), 0);
@@ -168,7 +170,7 @@ describe('run FILE [target]', () => {
   });
 });
 
-describe('call --save', () => {
+describe('call --save', SLOW, () => {
   it('appends the call with its result as the expectation, numbering the name; run then meets it', async () => {
     const file = path.join(dir, 'saved.json');
     const first = code(await runCli(['call', 'add', 'a=2', 'b=3', '--save', file, ...DEMO], LONG), 0);
@@ -211,7 +213,7 @@ describe('call --save', () => {
   });
 });
 
-describe('run --against A --against B', () => {
+describe('run --against A --against B', SLOW, () => {
   const calls = [
     { tool: 'add', arguments: { a: 2, b: 3 }, expect: { structuredContent: { sum: 5 } } },
     { tool: 'echo', arguments: { text: 'hi' } },
@@ -259,6 +261,11 @@ describe('run --against A --against B', () => {
     );
     const named = code(await runCli(['run', file, '--against', '@local', '--against', '@remote', '--config', config], LONG), 0);
     expect(named.stdout).toContain('2 of 2 calls the same on both');
+    // A tool only one of them has: a different outcome, and the call not met there (8 wins over 6).
+    const only = collection([{ tool: 'greet', arguments: { name: 'Ada' } }]);
+    const r = code(await runCli(['run', only, '--against', modernHttp.url, '--against', legacyHttp.url], LONG), 8);
+    expect(r.stdout).toContain('      /: "completed" → "failed: the server has no tool named \\"greet\\"');
+    expect(r.stdout).toContain('      B: the server has no tool named "greet"');
   });
 
   it("a call's expectation failing on one server: exit 8, said per server", async () => {

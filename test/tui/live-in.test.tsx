@@ -294,7 +294,7 @@ describe('truthful screens', () => {
     expect(f).not.toContain('listen ✓ nothing');
     await press(r, KEY.enter);
     f = await waitFor(r, (f) => f.includes('takes no arguments'));
-    expect(f).toContain('needs a task');
+    expect(f).toContain('task! Always a task (taskSupport: required): status shows; Esc sends tasks/cancel');
     await press(r, KEY.esc, KEY.tab);
     f = await waitFor(r, (f) => f.includes('Capabilities'));
     expect(f).not.toContain('subscriptions/listen');

@@ -227,6 +227,39 @@ describe('never secrets', () => {
     expect(masked).toContain('/tokens/1');
   });
 
+  it('masks by whole words of the name: author, design, signal and a bare key are not secrets', () => {
+    const { arguments: a, masked } = maskSecrets(
+      {
+        author: 'Ada',
+        design: 'flat',
+        signal: 'SIGTERM',
+        key: 'user:1',
+        accessToken: 'a',
+        clientSecret: 'b',
+        'x-api-key': 'c',
+        privateKey: 'd',
+        db_pass: 'e',
+        dbpassword: 'f',
+        sessionId: 'g',
+      },
+      {},
+    );
+    expect(a).toEqual({
+      author: 'Ada',
+      design: 'flat',
+      signal: 'SIGTERM',
+      key: 'user:1',
+      accessToken: MASKED,
+      clientSecret: MASKED,
+      'x-api-key': MASKED,
+      privateKey: MASKED,
+      db_pass: MASKED,
+      dbpassword: MASKED,
+      sessionId: MASKED,
+    });
+    expect(masked).toHaveLength(7);
+  });
+
   it('the stored file holds no secret; a masked call is replayed without the masked arguments', () => {
     const t = fresh();
     const h = t.open();

@@ -58,7 +58,10 @@ Tasks:
   A call that runs as a task (--task, a tool whose execution.taskSupport is "required", or a
   call a server offering the io.modelcontextprotocol/tasks extension turns into a task) is
   followed by tasks/get at the server's pollInterval, its status on stderr, and its result
-  printed as a plain call's. Ctrl-C sends tasks/cancel. A task that fails with an error exits
+  printed as a plain call's. A 2025-11-25 server's notifications/tasks/status wake it early;
+  the extension's status notifications (notifications/tasks) travel only on a
+  subscriptions/listen stream, which call does not open, so there it only polls (the
+  interactive inspector, which keeps a listen stream, also follows them). Ctrl-C sends tasks/cancel. A task that fails with an error exits
   2, a tool error (isError) 1. --no-wait prints the task id; then: mcp-inspect tasks …
 
 Saving (--save FILE):

@@ -162,7 +162,12 @@ function bytesOf(c: ReadResourceResult['contents'][number]): Uint8Array {
  * bytes of every entry (decoded blobs, text as UTF-8) one after the other. "Not found"
  * (-32602 modern, -32002 legacy) is said as such (exit 2).
  */
-export async function readResource(s: Session, uri: string, flags: ResourcesFlags, resume?: import('../../client/types.js').ResumeRound): Promise<CommandResult> {
+export async function readResource(
+  s: Session,
+  uri: string,
+  flags: ResourcesFlags,
+  resume?: import('../../client/types.js').ResumeRound,
+): Promise<CommandResult> {
   const stop = s.out.wait(`resources/read ${uri}`);
   let result: ReadResourceResult;
   try {

@@ -419,10 +419,10 @@ async function compareRuns(a: CallRun, b: CallRun, ignore: string[][]): Promise<
     const list = d.list.map((x: Difference) => ({ path: x.path.replace(/^\/result(?=\/|$)/, '') || '/', a: x.recorded, b: x.live }));
     return { same: d.count === 0, differences: list, differenceCount: d.count };
   }
-  const ea = a.result === undefined ? (a.error ?? 'no result') : undefined;
-  const eb = b.result === undefined ? (b.error ?? 'no result') : undefined;
-  if (ea === eb) return { same: true, differences: [], differenceCount: 0 };
-  return { same: false, differences: [{ path: '/', a: ea ?? 'a result', b: eb ?? 'a result' }], differenceCount: 1 };
+  // One side failed (or both, differently): the difference is the whole outcome.
+  const outcome = (r: CallRun) => (r.result === undefined ? `failed: ${r.error ?? 'no result'}` : 'completed');
+  if (outcome(a) === outcome(b)) return { same: true, differences: [], differenceCount: 0 };
+  return { same: false, differences: [{ path: '/', a: outcome(a), b: outcome(b) }], differenceCount: 1 };
 }
 
 /** Runs the collection on two servers (both connected first), call by call, A then B for each repetition. */

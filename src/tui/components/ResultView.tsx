@@ -5,6 +5,7 @@ import type { Line } from '../lines/lines.js';
 import { compactJson, hangLines, lineText } from '../lines/lines.js';
 import { useTheme } from '../context/theme.js';
 import { LinesView, scrollInfo } from './LinesView.js';
+import { taskCounts } from '../lines/resultLines.js';
 import { Spinner } from './Spinner.js';
 
 export interface ResultViewProps {
@@ -66,7 +67,7 @@ export function ResultView({ call, lines, offset, savedPath, search, blockKeys, 
             <Text {...theme.style('accent')}>task </Text>
             <Text>{`${sanitizeLine(call.task.task.status)}`}</Text>
             {call.task.task.statusMessage ? <Text>{`  ${sanitizeLine(call.task.task.statusMessage)}`}</Text> : null}
-            <Text {...theme.style('muted')}>{`  (${call.task.polls} poll${call.task.polls === 1 ? '' : 's'} · ${sanitizeLine(call.task.task.taskId)})`}</Text>
+            <Text {...theme.style('muted')}>{`  (${taskCounts(call.task)} · ${sanitizeLine(call.task.task.taskId)})`}</Text>
           </Text>
         ) : null}
         {p ? (

@@ -10,6 +10,7 @@ import { sanitize } from '../../util/sanitize.js';
 import type { UseForm } from '../hooks/useForm.js';
 import { FormView, MIN_FORM_ROWS, checkedFacts } from './FormView.js';
 import { needsTask } from './ToolsPane.js';
+import { toolTaskSupport } from '../../protocol/task.js';
 
 export interface ToolDetailProps {
   tool: Tool;
@@ -18,6 +19,8 @@ export interface ToolDetailProps {
   gone: boolean;
   /** Enter was pressed with problems: the next Enter calls anyway. */
   confirmPending: boolean;
+  /** How the server offers tasks (src/protocol/task.ts TaskSupport.flavor), if it does: what the task line says. */
+  tasks?: 'core' | 'extension';
   width: number;
   height: number;
 }
@@ -89,11 +92,26 @@ export function rowKeys(row: FormRow | undefined): string {
  * then the generated form (one row per property) and the focused field's facts, description
  * and problems. A tool without parameters shows a one-key call prompt instead of a form.
  */
-export function ToolDetail({ tool, form, gone, confirmPending, width, height }: ToolDetailProps) {
+/**
+ * The line about tasks for a tool that can run as one (`execution.taskSupport`), or undefined:
+ * required ones always do; an optional one does on Ctrl-K (2025-11-25 core tasks), or when the
+ * server decides (the tasks extension). spec: 2025-11-25 basic/utilities/tasks; SEP-2663
+ */
+export function taskLine(tool: Tool, tasks: 'core' | 'extension' | undefined): string | undefined {
+  const support = toolTaskSupport(tool);
+  if (support === 'required') return 'task! Always a task (taskSupport: required): status shows; Esc sends tasks/cancel';
+  if (support !== 'optional' || !tasks) return undefined;
+  return tasks === 'core'
+    ? 'task? Ctrl-K calls it as a task (taskSupport: optional); Enter calls it plainly'
+    : 'task? The server decides whether it runs as a task (the tasks extension)';
+}
+
+export function ToolDetail({ tool, form, gone, confirmPending, tasks, width, height }: ToolDetailProps) {
   const theme = useTheme();
   const name = sanitizeLine(String(tool.name));
   const display = displayName(tool);
   const hints = badges(tool).map((b) => `${b.long}?`);
+  const task = taskLine(tool, tasks);
   const descLines = typeof tool.description === 'string' && tool.description.trim() ? wrapText(sanitize(tool.description.trim()), width - 2) : [];
   const descShown = descLines.slice(0, 2);
   // Cut: Ctrl-T opens the tool detail with the whole text.
@@ -112,9 +130,9 @@ export function ToolDetail({ tool, form, gone, confirmPending, width, height }: 
           This tool is no longer in the server’s list.
         </Text>
       ) : null}
-      {needsTask(tool) ? (
-        <Text wrap="truncate-end" {...theme.style('warn')}>
-          task! This tool needs a task (execution.taskSupport: required): a plain call, as sent here, is refused (-32601).
+      {task ? (
+        <Text wrap="truncate-end" {...theme.style(needsTask(tool) ? 'warn' : 'accent')}>
+          {task}
         </Text>
       ) : null}
       {form.rebuilt ? (
@@ -129,7 +147,7 @@ export function ToolDetail({ tool, form, gone, confirmPending, width, height }: 
       ))}
     </Box>
   );
-  const headerRows = 1 + (gone ? 1 : 0) + (needsTask(tool) ? 1 : 0) + (form.rebuilt ? 1 : 0) + descShown.length;
+  const headerRows = 1 + (gone ? 1 : 0) + (task ? 1 : 0) + (form.rebuilt ? 1 : 0) + descShown.length;
 
   if (form.model.noParams) {
     return (

@@ -7,10 +7,12 @@ import { useServices } from '../context/services.js';
 import { isCancellation } from '../model/errors.js';
 import { useBatchedReducer } from './useBatched.js';
 
-/** A call that runs as a task: the task's last status seen and the `tasks/get` polls so far. spec: 2025-11-25 basic/utilities/tasks */
+/** A call that runs as a task: the task's last status seen, the `tasks/get` polls and status notifications so far. spec: 2025-11-25 basic/utilities/tasks, SEP-2663 */
 export interface CallTask {
   task: Task;
   polls: number;
+  /** Status notifications taken (the extension's arrive on a subscriptions/listen stream). */
+  notified?: number;
 }
 
 /** The state of the one call the TUI runs at a time (`task` once the server made it a task). */
@@ -61,7 +63,7 @@ type Item =
   | { kind: 'progress'; id: number; p: ProgressEvent }
   | { kind: 'log'; id: number; l: LogEvent }
   | { kind: 'cancelling'; id: number }
-  | { kind: 'task'; id: number; task: Task; polls: number }
+  | { kind: 'task'; id: number; task: Task; polls: number; notified?: number }
   | { kind: 'done'; id: number; outcome: CallOutcome; at: number }
   | { kind: 'failed'; id: number; error: unknown; cancelled: boolean; at: number };
 
@@ -86,7 +88,7 @@ function reduce(s: CallState, batch: Item[]): CallState {
         if (s.phase === 'running') s = { ...s, cancelling: true };
         break;
       case 'task':
-        if (s.phase === 'running') s = { ...s, task: { task: it.task, polls: it.polls } };
+        if (s.phase === 'running') s = { ...s, task: { task: it.task, polls: it.polls, notified: it.notified } };
         break;
       case 'done':
         if (s.phase === 'running') {
@@ -109,8 +111,12 @@ function reduce(s: CallState, batch: Item[]): CallState {
 
 export interface UseCall {
   state: CallState;
-  /** Calls `tool` with `args`; a running call is cancelled first. */
-  start(tool: string, args: JsonObject): void;
+  /**
+   * Calls `tool` with `args`; a running call is cancelled first. `asTask`: ask for a task
+   * (`params.task`, for a tool whose `execution.taskSupport` is `optional`); otherwise only a
+   * `required` one is (and any call the server turns into one).
+   */
+  start(tool: string, args: JsonObject, asTask?: boolean): void;
   /** Aborts the running call: the client cancels it on the wire (stdio `notifications/cancelled`, HTTP: closes the stream; a task: `tasks/cancel`). */
   cancel(): void;
   /** Forgets the last result. */
@@ -140,7 +146,7 @@ export function useCall(client: InspectorClient | undefined): UseCall {
   }, [push]);
 
   const start = useCallback(
-    (tool: string, args: JsonObject) => {
+    (tool: string, args: JsonObject, asTask?: boolean) => {
       if (!client) return;
       ctl.current?.abort();
       const ac = new AbortController();
@@ -150,14 +156,14 @@ export function useCall(client: InspectorClient | undefined): UseCall {
       client
         .callTool(tool, args, {
           signal: ac.signal,
-          task: 'auto',
+          task: asTask ? true : 'auto',
           onProgress: (p) => push({ kind: 'progress', id, p }),
           onLog: (l) => push({ kind: 'log', id, l }),
         })
         .then((outcome) =>
           outcome.kind === 'task'
             ? followTask(client, outcome.task, { name: tool, arguments: args }, ac.signal, {
-                onStatus: (task, polls) => push({ kind: 'task', id, task, polls }),
+                onStatus: (task, polls, notified) => push({ kind: 'task', id, task, polls, notified }),
                 onProgress: (p) => push({ kind: 'progress', id, p }),
               })
             : outcome,

@@ -314,10 +314,16 @@ export function resultLayout(
   return layout();
 }
 
-/** `  task <id> <status>: <message> · N polls` under a call that ran as a task, wrapped to `width`. */
+/** `2 polls`, `2 polls · 3 notified`: how a task's status was followed (tasks/get polls, status notifications). */
+export function taskCounts(t: { polls: number; notified?: number }): string {
+  return `${t.polls} poll${t.polls === 1 ? '' : 's'}${t.notified ? ` · ${t.notified} notified` : ''}`;
+}
+
+/** `  task <id> <status>: <message> · N tasks/get polls · M status notifications` under a call that ran as a task, wrapped to `width`. */
 function taskLines(t: NonNullable<Finished['task']>, width: number): Line[] {
   const m = t.task.statusMessage ? `: ${sanitizeLine(t.task.statusMessage)}` : '';
-  return textLines(`task ${sanitizeLine(t.task.taskId)} ${t.task.status}${m} · ${t.polls} tasks/get poll${t.polls === 1 ? '' : 's'}`, width, 2, 'muted');
+  const n = t.notified ? ` · ${t.notified} status notification${t.notified === 1 ? '' : 's'}` : '';
+  return textLines(`task ${sanitizeLine(t.task.taskId)} ${t.task.status}${m} · ${t.polls} tasks/get poll${t.polls === 1 ? '' : 's'}${n}`, width, 2, 'muted');
 }
 
 /** The raw JSON written by the save key: the result, or the JSON-RPC / transport error. */

@@ -6,6 +6,7 @@
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Tool } from '../../protocol/types.js';
+import { toolTaskSupport } from '../../protocol/task.js';
 import { useServices } from '../context/services.js';
 import { useToolList, toolListContexts } from '../hooks/useToolList.js';
 import { useForm, type FormMemory } from '../hooks/useForm.js';
@@ -184,6 +185,10 @@ function useToolsPane({ client, watch, now, width, height, flash, clearFlash, op
 
   const showList = view === 'list' || !openTool;
   const inForm = view === 'form' && !!openTool && !form.model.noParams;
+  // A tool that may run as a task when the client asks (2025-11-25 core tasks): Ctrl-K calls it as one.
+  // With the tasks extension the server decides (every call declares it), so there is nothing to ask.
+  const support = client.taskSupport?.();
+  const taskable = !!openTool && toolTaskSupport(openTool) === 'optional' && support?.flavor === 'core' && support.toolsCall;
   const infoTool = info.open ? (showList ? list.selected : view === 'form' ? openTool : undefined) : undefined;
   const infoLines = useMemo(() => (infoTool ? toolInfoLines(infoTool, width, info.field) : []), [infoTool, width, info.field]);
   // `o` is advertised only on a result that has a resource_link to open.
@@ -197,9 +202,7 @@ function useToolsPane({ client, watch, now, width, height, flash, clearFlash, op
       : showList
         ? toolListContexts(list.filtering)
         : view === 'form'
-          ? inForm
-            ? formContexts(form.rows[form.state.focus])
-            : ['form']
+          ? [...(inForm ? formContexts(form.rows[form.state.focus]) : (['form'] as const)), ...(taskable ? (['form-task'] as const) : [])]
           : full
             ? PICTURE
             : callState.phase === 'running'
@@ -210,12 +213,12 @@ function useToolsPane({ client, watch, now, width, height, flash, clearFlash, op
                   ? [...search.contexts, 'foldable', ...RESULT_HERE]
                   : [...search.contexts, ...RESULT_HERE];
 
-  const submit = (anyway = false) => {
+  const submit = (anyway = false, asTask = false) => {
     if (!openTool) return;
     // Closed on purpose (X): nothing is sent, and the reason is the user's, not the process's exit.
     if (disconnected) return flash(`Not called: ${disconnected} — R connects again`, 'warn');
     // Calling anyway sends what was typed, as typed (text where it is not a valid value), so the server's own validation can be tested.
-    call.start(openTool.name, form.model.noParams ? {} : anyway ? form.typedArgs : form.args);
+    call.start(openTool.name, form.model.noParams ? {} : anyway ? form.typedArgs : form.args, asTask);
     setConfirm(false);
     setResultOffset(0);
     setFolds(DEFAULT_FOLDS);
@@ -265,6 +268,16 @@ function useToolsPane({ client, watch, now, width, height, flash, clearFlash, op
     }
     if (view === 'form') {
       if (matchKey(input, key, ['form'])?.command === 'tools.info' && openTool) return openInfo();
+      if (taskable && matchKey(input, key, ['form-task'])?.command === 'form.submitTask') {
+        // As Enter, asking for a task: with problems, a second press calls anyway.
+        if (inForm && form.problems.count > 0 && !confirm) {
+          setConfirm(true);
+          return flash(`${form.problems.count} problem${form.problems.count === 1 ? '' : 's'} in the arguments — press Ctrl-K again to call anyway`, 'warn', {
+            key: 'confirm-call',
+          });
+        }
+        return submit(confirm, true);
+      }
       if (!inForm) {
         // No tool (cannot happen once opened) or a tool without parameters: Enter calls, Esc goes back.
         const m = matchKey(input, key, ['form']);
@@ -459,7 +472,10 @@ function useToolsPane({ client, watch, now, width, height, flash, clearFlash, op
           height={height}
         />
       );
-    if (view === 'form') return <ToolDetail tool={openTool} form={form} gone={!liveOpen && !!tools} confirmPending={confirm} width={width} height={height} />;
+    if (view === 'form')
+      return (
+        <ToolDetail tool={openTool} form={form} gone={!liveOpen && !!tools} confirmPending={confirm} tasks={support?.flavor} width={width} height={height} />
+      );
     return (
       <ResultView
         call={callState}
