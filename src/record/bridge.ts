@@ -36,7 +36,7 @@ import { buildModernHeaders } from '../protocol/headers.js';
 import { idKey, parseMessage } from '../protocol/jsonrpc.js';
 import type { RequestId } from '../protocol/types.js';
 import { extractParamHeaders, validateXMcpHeaders, type XMcpHeaderSpec } from '../protocol/xmcpheader.js';
-import { connectError, describeBody, headerRecord, httpDispatcher, mergeHeaders } from '../transport/http-common.js';
+import { connectError, describeBody, headerRecord, httpDispatcher, mergeHeaders, readBodyText } from '../transport/http-common.js';
 import { MAX_MESSAGE_BYTES } from '../transport/types.js';
 import { isObject } from '../util/json.js';
 import { redactUrl } from '../util/redact.js';
@@ -111,16 +111,7 @@ function oneLine(text: string): string {
   }
 }
 
-async function readText(body: Body, max = MAX_MESSAGE_BYTES): Promise<string> {
-  const chunks: Buffer[] = [];
-  let n = 0;
-  for await (const c of body) {
-    n += (c as Buffer).length;
-    if (n > max) throw new TransportError('MCPI_TOO_LARGE', `the response is larger than ${max} bytes`);
-    chunks.push(c as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
+const readText = (body: Body) => readBodyText(body, MAX_MESSAGE_BYTES);
 
 /**
  * Starts the bridge on `opts.stdin`/`opts.stdout`. Throws UsageError when the recording
@@ -452,6 +443,8 @@ class BridgeRun {
     const session = this.sessionId;
     const ctl = new AbortController();
     this.controllers.add(ctl);
+    this.getStreamCtl = ctl;
+    let events = 0;
     try {
       const headers = mergeHeaders({ Accept: 'text/event-stream' }, this.opts.headers ?? {}, {
         ...(this.legacyVersion ? { [HEADER.protocolVersion]: this.legacyVersion } : {}),
@@ -466,18 +459,27 @@ class BridgeRun {
         this.getStreamTries = 5; // no GET stream here
         return;
       }
-      await this.pumpSse(a.body, ctl.signal, (data) => this.fromServer(data));
+      await this.pumpSse(a.body, ctl.signal, (data) => {
+        events++;
+        this.fromServer(data);
+      });
     } catch (e) {
       if (e instanceof InspectError && e.kind === 'auth') this.fatal(e);
     } finally {
       this.controllers.delete(ctl);
       this.getStreamOpen = false;
     }
-    if (!this.closed && session === this.sessionId) void this.openGetStream();
+    if (this.closed || session !== this.sessionId || ctl.signal.aborted) return;
+    // A stream that carried something may be ended by the server from time to time: the tries count again.
+    if (events > 0) this.getStreamTries = 0;
+    setTimeout(() => void this.openGetStream(), 1000).unref();
   }
+  private getStreamCtl: AbortController | undefined;
 
-  /** Forgets the legacy session (a new `initialize`): its GET stream closes without a word. */
+  /** Forgets the legacy session (a new `initialize`): its GET stream is closed without a word. */
   private forgetSession(): void {
+    this.getStreamCtl?.abort();
+    this.getStreamCtl = undefined;
     this.sessionId = undefined;
     this.legacyVersion = undefined;
     this.getStreamTries = 0;
