@@ -3,8 +3,10 @@
 // in one run: the same trivial server (answers each request line at once, so only the pipes
 // are measured) spawned directly and through the proxy; round trips alternate between the two
 // so a loaded machine slows both alike. Prints the median and p90 of each and the difference.
-// --record also records through the proxy (to a temp file).
-// Usage: node bench/proxy.mjs [--rounds N] [--record]   (build first: npm run build)
+// --record also records through the proxy (to a temp file). --attach compares, in the same
+// run, the proxy without an announcement (--no-announce), announced with nobody attached (the
+// default), and announced with a viewer reading `attach NAME --json` (issue 20 §2: invisible).
+// Usage: node bench/proxy.mjs [--rounds N] [--record] [--attach]   (build first: npm run build)
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,7 +26,10 @@ const arg = (name, dflt) => {
 };
 const ROUNDS = arg('--rounds', 2000);
 const record = process.argv.includes('--record');
+const withAttach = process.argv.includes('--attach');
 const tmp = mkdtempSync(join(tmpdir(), 'mcpi-bench-proxy-'));
+// The proxies announce themselves here, apart from any other run.
+process.env.XDG_RUNTIME_DIR = tmp;
 
 // One JSON-RPC answer per request line, at once.
 const SERVER = `let b='';process.stdin.on('data',d=>{b+=d;let i;while((i=b.indexOf('\\n'))>=0){const l=b.slice(0,i);b=b.slice(i+1);const m=JSON.parse(l);process.stdout.write(JSON.stringify({jsonrpc:'2.0',id:m.id,result:{tools:[]}})+'\\n')}})`;
@@ -59,31 +64,45 @@ function connect(args) {
   };
 }
 
-const direct = connect(['-e', SERVER]);
-const proxied = connect([bin, 'proxy', ...(record ? ['--record', join(tmp, 'bench.ndjson')] : []), '--', process.execPath, '-e', SERVER]);
-// Warm up both (start-up, JIT), then measure.
-for (let i = 0; i < 200; i++) {
-  await direct.round();
-  await proxied.round();
+const proxyArgs = (extra) => [
+  bin,
+  'proxy',
+  ...extra,
+  ...(record ? ['--record', join(tmp, `bench-${extra.join('')}.ndjson`)] : []),
+  '--',
+  process.execPath,
+  '-e',
+  SERVER,
+];
+const variants = [
+  ['direct', connect(['-e', SERVER])],
+  ...(withAttach ? [['no announce', connect(proxyArgs(['--no-announce']))]] : []),
+  [withAttach ? 'announced' : 'via proxy', connect(proxyArgs(['--name', 'bench']))],
+  ...(withAttach ? [['1 attached', connect(proxyArgs(['--name', 'bench-attached']))]] : []),
+];
+// Warm up (start-up, JIT), then measure.
+for (let i = 0; i < 200; i++) for (const [, c] of variants) await c.round();
+let viewer;
+if (withAttach) {
+  viewer = spawn(process.execPath, [bin, 'attach', 'bench-attached', '--json'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  // Attached once its header arrived.
+  await new Promise((r) => viewer.stdout.once('data', r));
+  viewer.stdout.resume();
 }
-const a = [];
-const b = [];
+const times = variants.map(() => []);
 for (let i = 0; i < ROUNDS; i++) {
-  if (i % 2) {
-    a.push(await direct.round());
-    b.push(await proxied.round());
-  } else {
-    b.push(await proxied.round());
-    a.push(await direct.round());
-  }
+  // A different order each round: a loaded machine slows every variant alike.
+  const order = variants.map((_, j) => (j + i) % variants.length);
+  for (const j of order) times[j].push(await variants[j][1].round());
 }
-await Promise.all([direct.close(), proxied.close()]);
+await Promise.all(variants.map(([, c]) => c.close()));
+viewer?.kill();
 rmSync(tmp, { recursive: true, force: true });
 const q = (xs, p) => [...xs].sort((x, y) => x - y)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
 const f = (ms) => `${(ms * 1000).toFixed(0).padStart(6)} µs`;
 console.log(`stdio round trip, ${ROUNDS} rounds each, interleaved${record ? ' (proxy with --record)' : ''}`);
-console.log(`                 median        p90`);
-console.log(`direct        ${f(q(a, 0.5))}  ${f(q(a, 0.9))}`);
-console.log(`via proxy     ${f(q(b, 0.5))}  ${f(q(b, 0.9))}`);
-const added = q(b, 0.5) - q(a, 0.5);
-console.log(`added         ${f(added)}  ${f(q(b, 0.9) - q(a, 0.9))}   (target: ≤ 1 ms median) ${added <= 1 ? 'ok' : 'OVER'}`);
+console.log(`                 median        p90     added (median)`);
+for (const [j, [name]] of variants.entries())
+  console.log(`${name.padEnd(13)} ${f(q(times[j], 0.5))}  ${f(q(times[j], 0.9))}${j ? `  ${f(q(times[j], 0.5) - q(times[0], 0.5))}` : ''}`);
+const added = Math.max(...times.slice(1).map((t) => q(t, 0.5))) - q(times[0], 0.5);
+console.log(`most added    ${f(added)}   (target: ≤ 1 ms median) ${added <= 1 ? 'ok' : 'OVER'}`);

@@ -16,10 +16,15 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
-/** The checks beside the suite: npm scripts of package.json, so that what they run is said there once. */
+/**
+ * The checks beside the suite: npm scripts of package.json, so that what they run is said there
+ * once. `static` is `npm run typecheck` and `eslint .` in one process over one TypeScript
+ * program (scripts/check-static.mjs: ~35% less CPU than the two apart); `format:check` is the
+ * Prettier half of `npm run lint`.
+ */
 const CHECKS = [
-  ['typecheck', npm, ['run', '--silent', 'typecheck']],
-  ['lint', npm, ['run', '--silent', 'lint']],
+  ['static', npm, ['run', '--silent', 'static']],
+  ['format', npm, ['run', '--silent', 'format:check']],
 ];
 
 const env = { ...process.env, PATH: `${join(root, 'node_modules', '.bin')}${delimiter}${process.env.PATH ?? ''}` };

@@ -91,17 +91,27 @@ export function addCommonOptions(cmd: Command): Command {
     .option('--meta <KEY=JSON>', 'add this entry to the _meta of every request (repeatable; a value that is not JSON is a string)', collect)
     .option('--json', 'machine-readable JSON on stdout')
     .option('--trace', 'write every message on the wire to stderr (secrets redacted)')
-    .option('--record <file>', "write this session's traffic to FILE (NDJSON, mcp-inspect/recording@1, as proxy --record: replay and mock read it)")
+    .option('--no-color', 'no colors (NO_COLOR is honored too)');
+  addRecordOptions(cmd, "this session's traffic");
+  addAuthOptions(cmd);
+  // Last, so that --help shows how to reach the server before how to answer its input rounds.
+  return addInputOptions(cmd);
+}
+
+/**
+ * Adds `--record FILE`, `--redact POINTER` (repeatable) and `--max-record-bytes SIZE` (see
+ * src/cli/commands/record-flags.ts): the proxy's and every server command's. `what`: what is
+ * recorded, for the help (`the conversation`).
+ */
+export function addRecordOptions(cmd: Command, what: string): Command {
+  return cmd
+    .option('--record <file>', `write ${what} to this file (NDJSON, format mcp-inspect/recording@1: replay and mock read it)`)
     .option(
       '--redact <pointer>',
       'in the recording, mask the value at this JSON pointer into params and results, e.g. /arguments/password (repeatable)',
       collect,
     )
-    .option('--max-record-bytes <size>', 'stop recording once the file reaches this size (bytes, or 64k, 10M…)')
-    .option('--no-color', 'no colors (NO_COLOR is honored too)');
-  addAuthOptions(cmd);
-  // Last, so that --help shows how to reach the server before how to answer its input rounds.
-  return addInputOptions(cmd);
+    .option('--max-record-bytes <size>', 'stop recording once the file reaches this size (bytes, or 64k, 10M…)');
 }
 
 /**

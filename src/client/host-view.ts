@@ -197,8 +197,10 @@ export class HostView {
       era: modern ? 'modern' : 'legacy',
       protocolVersion,
       supportedVersions: modern ? versions : [protocolVersion],
-      serverInfo: info ? { ...info, name: String(info.name), version: typeof info.version === 'string' ? info.version : '' } : { name: this.label, version: '' },
-      capabilities: isObject(r.capabilities) ? (r.capabilities) : {},
+      serverInfo: info
+        ? { ...info, name: String(info.name), version: typeof info.version === 'string' ? info.version : '' }
+        : { name: this.label, version: '' },
+      capabilities: isObject(r.capabilities) ? r.capabilities : {},
       instructions: typeof r.instructions === 'string' ? r.instructions : undefined,
       transport: this.header?.transport ?? 'stdio',
       raw: r,
@@ -226,7 +228,14 @@ export class HostView {
     // The first list of a kind is the baseline of the next; prompts and resources panes read it from the client.
     if (!before) return;
     const w = watch;
-    this.sink.event({ type: 'diff', time, cause: 'host', kind: w, diff: diffListed(w, before as ListedItem[], after as ListedItem[]), items: after as ListedItem[] });
+    this.sink.event({
+      type: 'diff',
+      time,
+      cause: 'host',
+      kind: w,
+      diff: diffListed(w, before as ListedItem[], after as ListedItem[]),
+      items: after as ListedItem[],
+    });
   }
 
   /** The watched list `watch` as the host last saw it (resources and templates together); undefined until it fetched one of them. */

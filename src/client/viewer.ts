@@ -8,7 +8,17 @@ import { UsageError } from '../protocol/errors.js';
 import { LIST_KINDS, type ListKindId, type ListItemOf } from '../protocol/list-kinds.js';
 import type { JsonObject, ListenFilter, Prompt, Resource, ResourceTemplate, Tool } from '../protocol/types.js';
 import type { HostView } from './host-view.js';
-import type { CallOptions, CallOutcome, CompletionResult, InspectorClient, ListenEvent, ListenSessionEvent, PagedList, ServerDescription, ToolList } from './types.js';
+import type {
+  CallOptions,
+  CallOutcome,
+  CompletionResult,
+  InspectorClient,
+  ListenEvent,
+  ListenSessionEvent,
+  PagedList,
+  ServerDescription,
+  ToolList,
+} from './types.js';
 
 /** Events kept for the first watch (the history of what the host fetched before the watch began). */
 const MAX_QUEUED = 1000;

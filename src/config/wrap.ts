@@ -42,7 +42,11 @@ export function isWrapped(line: CommandLine): boolean {
   return /(^|[\\/])mcp-inspect(\.cmd|\.js)?$/.test(line.command) && line.args[0] === 'proxy' && line.args.includes('--');
 }
 
-/** The command line of `entry` through the proxy (`record`: a `--record FILE` for it). Throws ConfigError for an HTTP entry or one already wrapped. */
+/**
+ * The command line of `entry` through the proxy (`record`: a `--record FILE` for it), with
+ * `--name NAME` so that `mcp-inspect attach` lists it under the entry's name. Throws
+ * ConfigError for an HTTP entry or one already wrapped.
+ */
 export function wrapped(name: string, entry: ServerEntry, record?: string): CommandLine {
   if (entry.transport !== 'stdio' || !entry.command)
     throw new ConfigError(
@@ -51,7 +55,7 @@ export function wrapped(name: string, entry: ServerEntry, record?: string): Comm
     );
   const line = { command: entry.command, args: entry.args ?? [] };
   if (isWrapped(line)) throw new ConfigError('MCPI_CONFIG_SHAPE', `${name} already runs through mcp-inspect proxy (--unwrap ${name} undoes it)`);
-  return { command: PROXY_COMMAND, args: ['proxy', ...(record ? ['--record', record] : []), '--', line.command, ...line.args] };
+  return { command: PROXY_COMMAND, args: ['proxy', '--name', name, ...(record ? ['--record', record] : []), '--', line.command, ...line.args] };
 }
 
 /** The command line the proxy of a wrapped entry runs; throws ConfigError when the entry is not wrapped. */

@@ -452,6 +452,8 @@ class BridgeRun {
     const session = this.sessionId;
     const ctl = new AbortController();
     this.controllers.add(ctl);
+    this.getStreamCtl = ctl;
+    let events = 0;
     try {
       const headers = mergeHeaders({ Accept: 'text/event-stream' }, this.opts.headers ?? {}, {
         ...(this.legacyVersion ? { [HEADER.protocolVersion]: this.legacyVersion } : {}),
@@ -466,18 +468,27 @@ class BridgeRun {
         this.getStreamTries = 5; // no GET stream here
         return;
       }
-      await this.pumpSse(a.body, ctl.signal, (data) => this.fromServer(data));
+      await this.pumpSse(a.body, ctl.signal, (data) => {
+        events++;
+        this.fromServer(data);
+      });
     } catch (e) {
       if (e instanceof InspectError && e.kind === 'auth') this.fatal(e);
     } finally {
       this.controllers.delete(ctl);
       this.getStreamOpen = false;
     }
-    if (!this.closed && session === this.sessionId) void this.openGetStream();
+    if (this.closed || session !== this.sessionId || ctl.signal.aborted) return;
+    // A stream that carried something may be ended by the server from time to time: the tries count again.
+    if (events > 0) this.getStreamTries = 0;
+    setTimeout(() => void this.openGetStream(), 1000).unref();
   }
+  private getStreamCtl: AbortController | undefined;
 
-  /** Forgets the legacy session (a new `initialize`): its GET stream closes without a word. */
+  /** Forgets the legacy session (a new `initialize`): its GET stream is closed without a word. */
   private forgetSession(): void {
+    this.getStreamCtl?.abort();
+    this.getStreamCtl = undefined;
     this.sessionId = undefined;
     this.legacyVersion = undefined;
     this.getStreamTries = 0;

@@ -81,7 +81,13 @@ export async function runStdioProxy(opts: StdioProxyOptions): Promise<number> {
   const faults = opts.faults ?? {};
   const random = opts.random ?? Math.random;
   const grace = opts.graceMs ?? 2000;
-  const tap = await openTap({ target: { command: opts.command, args: opts.args }, transport: 'stdio', record: opts.record, redact: opts.redact, announce: opts.announce });
+  const tap = await openTap({
+    target: { command: opts.command, args: opts.args },
+    transport: 'stdio',
+    record: opts.record,
+    redact: opts.redact,
+    announce: opts.announce,
+  });
   // Undefined when nothing takes the traffic: the proxy then only copies bytes.
   const rec = tap.enabled ? tap : undefined;
 

@@ -13,7 +13,7 @@ const src = (over: Partial<ConfigSource>): ConfigSource => ({
 describe('servers --wrap / --unwrap', () => {
   it('routes a stdio entry through the proxy and back', () => {
     const w = wrapped('weather', { transport: 'stdio', command: 'node', args: ['server.js', '--port', '1'] }, '/tmp/w.ndjson');
-    expect(w).toEqual({ command: 'mcp-inspect', args: ['proxy', '--record', '/tmp/w.ndjson', '--', 'node', 'server.js', '--port', '1'] });
+    expect(w).toEqual({ command: 'mcp-inspect', args: ['proxy', '--name', 'weather', '--record', '/tmp/w.ndjson', '--', 'node', 'server.js', '--port', '1'] });
     expect(isWrapped(w)).toBe(true);
     expect(unwrapped('weather', { transport: 'stdio', ...w })).toEqual({ command: 'node', args: ['server.js', '--port', '1'] });
   });

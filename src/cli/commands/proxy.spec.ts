@@ -5,7 +5,7 @@
 import type { CommandSpec } from '../command.js';
 import { exitCodesHelp } from '../exit.js';
 import { Option } from 'commander';
-import { addAuthOptions } from '../options.js';
+import { addAuthOptions, addRecordOptions } from '../options.js';
 import { TRANSPORTS } from '../target.js';
 import type { ProxyFlags } from './proxy.js';
 
@@ -18,18 +18,14 @@ export const proxy: CommandSpec<ProxyFlags> = {
     'sit between a host (Claude Desktop, Cursor, VS Code…) and a server, invisibly, and record what they say (--record FILE); or bridge a stdio host to an HTTP server',
   configure: (cmd) =>
     addAuthOptions(
-      cmd
-        .usage('[options] -- command args…  |  [options] URL  |  --http PORT [options] (URL | -- command args…)')
-        .argument('[url]', 'the URL of an HTTP server: alone, the stdio ↔ HTTP bridge; with --http, the server to forward to')
-        .option('--http [port]', 'an HTTP proxy in front of the server at URL, listening on this port (0 or omitted: any free port)')
-        .option('--host <address>', 'the address the HTTP proxy listens on', '127.0.0.1')
-        .option('--record <file>', 'write the conversation to this file (NDJSON, format mcp-inspect/recording@1)')
-        .option(
-          '--redact <pointer>',
-          'in the recording, mask the value at this JSON pointer into params and results, e.g. /arguments/password (repeatable)',
-          collect,
-        )
-        .option('--max-record-bytes <size>', 'stop recording once the file reaches this size (bytes, or 64k, 10M…)')
+      addRecordOptions(
+        cmd
+          .usage('[options] -- command args…  |  [options] URL  |  --http PORT [options] (URL | -- command args…)')
+          .argument('[url]', 'the URL of an HTTP server: alone, the stdio ↔ HTTP bridge; with --http, the server to forward to')
+          .option('--http [port]', 'an HTTP proxy in front of the server at URL, listening on this port (0 or omitted: any free port)')
+          .option('--host <address>', 'the address the HTTP proxy listens on', '127.0.0.1'),
+        'the conversation',
+      )
         .option('--name <name>', "the name mcp-inspect attach knows this proxy by (default: the server command's or the URL's host)")
         .option('--no-announce', 'do not announce the proxy for mcp-inspect attach (no socket in the runtime folder)')
         .option('--header <header>', "bridge (proxy URL): HTTP header 'Name: value' sent on every request (repeatable)", collect)
