@@ -188,24 +188,9 @@ async function makeCall(
   flags: Flags,
 ): Promise<{ result: unknown; elapsedMs: number; sent?: unknown }> {
   if (method === 'tools/call') {
-    const { callTool, findTool } = await import('./call.js');
-    let given = (args ?? {}) as JsonObject;
-    if (fromEnv.length) {
-      const { coerceArgs } = await import('../../schema/coerce.js');
-      const tool = await findTool(s, target);
-      given = { ...given };
-      for (const k of fromEnv)
-        if (typeof given[k] === 'string') {
-          try {
-            Object.assign(
-              given,
-              coerceArgs(tool.inputSchema, [`${k}=${given[k]}`], () => ''),
-            );
-          } catch {
-            /* left as text: validation says what is wrong */
-          }
-        }
-    }
+    const { callTool, findTool, typedFromEnv } = await import('./call.js');
+    // Arguments that came whole from ${env:…} are text: typed by the schema as key=value is (shared with load --mix).
+    const given = fromEnv.length ? typedFromEnv(await findTool(s, target), args ?? {}, fromEnv) : ((args ?? {}) as JsonObject);
     const r = await callTool(s, target, [], { validate: flags.validate, strictArgs: flags.strictArgs }, { args: given });
     for (const f of r.findings ?? []) if (s.findings.add(f)) s.out.finding(f);
     const j = (r.json ?? {}) as { resultType?: string; result?: unknown; elapsedMs?: number; arguments?: unknown; task?: { status?: string } };
