@@ -7,10 +7,11 @@
 //      `npm pack` rebuilds dist/ through prepack).
 // --baseline DIR adds rows for another build of mcp-inspect (a folder with bin/, dist/ and
 // package.json, e.g. main's, built into a worktree), run interleaved with the others in the
-// same run: before/after figures on a loaded machine. --no-size skips 3.
+// same run: before/after figures on a loaded machine. --no-size skips 3. Each row gives the
+// median wall time and (with /usr/bin/time) the median CPU time, client and server together.
 // Usage: npm run bench [-- --runs N] [--baseline DIR] [--no-size]   (build first: npm run build)
 import { spawnSync } from 'node:child_process';
-import { rmSync, existsSync } from 'node:fs';
+import { readFileSync, rmSync, existsSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { coldInstall, pack, tempDir } from './artifact.mjs';
@@ -30,29 +31,49 @@ if (!existsSync(join(root, 'dist', 'cli', 'main.js'))) {
   process.exit(1);
 }
 
+// CPU time (user + sys of the process and the children it waited for, e.g. the stdio server)
+// through /usr/bin/time when there is one (10 ms resolution: a median of many runs): on a
+// machine shared with other work, wall time varies with the load, CPU time much less.
+const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
+const cpuDir = tempDir('cpu');
+const cpuFile = join(cpuDir, 'cpu.txt');
+process.on('exit', () => rmSync(cpuDir, { recursive: true, force: true }));
+
+/** Runs `cmd args`; resolves to its wall time and (with /usr/bin/time) CPU time, in ms. */
 function time(cmd, args) {
+  const [c, a] = TIME ? [TIME, ['-f', '%U %S', '-o', cpuFile, cmd, ...args]] : [cmd, args];
   const t0 = process.hrtime.bigint();
-  const r = spawnSync(cmd, args, { cwd: root, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  const r = spawnSync(c, a, { cwd: root, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (${r.status}): ${r.stderr}`);
-  return ms;
+  const cpu = TIME
+    ? readFileSync(cpuFile, 'utf8')
+        .trim()
+        .split(/\s+/)
+        .slice(-2)
+        .map(Number)
+        .reduce((x, y) => x + y, 0) * 1000
+    : NaN;
+  return { ms, cpu };
 }
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
-/** Runs each case RUNS times, interleaved (a b a b …), after one warm-up each. */
+/** Runs each case RUNS times, interleaved (a b a b …), after one warm-up each; medians of wall and CPU ms. */
 function compare(cases) {
   const results = cases.map(() => []);
   cases.forEach((c) => time(c.cmd, c.args));
   for (let i = 0; i < RUNS; i++) cases.forEach((c, j) => results[j].push(time(c.cmd, c.args)));
-  return results.map(median);
+  return results.map((r) => ({ ms: median(r.map((x) => x.ms)), cpu: median(r.map((x) => x.cpu)) }));
 }
 
-function row(label, ms, base) {
-  const ratio = base ? `${(ms / base).toFixed(2)}×` : '1.00×';
-  console.log(`  ${label.padEnd(44)} ${ms.toFixed(1).padStart(8)} ms   ${ratio.padStart(6)}`);
+/** A row: wall time and its ratio to `base`, then CPU time and its ratio. */
+function row(label, v, base) {
+  const ratio = (a, b) => (b ? `${(a / b).toFixed(2)}×` : '1.00×').padStart(6);
+  const cpu = TIME ? `   cpu ${v.cpu.toFixed(0).padStart(5)} ms ${ratio(v.cpu, base?.cpu)}` : '';
+  console.log(`  ${label.padEnd(44)} ${v.ms.toFixed(1).padStart(8)} ms   ${ratio(v.ms, base?.ms)}${cpu}`);
 }
 
 // The server both clients talk to: a trivial stdio server (3 tools, one page), so the figures
@@ -71,7 +92,7 @@ const [minimal, tools, toolsBase] = compare([
 row('minimal hand-written client', minimal);
 row('mcp-inspect tools', tools, minimal);
 if (baseBin) row('mcp-inspect tools (--baseline)', toolsBase, minimal);
-console.log(`  target: ≤ ${TARGET.toFixed(2)}×  ${met(tools / minimal)}\n`);
+console.log(`  target: ≤ ${TARGET.toFixed(2)}× (wall)  ${met(tools.ms / minimal.ms)}\n`);
 
 console.log('start-up:');
 const [bare, version, versionBase] = compare([
@@ -82,7 +103,7 @@ const [bare, version, versionBase] = compare([
 row("node -e ''", bare);
 row('mcp-inspect --version', version, bare);
 if (baseBin) row('mcp-inspect --version (--baseline)', versionBase, bare);
-console.log(`  target: ≤ ${TARGET.toFixed(2)}×  ${met(version / bare)}\n`);
+console.log(`  target: ≤ ${TARGET.toFixed(2)}× (wall)  ${met(version.ms / bare.ms)}\n`);
 
 if (process.argv.includes('--no-size')) process.exit(0);
 console.log('installed size of the packed artifact (npm pack, then npm install <tarball> into an empty prefix):');

@@ -9,7 +9,6 @@ import { resolveTarget, targetLabel } from './target.js';
 import type { CommonFlags } from './options.js';
 import type { RecordFlags } from './commands/record-flags.js';
 import { connectOptions } from './connect-options.js';
-import { authorizationUrlLines, authProviderFor } from './auth-provider.js';
 import { sanitizeLine } from '../util/sanitize.js';
 import type { Invocation } from './command.js';
 import type { FindingLog } from './findings.js';
@@ -108,15 +107,19 @@ export async function withSession<T>(
     });
     // OAuth for an HTTP target (unless the user gave Authorization): a stored token goes out
     // from the first request; a challenge logs in when a person (or --browser) is there.
-    opts.auth = await authProviderFor(target, flags, {
-      signal: ctl.signal,
-      onWire: opts.onWire,
-      onInfo: opts.onInfo,
-      onWarning: (w) => out.warn(w),
-      onAuthorizationUrl: (u, opened) => {
-        for (const l of authorizationUrlLines(sanitizeLine(u), opened)) out.info(l);
-      },
-    });
+    // (Loaded for HTTP targets only: a stdio server is spawned without it.)
+    if (target.kind === 'http') {
+      const { authProviderFor, authorizationUrlLines } = await import('./auth-provider.js');
+      opts.auth = await authProviderFor(target, flags, {
+        signal: ctl.signal,
+        onWire: opts.onWire,
+        onInfo: opts.onInfo,
+        onWarning: (w) => out.warn(w),
+        onAuthorizationUrl: (u, opened) => {
+          for (const l of authorizationUrlLines(sanitizeLine(u), opened)) out.info(l);
+        },
+      });
+    }
     // A stdio server may take seconds to start (`npx -y` downloads it first): say so, also
     // through the messages of era detection and the server's own stderr lines.
     const label = target.kind === 'stdio' ? `starting server ${targetLabel(target)}` : `connecting to ${targetLabel(target)}`;

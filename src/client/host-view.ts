@@ -22,10 +22,13 @@ import { diffListed, diffTools } from '../diff/diff.js';
 import type { ListedItem } from '../diff/types.js';
 import { asMessage, idKey } from '../protocol/jsonrpc.js';
 import { LIST_KINDS, LIST_KIND_IDS, kindsOfWatch, watchOfNotification, type ListKindId, type WatchKind } from '../protocol/list-kinds.js';
-import type { JsonObject, Tool } from '../protocol/types.js';
+import type { JsonObject, ListenFilter, Tool } from '../protocol/types.js';
 import type { WireEvent } from '../protocol/wire-event.js';
 import { isObject } from '../util/json.js';
 import type { ListenSessionEvent, ServerDescription } from './types.js';
+import { normalizeFilter, refusedOf } from './listen.js';
+import { serverInfoOf, subscriptionIdOf } from '../protocol/meta.js';
+import { METHOD } from '../protocol/constants.js';
 
 /** Where the view's products go. */
 export interface HostViewSink {
@@ -68,6 +71,8 @@ export class HostView {
   /** The last complete list of each kind the host fetched. */
   readonly lists: Partial<Record<ListKindId, unknown[]>> = {};
   private readonly seen = new Set<string>();
+  /** The filters of the host's `subscriptions/listen` requests, by request id (their acknowledgement names it). */
+  private readonly listens = new Map<string, ListenFilter>();
 
   /** `label`: what to call the server until the host's handshake names it (the proxy's name). */
   constructor(
@@ -159,11 +164,19 @@ export class HostView {
         if (this.pending.size >= MAX_PENDING) this.pending.delete(this.pending.keys().next().value!);
         const params = m.message.params;
         this.pending.set(idKey(m.message.id), { method: m.message.method, cursor: isObject(params) && params.cursor !== undefined });
+        if (m.message.method === METHOD.listen && isObject(params?.notifications)) this.listens.set(idKey(m.message.id), normalizeFilter(params.notifications));
       } else if (from === 'server' && m.kind === 'response') {
         const key = idKey(m.message.id);
         const req = this.pending.get(key);
         this.pending.delete(key);
         if (req && 'result' in m.message && isObject(m.message.result)) this.answer(time, req, m.message.result);
+      } else if (from === 'server' && m.kind === 'notification' && m.message.method === METHOD.acknowledged) {
+        // The host's listen stream, acknowledged: the header shows what the host was granted.
+        const params = m.message.params ?? {};
+        const id = subscriptionIdOf(params);
+        const granted = normalizeFilter(isObject(params.notifications) ? params.notifications : {});
+        const requested = (id !== undefined ? this.listens.get(idKey(id)) : undefined) ?? granted;
+        this.sink.event({ type: 'acknowledged', time, subscriptionId: id ?? '', granted, refused: refusedOf(requested, granted) });
       } else if (from === 'server' && m.kind === 'notification' && watchOfNotification(m.message.method)) {
         const params = m.message.params;
         this.sink.event({ type: 'notification', time, method: m.message.method, ...(params ? { params } : {}), unsolicited: true });
@@ -188,7 +201,8 @@ export class HostView {
   }
 
   private describe(time: number, method: string, r: JsonObject): void {
-    const info = isObject(r.serverInfo) && typeof r.serverInfo.name === 'string' ? r.serverInfo : undefined;
+    // Legacy: `serverInfo` in the result; modern: in its `_meta`.
+    const info = isObject(r.serverInfo) && typeof r.serverInfo.name === 'string' ? r.serverInfo : serverInfoOf(r);
     const modern = method === 'server/discover';
     if (modern && !Array.isArray(r.supportedVersions)) return;
     const versions = modern ? (r.supportedVersions as unknown[]).filter((v): v is string => typeof v === 'string') : [];

@@ -180,7 +180,8 @@ export class Listens {
   }
 }
 
-function normalizeFilter(f: ListenFilter): ListenFilter {
+/** `f` with only the flags and lists a listen filter has (true flags, non-empty URI and task lists). Pure. */
+export function normalizeFilter(f: ListenFilter): ListenFilter {
   const out: ListenFilter = {};
   for (const w of WATCH_KINDS) if (f[LIST_KINDS[w].listenFlag]) out[LIST_KINDS[w].listenFlag] = true;
   if (Array.isArray(f.resourceSubscriptions) && f.resourceSubscriptions.length)

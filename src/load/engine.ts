@@ -9,6 +9,7 @@
  * a {@link Histogram} (µs) and a per-second timeline. The clock is injected (monotonic ms); the
  * engine does no I/O of its own: `send` does.
  */
+import { setMaxListeners } from 'node:events';
 import { Histogram } from './histogram.js';
 import { levelAt, rampSchedule, type Stage } from './stages.js';
 
@@ -178,6 +179,8 @@ export function weightedPicker(weights: readonly number[]): () => number {
 export async function runLoad(send: (signal: AbortSignal, call: number) => Promise<RequestOutcome>, plan: LoadPlan, opts: LoadOptions): Promise<LoadStats> {
   const { now } = opts;
   const ctl = new AbortController();
+  // Every request in flight listens to this signal (the client links its own to it): no cap.
+  setMaxListeners(0, ctl.signal);
   const onAbort = () => ctl.abort();
   opts.signal?.addEventListener('abort', onAbort, { once: true });
   const kinds = plan.weights?.length ? plan.weights.length : 1;

@@ -36,7 +36,7 @@ import { buildModernHeaders } from '../protocol/headers.js';
 import { idKey, parseMessage } from '../protocol/jsonrpc.js';
 import type { RequestId } from '../protocol/types.js';
 import { extractParamHeaders, validateXMcpHeaders, type XMcpHeaderSpec } from '../protocol/xmcpheader.js';
-import { connectError, describeBody, headerRecord, httpDispatcher, mergeHeaders } from '../transport/http-common.js';
+import { connectError, describeBody, headerRecord, httpDispatcher, mergeHeaders, readBodyText } from '../transport/http-common.js';
 import { MAX_MESSAGE_BYTES } from '../transport/types.js';
 import { isObject } from '../util/json.js';
 import { redactUrl } from '../util/redact.js';
@@ -111,16 +111,7 @@ function oneLine(text: string): string {
   }
 }
 
-async function readText(body: Body, max = MAX_MESSAGE_BYTES): Promise<string> {
-  const chunks: Buffer[] = [];
-  let n = 0;
-  for await (const c of body) {
-    n += (c as Buffer).length;
-    if (n > max) throw new TransportError('MCPI_TOO_LARGE', `the response is larger than ${max} bytes`);
-    chunks.push(c as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
+const readText = (body: Body) => readBodyText(body, MAX_MESSAGE_BYTES);
 
 /**
  * Starts the bridge on `opts.stdin`/`opts.stdout`. Throws UsageError when the recording

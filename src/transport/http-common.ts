@@ -152,3 +152,18 @@ export function mergeHeaders(...records: Record<string, string>[]): Record<strin
   for (const r of records) for (const [k, v] of Object.entries(r)) byLower.set(k.toLowerCase(), [k, v]);
   return Object.fromEntries(byLower.values());
 }
+
+/**
+ * Reads a whole undici response body as UTF-8 text. Throws TransportError('MCPI_TOO_LARGE')
+ * once it passes `max` bytes, and what the body throws (an abort, a reset).
+ */
+export async function readBodyText(body: AsyncIterable<unknown>, max: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let n = 0;
+  for await (const c of body) {
+    n += (c as Buffer).length;
+    if (n > max) throw new TransportError('MCPI_TOO_LARGE', `the response is larger than ${max} bytes`);
+    chunks.push(c as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}

@@ -24,7 +24,17 @@ import {
   type TransportHooks,
   type TransportResponse,
 } from './types.js';
-import { bodyExcerpt, connectError, describeBody, headerRecord, httpDispatcher, mergeHeaders, sizeLabel, type HttpDispatcher } from './http-common.js';
+import {
+  bodyExcerpt,
+  connectError,
+  describeBody,
+  headerRecord,
+  httpDispatcher,
+  mergeHeaders,
+  readBodyText,
+  sizeLabel,
+  type HttpDispatcher,
+} from './http-common.js';
 import { pumpServerStream, readResponseStream } from './http-streams.js';
 
 export { bodyExcerpt, describeBody, mergeHeaders };
@@ -490,15 +500,7 @@ export class HttpTransport implements Transport {
   }
 
   private async readText(body: Body): Promise<string> {
-    const max = this.opts.maxMessageBytes ?? MAX_MESSAGE_BYTES;
-    const chunks: Buffer[] = [];
-    let n = 0;
-    for await (const c of body) {
-      n += (c as Buffer).length;
-      if (n > max) throw new TransportError('MCPI_TOO_LARGE', `the response is larger than ${max} bytes`);
-      chunks.push(c as Buffer);
-    }
-    return Buffer.concat(chunks).toString('utf8');
+    return readBodyText(body, this.opts.maxMessageBytes ?? MAX_MESSAGE_BYTES);
   }
 
   async notify(n: JsonRpcNotification, headers?: Record<string, string>): Promise<void> {

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, describeResult, killAllClis, leftoverPids, runCli, type CliResult } from '../helpers/cli.js';
+import { BIN, describeResult, killAllClis, leftoverPids, runCli, startCli, type CliResult } from '../helpers/cli.js';
 import { fixturePath, startHttpFixture, stopAllFixtures, type HttpFixture } from '../helpers/servers.js';
 
 const DEMO = ['--', process.execPath, BIN, 'demo-server'];
@@ -161,6 +161,22 @@ describe('run FILE [target]', SLOW, () => {
     expect(code(await runCli(['run', env, ...DEMO]), 64).stderr).toContain('uses the environment variable RUN_NOT_SET_ANYWHERE, which is not set');
     expect(code(await runCli(['run', path.join(dir, 'none.json'), ...DEMO]), 64).stderr).toMatch(/cannot read the collection .*none\.json: no such file/);
     expect(code(await runCli(['run', ...DEMO]), 64).stderr).toContain('which collection?');
+  });
+
+  it('Ctrl-C during a call ends the run with 130, the calls made so far reported and the server stopped', async () => {
+    const file = collection([
+      { tool: 'echo', arguments: { text: 'first' } },
+      { tool: 'countdown', arguments: { from: 10, delayMs: 5000 } },
+      { tool: 'echo', arguments: { text: 'never' } },
+    ]);
+    const cli = startCli(['run', file, ...DEMO], LONG);
+    await cli.waitFor(/^ {2}✓ echo /m, { timeoutMs: 60_000 });
+    cli.kill('SIGINT');
+    const r = code(await cli.done, 130);
+    expect(r.stdout).toMatch(/^ {2}✗ countdown +interrupted$/m);
+    expect(r.stdout).toMatch(/^ {2}✗ echo-2 +not run: interrupted$/m);
+    expect(r.stdout).toContain('1 of 3 calls met their expectations (1 not run)');
+    expect(r.orphans).toEqual([]);
   });
 
   it('a server that cannot be reached keeps its own code (3)', async () => {

@@ -19,8 +19,12 @@ vi.setConfig({ testTimeout: 120_000 });
 
 const dir = mkdtempSync(join(tmpdir(), 'mcpi-attach-'));
 const run = join(dir, 'run');
-/** Every process of this file finds the proxies in its own runtime folder. */
-const env = { XDG_RUNTIME_DIR: run };
+/**
+ * Every process of this file finds the proxies in its own runtime folder; `attach` also looks
+ * in the folders a proxy without XDG_RUNTIME_DIR uses (the state folder's, then the temporary
+ * folder's): those are ours too.
+ */
+const env = { XDG_RUNTIME_DIR: run, MCP_INSPECT_STATE_DIR: join(dir, 'state'), TMPDIR: dir };
 const SERVER = [process.execPath, fixturePath('legacy-server.mjs'), '--stdio'];
 
 afterAll(async () => {
@@ -109,6 +113,15 @@ describe('attach', () => {
     hidden.kill('SIGINT');
     expect((await proxy.done).code).toBe(0);
     expect((await hidden.done).code).toBe(0);
+    expect(await listed()).toEqual([]);
+  });
+
+  it('finds a proxy a host spawned without XDG_RUNTIME_DIR (it announces itself in the next folder)', async () => {
+    const host = await startHost([process.execPath, BIN, 'proxy', '--name', 'bare', '--', ...SERVER], { ...env, XDG_RUNTIME_DIR: '' });
+    const all = await listed();
+    expect(all.map((p) => p.name)).toEqual(['bare']);
+    expect(all[0].socket).toBe(join(dir, 'state', 'run', 'bare.sock'));
+    expect((await host.quit()).leftover).toEqual([]);
     expect(await listed()).toEqual([]);
   });
 

@@ -4,14 +4,12 @@
 // fixtures (the suite's test_* tools, prompts and test:// resources; it passes every scored
 // scenario, test/integration/demo-conformance.test.ts), so that "as many as against the real
 // server" means all of them (issue 20, done means).
-// Scenarios that need server logic a recording cannot hold are left out: server-stateless,
-// caching and the input-required-result-* family (the answer depends on the live request:
-// requestState, tampered or missing inputs), completion-complete (its answer depends on the
-// typed prefix), tools-call-with-progress, -with-logging, -sampling, -elicitation and
-// server-sse-multiple-streams (timing, server requests and concurrent streams),
-// list-changed and subscription scenarios (the suite triggers a change and waits for the
-// notification), dns-rebinding-protection and the http-header-* checks (they test the
-// server's own HTTP handling, which the mock does instead of the recording).
+// The other scored scenarios need server logic a recording cannot hold, and are left out:
+// server-stateless, caching and the 14 input-required-result-* (the answer depends on the live
+// request: requestState, tampered or missing inputs), completion-complete (its answer depends on
+// the typed prefix), tools-call-with-progress and server-sse-multiple-streams (timing and
+// concurrent streams), dns-rebinding-protection (it tests the server's own HTTP handling, which
+// the mock does instead of the recording).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -131,7 +131,12 @@ describe('mock', () => {
 describe('a modern session', () => {
   it('is recorded, replayed (exit 0) and mocked for mcp-inspect itself', async () => {
     const rec = join(dir, 'modern.ndjson');
-    const live = await runCli(['tools', '--json', '--', process.execPath, BIN, 'proxy', '--record', rec, '--', ...MODERN], { timeoutMs: 60_000 });
+    // --era modern: without it a slow start (two node processes on a loaded machine) lets the
+    // era probe send initialize as well after 5 s, and the recording then holds a request whose
+    // answer the host never waited for, which replay would compare.
+    const live = await runCli(['tools', '--json', '--era', 'modern', '--', process.execPath, BIN, 'proxy', '--record', rec, '--', ...MODERN], {
+      timeoutMs: 60_000,
+    });
     expect(live.code, describeResult(live)).toBe(0);
     expect(readFileSync(rec, 'utf8')).toContain('server/discover');
     const replayed = await runCli(['replay', rec], { timeoutMs: 60_000 });

@@ -19,7 +19,7 @@ import { HAS_TMUX, TUI_BUILT, TUI_ENV, inspectorCommand, tmuxServer } from '../h
 const canRun = HAS_TMUX && TUI_BUILT;
 const term = tmuxServer('e2e-attach');
 const dir = mkdtempSync(join(tmpdir(), 'mcpi-e2e-attach-'));
-const env = { XDG_RUNTIME_DIR: join(dir, 'run') };
+const env = { XDG_RUNTIME_DIR: join(dir, 'run'), MCP_INSPECT_STATE_DIR: join(dir, 'state'), TMPDIR: dir };
 afterAll(() => {
   term.kill();
   rmSync(dir, { recursive: true, force: true });

@@ -231,6 +231,30 @@ describe("the host's view", () => {
     expect(h.findings).toHaveLength(2);
   });
 
+  it("describes a modern server from server/discover (serverInfo in _meta), and shows the host's listen as acknowledged", () => {
+    const h = view();
+    h.msg('host', { jsonrpc: '2.0', id: 1, method: 'server/discover', params: {} });
+    h.msg('server', {
+      jsonrpc: '2.0',
+      id: 1,
+      result: {
+        supportedVersions: ['2026-07-28'],
+        capabilities: { tools: { listChanged: true } },
+        _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'modern-srv', version: '3' } },
+      },
+    });
+    expect(h.v.description).toMatchObject({ era: 'modern', protocolVersion: '2026-07-28', serverInfo: { name: 'modern-srv', version: '3' } });
+    h.msg('host', { jsonrpc: '2.0', id: 7, method: 'subscriptions/listen', params: { notifications: { toolsListChanged: true, promptsListChanged: true } } });
+    h.msg('server', {
+      jsonrpc: '2.0',
+      method: 'notifications/subscriptions/acknowledged',
+      params: { notifications: { toolsListChanged: true }, _meta: { 'io.modelcontextprotocol/subscriptionId': 7 } },
+    });
+    expect(h.events).toEqual([
+      expect.objectContaining({ type: 'acknowledged', subscriptionId: 7, granted: { toolsListChanged: true }, refused: { promptsListChanged: true } }),
+    ]);
+  });
+
   it('diffs prompts from the second list on, and reports lines that are not JSON-RPC', () => {
     const h = view();
     h.msg('host', { jsonrpc: '2.0', id: 1, method: 'prompts/list' });

@@ -407,6 +407,9 @@ describe('demo server over HTTP', () => {
     expect([noName.status, noName.json.error.code]).toEqual([400, -32020]);
     const removed = await post(s.url!, 'tasks/list', {}, { metaExtra: withTasks });
     expect([removed.status, removed.json.error.code]).toEqual([404, -32601]);
+    // Status notifications (issue 19.7): a listen naming a task needs the extension declared too (-32021).
+    const listenUndeclared = await post(s.url!, 'subscriptions/listen', { notifications: { taskIds: [task.taskId] } });
+    expect(listenUndeclared.json.error.code).toBe(-32021);
   });
 
   it('answers -32020 HeaderMismatch (400) when headers disagree with the body or are missing', async () => {

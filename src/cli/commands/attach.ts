@@ -18,9 +18,9 @@ export interface AttachFlags {
 }
 
 /** The list as text: one proxy a line (name, pid, transport, attachers, start, target), or how to start one. */
-function listText(proxies: ProxyInfo[], dir: string | undefined, now: number, proxyTarget: (p: ProxyInfo) => string): string {
+function listText(proxies: ProxyInfo[], dirs: readonly string[], now: number, proxyTarget: (p: ProxyInfo) => string): string {
   if (!proxies.length)
-    return `no mcp-inspect proxy is running${dir ? ` (none announced in ${dir})` : ''}; start one with mcp-inspect proxy -- CMD, or put it in a host's config (mcp-inspect servers --wrap NAME)\n`;
+    return `no mcp-inspect proxy is running (none announced in ${dirs.join(', ')}); start one with mcp-inspect proxy -- CMD, or put it in a host's config (mcp-inspect servers --wrap NAME)\n`;
   const ago = (iso: string) => {
     const s = Math.max(0, Math.round((now - Date.parse(iso)) / 1000));
     return s < 60 ? `${s}s ago` : s < 3600 ? `${Math.floor(s / 60)}m ago` : `${Math.floor(s / 3600)}h ${Math.floor((s % 3600) / 60)}m ago`;
@@ -92,11 +92,15 @@ async function streamJson(p: ProxyInfo, backlog: boolean): Promise<number> {
 export const attachBody: CommandSpec<AttachFlags>['run'] = async (inv, words, flags) => {
   if (inv.command.length) throw new UsageError('attach watches a running proxy: it takes its name, not a command after --');
   if (words.length > 1) throw new UsageError(`attach takes one proxy name (got ${words.map((w) => JSON.stringify(w)).join(' ')})`);
-  const [{ listProxies, proxyTarget }, { runtimeDir }] = await Promise.all([import('../../record/announce.js'), import('../../state/index.js')]);
-  const dir = runtimeDir();
-  const proxies = await listProxies(dir);
+  const [{ listProxies, proxyTarget }, { runtimeDirCandidates }] = await Promise.all([import('../../record/announce.js'), import('../../state/index.js')]);
+  // Every folder a proxy may have used: a host may spawn it with an environment of its own
+  // (no XDG_RUNTIME_DIR), and it then announces itself in the next one.
+  const dirs = runtimeDirCandidates();
+  const proxies = (await Promise.all(dirs.map((d) => listProxies(d))))
+    .flat()
+    .sort((a, b) => a.started.localeCompare(b.started) || a.name.localeCompare(b.name));
   if (!words.length) {
-    process.stdout.write(flags.json ? JSON.stringify({ proxies }) + '\n' : listText(proxies, dir, Date.now(), proxyTarget));
+    process.stdout.write(flags.json ? JSON.stringify({ proxies }) + '\n' : listText(proxies, dirs, Date.now(), proxyTarget));
     return EXIT.ok;
   }
   const p = pickProxy(proxies, words[0]);

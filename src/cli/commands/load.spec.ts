@@ -14,7 +14,8 @@ const collect = (v: string, prev: string[] = []) => [...prev, v];
 /** `mcp-inspect load [target] <tool> [key=value…] | --mix FILE [--concurrency N | --rate R] [--duration D | --requests N | --stages S]`. */
 export const load: CommandSpec<CommonFlags & LoadFlags> = {
   name: 'load',
-  description: 'call one tool over and over (N in flight, or R per second) and report throughput, errors by kind and latency percentiles',
+  description:
+    "call one tool (or a collection's calls: --mix) over and over (N in flight, or R per second) and report throughput, errors by kind and latency percentiles",
   configure: (cmd) =>
     addStrictArgsOption(
       addCommonOptions(cmd)

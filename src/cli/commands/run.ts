@@ -188,24 +188,9 @@ async function makeCall(
   flags: Flags,
 ): Promise<{ result: unknown; elapsedMs: number; sent?: unknown }> {
   if (method === 'tools/call') {
-    const { callTool, findTool } = await import('./call.js');
-    let given = (args ?? {}) as JsonObject;
-    if (fromEnv.length) {
-      const { coerceArgs } = await import('../../schema/coerce.js');
-      const tool = await findTool(s, target);
-      given = { ...given };
-      for (const k of fromEnv)
-        if (typeof given[k] === 'string') {
-          try {
-            Object.assign(
-              given,
-              coerceArgs(tool.inputSchema, [`${k}=${given[k]}`], () => ''),
-            );
-          } catch {
-            /* left as text: validation says what is wrong */
-          }
-        }
-    }
+    const { callTool, findTool, typedFromEnv } = await import('./call.js');
+    // Arguments that came whole from ${env:…} are text: typed by the schema as key=value is (shared with load --mix).
+    const given = fromEnv.length ? typedFromEnv(await findTool(s, target), args ?? {}, fromEnv) : ((args ?? {}) as JsonObject);
     const r = await callTool(s, target, [], { validate: flags.validate, strictArgs: flags.strictArgs }, { args: given });
     for (const f of r.findings ?? []) if (s.findings.add(f)) s.out.finding(f);
     const j = (r.json ?? {}) as { resultType?: string; result?: unknown; elapsedMs?: number; arguments?: unknown; task?: { status?: string } };
@@ -260,6 +245,7 @@ class Runner {
     }
     const samples: number[] = [];
     let first: { result: unknown; sent?: unknown } | undefined;
+    let later: { i: number; error: string } | undefined;
     for (let i = 0; i < repeat; i++) {
       this.s.input?.beginCall(answers);
       try {
@@ -273,14 +259,30 @@ class Runner {
           if (p.args) r.arguments = p.args;
           return r;
         }
+        later ??= { i, error: sentence(e) };
       }
     }
     const elapsedMs = median(samples);
     // The first run's result is the one later calls refer to (--against runs a call once per repetition).
     if (!this.results.has(call.name)) this.results.set(call.name, first!.result);
     const j = judge(call.expect, { method: call.method, result: first!.result, elapsedMs });
-    return { target: p.target, ...(first!.sent !== undefined ? { arguments: first!.sent } : {}), result: first!.result, elapsedMs, samplesMs: samples, ...j };
+    const r: CallRun = {
+      target: p.target,
+      ...(first!.sent !== undefined ? { arguments: first!.sent } : {}),
+      result: first!.result,
+      elapsedMs,
+      samplesMs: samples,
+      ...j,
+    };
+    if (later) laterFailure(r, later.i, repeat, later.error);
+    return r;
   }
+}
+
+/** A repetition after the first failed (its result is the first's): the call is not met, and says which one. */
+function laterFailure(r: CallRun, i: number, repeat: number, error: string): void {
+  r.met = false;
+  r.verdicts.push({ kind: 'completed', ok: false, message: `repetition ${i + 1} of ${repeat} failed: ${error}` });
 }
 
 const ms = (n: number) => `${n < 10 ? n.toFixed(1).replace(/\.0$/, '') : Math.round(n)} ms`;
@@ -474,9 +476,13 @@ async function compareOn(inv: Invocation, sa: Session, sb: Session, plan: Plan):
     let b: CallRun | undefined;
     const samplesA: number[] = [];
     const samplesB: number[] = [];
+    let laterA: { i: number; error: string } | undefined;
+    let laterB: { i: number; error: string } | undefined;
     for (let i = 0; i < repeat; i++) {
       const ra = await A.run(call, 1);
       const rb = await B.run(call, 1);
+      if (a?.result !== undefined && ra.result === undefined) laterA ??= { i, error: ra.error ?? 'no result' };
+      if (b?.result !== undefined && rb.result === undefined) laterB ??= { i, error: rb.error ?? 'no result' };
       a ??= ra;
       b ??= rb;
       samplesA.push(...ra.samplesMs);
@@ -488,6 +494,8 @@ async function compareOn(inv: Invocation, sa: Session, sb: Session, plan: Plan):
     // maxMs is judged on the median, like the time shown.
     const { judge } = await import('../../collection/expect.js');
     for (const r of [a, b]) if (r.result !== undefined) Object.assign(r, judge(call.expect, { method: call.method, result: r.result, elapsedMs: r.elapsedMs }));
+    if (laterA) laterFailure(a, laterA.i, repeat, laterA.error);
+    if (laterB) laterFailure(b, laterB.i, repeat, laterB.error);
     const c = { a, b, ...(await compareRuns(a, b, ignore)) };
     rows.push(c);
     if (text) for (const l of compareLines(out, call.name, width, c)) out.line(l);

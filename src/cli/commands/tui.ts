@@ -10,7 +10,7 @@ import type { CommandSpec } from '../command.js';
 import { closest } from '../../util/distance.js';
 import type { Root } from '../../protocol/mrtr.js';
 import type { Target } from '../../client/types.js';
-import { historyServerKey, type HistoryTargetInfo } from '../../state/call-history.js';
+import type { HistoryTargetInfo } from '../../state/call-history.js';
 import { looksSecret, redactUrl, secretQueryParam } from '../../util/redact.js';
 
 export interface TuiFlags extends CommonFlags {
@@ -103,6 +103,8 @@ export async function runTuiCommand(url: string | undefined, command: string[], 
     // W records the session (src/cli/tui-recorder.ts); --record FILE starts with it on.
     const [{ recordOptions }, { tuiRecorder }] = await Promise.all([import('./record-flags.js'), import('../tui-recorder.js')]);
     const first = recordOptions(flags);
+    // (Imported here: this module is the root of every run's program, the history only the TUI's.)
+    const { historyServerKey } = await import('../../state/call-history.js');
     const recorder = tuiRecorder({
       target: target.kind === 'stdio' ? { command: target.command, args: target.args } : { url: target.url },
       transport: target.kind,

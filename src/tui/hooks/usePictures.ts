@@ -9,6 +9,9 @@ import { mimeFormat, type PictureState } from '../images/picture.js';
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** The picture state of a result without images: one map, so that it never changes the layout's inputs. */
+const EMPTY: ReadonlyMap<number, PictureState> = new Map();
+
 /**
  * The picture state of each image block of `content` (by content index): `decoding` until
  * the decoder answers, then pixels or a one-line note. A new `content` starts over.
@@ -16,7 +19,7 @@ const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object
 export function usePictures(content: readonly unknown[] | undefined): ReadonlyMap<number, PictureState> {
   const [state, setState] = useState<{ content: readonly unknown[] | undefined; map: ReadonlyMap<number, PictureState> }>({
     content: undefined,
-    map: new Map(),
+    map: EMPTY,
   });
   useEffect(() => {
     let live = true;
@@ -33,7 +36,10 @@ export function usePictures(content: readonly unknown[] | undefined): ReadonlyMa
         todo.push({ i, mime, data });
       } else map.set(i, { ok: false, note: `not rendered (${fmt || 'no mimeType'})` });
     });
-    setState({ content, map });
+    // No picture: the one empty map, so a result without images is not laid out a second time
+    // right after its first frame (a new empty map changed the layout's inputs: on a 10 MB result
+    // the first key after the frame waited ~0.6 s for that second layout).
+    setState({ content, map: map.size ? map : EMPTY });
     if (todo.length === 0) return;
     void import('../images/decode.js').then(async ({ decodeImage }) => {
       for (const t of todo) {
@@ -48,5 +54,3 @@ export function usePictures(content: readonly unknown[] | undefined): ReadonlyMa
   }, [content]);
   return state.content === content ? state.map : EMPTY;
 }
-
-const EMPTY: ReadonlyMap<number, PictureState> = new Map();
