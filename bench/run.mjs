@@ -10,11 +10,11 @@
 // same run: before/after figures on a loaded machine. --no-size skips 3. Each row gives the
 // median wall time and (with /usr/bin/time) the median CPU time, client and server together.
 // Usage: npm run bench [-- --runs N] [--baseline DIR] [--no-size]   (build first: npm run build)
-import { spawnSync } from 'node:child_process';
-import { readFileSync, rmSync, existsSync } from 'node:fs';
+import { rmSync, existsSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { coldInstall, pack, tempDir } from './artifact.mjs';
+import { HAS_CPU_TIME, median, timed } from './timing.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const runsArg = process.argv.indexOf('--runs');
@@ -31,35 +31,8 @@ if (!existsSync(join(root, 'dist', 'cli', 'main.js'))) {
   process.exit(1);
 }
 
-// CPU time (user + sys of the process and the children it waited for, e.g. the stdio server)
-// through /usr/bin/time when there is one (10 ms resolution: a median of many runs): on a
-// machine shared with other work, wall time varies with the load, CPU time much less.
-const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
-const cpuDir = tempDir('cpu');
-const cpuFile = join(cpuDir, 'cpu.txt');
-process.on('exit', () => rmSync(cpuDir, { recursive: true, force: true }));
-
-/** Runs `cmd args`; resolves to its wall time and (with /usr/bin/time) CPU time, in ms. */
-function time(cmd, args) {
-  const [c, a] = TIME ? [TIME, ['-f', '%U %S', '-o', cpuFile, cmd, ...args]] : [cmd, args];
-  const t0 = process.hrtime.bigint();
-  const r = spawnSync(c, a, { cwd: root, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
-  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (${r.status}): ${r.stderr}`);
-  const cpu = TIME
-    ? readFileSync(cpuFile, 'utf8')
-        .trim()
-        .split(/\s+/)
-        .slice(-2)
-        .map(Number)
-        .reduce((x, y) => x + y, 0) * 1000
-    : NaN;
-  return { ms, cpu };
-}
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
+const TIME = HAS_CPU_TIME;
+const time = (cmd, args) => timed(cmd, args, { cwd: root });
 
 /** Runs each case RUNS times, interleaved (a b a b …), after one warm-up each; medians of wall and CPU ms. */
 function compare(cases) {

@@ -16,13 +16,14 @@
 // and built there with its own scripts/build.mjs (node_modules: this tree's, symlinked).
 // Usage: npm run build && node bench/speed.mjs [--runs N] [--slow-ms MS] [--skip-slow]
 //        [--base GIT_REF | --no-base]
-import { execFileSync, execSync, spawnSync } from 'node:child_process';
+import { execFileSync, execSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
 import { bundleOptions } from '../scripts/build.mjs';
+import { HAS_CPU_TIME, median, timed } from './timing.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const argv = process.argv.slice(2);
@@ -50,32 +51,9 @@ if (BASE) {
 trees.push({ name: 'current', root });
 for (const t of trees) t.bin = join(t.root, 'bin', 'mcp-inspect.js');
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-// CPU time (user + sys of the process and the children it waited for, e.g. a stdio server)
-// through /usr/bin/time when there is one: on a machine shared with other work, wall time
-// varies with the load, CPU time much less.
-const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
-const cpuFile = join(work, 'cpu.txt');
+const TIME = HAS_CPU_TIME;
 /** Runs `node ...args`; returns its wall time and (with /usr/bin/time) CPU time in ms. */
-function time(args) {
-  const [cmd, argv] = TIME ? [TIME, ['-f', '%U %S', '-o', cpuFile, process.execPath, ...args]] : [process.execPath, args];
-  const t0 = performance.now();
-  const r = spawnSync(cmd, argv, { cwd: root, encoding: 'utf8', maxBuffer: 64 << 20, env: { ...process.env, NO_COLOR: '1' } });
-  const ms = performance.now() - t0;
-  if (r.status !== 0) throw new Error(`node ${args.join(' ')} failed (${r.status}): ${r.stderr}`);
-  const cpu = TIME
-    ? readFileSync(cpuFile, 'utf8')
-        .trim()
-        .split(/\s+/)
-        .slice(-2)
-        .map(Number)
-        .reduce((a, b) => a + b, 0) * 1000
-    : NaN;
-  return { ms, cpu };
-}
+const time = (args) => timed(process.execPath, args, { cwd: root });
 /** Medians (wall and CPU ms) of `runs` interleaved runs of each case, after one warm-up each. */
 function compare(cases, runs = RUNS) {
   const res = cases.map(() => []);

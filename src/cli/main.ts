@@ -110,12 +110,12 @@ function rootHelpAsked(cli: string[]): boolean {
 
 /**
  * Builds the program from the registry: the root (the interactive inspector) and one
- * subcommand per {@link COMMANDS} line. The subcommands whose spec is in `specs` are declared
+ * subcommand per {@link COMMANDS} line (per line named among the words `cli`, when some are). The subcommands whose spec is in `specs` are declared
  * at once; the others are placeholders that commander finds by name, and the spec of the one
  * commander dispatches to is loaded and declared on it before it parses its arguments (so a
  * run loads one spec). The chosen action is stored in `chosen`.
  */
-function buildProgram(inv: Invocation, chosen: { action?: Action }, specs: readonly CommandSpec<never>[]): Command {
+function buildProgram(inv: Invocation, chosen: { action?: Action }, specs: readonly CommandSpec<never>[], cli: readonly string[]): Command {
   const program = rootProgram();
   const root = tuiCommand(COMMANDS.map((c) => c.name));
   root.configure(program).action((...args: unknown[]) => {
@@ -132,7 +132,10 @@ function buildProgram(inv: Invocation, chosen: { action?: Action }, specs: reado
       chosen.action = () => spec.run(inv, words, flags);
     });
   };
-  for (const entry of COMMANDS) {
+  // A placeholder costs a commander Command: only the names among the words can be dispatched
+  // to, so only theirs are made (all of them when there is none: the root then runs as before).
+  const named = COMMANDS.filter((c) => cli.includes(c.name));
+  for (const entry of specs.length || !named.length ? COMMANDS : named) {
     const sub = program.command(entry.name);
     const spec = specs.find((s) => s.name === entry.name);
     if (spec) declare(sub, spec);
@@ -150,7 +153,7 @@ export async function main(argv: string[]): Promise<number> {
   const inv: Invocation = { command, findings: new FindingLog(), commands: COMMANDS, main };
   const chosen: { action?: Action } = {};
   installStdoutGuard();
-  const program = buildProgram(inv, chosen, rootHelpAsked(cli) ? await loadSpecs(COMMANDS) : []);
+  const program = buildProgram(inv, chosen, rootHelpAsked(cli) ? await loadSpecs(COMMANDS) : [], cli);
   const json = cli.includes('--json');
   program.exitOverride();
   for (const sub of program.commands) sub.exitOverride();

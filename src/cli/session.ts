@@ -4,6 +4,7 @@
  * the client through the {@link InspectorClient} interface, as the TUI does.
  */
 import type { ClientOptions, InspectorClient, Target } from '../client/types.js';
+import { checkProtocolVersion } from '../protocol/era.js';
 import { makeOut, onStdoutClosed, type Out } from './output.js';
 import { resolveTarget, targetLabel } from './target.js';
 import type { CommonFlags } from './options.js';
@@ -159,20 +160,26 @@ export async function withSession<T>(
 /**
  * connect(), with a stdio server spawned before the client's code is loaded: the server's own
  * start-up (a node or python process: tens of ms at least) then overlaps with that loading
- * rather than following it. Throws as connect() does; the early server is stopped when the
- * client's code cannot load.
+ * rather than following it. Throws as connect() does; the early server is stopped on every
+ * failure.
  */
 async function connectSpawningFirst(target: Target, opts: ClientOptions): Promise<InspectorClient> {
   let early: import('../transport/stdio.js').StdioTransport | undefined;
   if (target.kind === 'stdio' && !opts.signal?.aborted) {
+    // What the client's constructor would refuse, refused before anything is spawned.
+    checkProtocolVersion(opts.protocolVersion);
     early = (await import('../transport/stdio.js')).stdioTransport(target);
     early.prespawn();
   }
-  const { connect } = await import('../client/client.js').catch(async (e: unknown) => {
+  try {
+    const { connect } = await import('../client/client.js');
+    return await connect(target, opts, early);
+  } catch (e) {
+    // connect() closes the transport it used; this also stops the server when the client's
+    // code could not load or its constructor refused the options (close() is idempotent).
     await early?.close();
     throw e;
-  });
-  return connect(target, opts, early);
+  }
 }
 
 /**

@@ -8,8 +8,9 @@
  * description, close state, listeners). It imports none of them.
  * spec: basic (2026-07-28) requests and `_meta`, basic/utilities/progress, basic/versioning
  */
-import { DEFAULT_TIMEOUT_MS, ERROR_CODE, METHOD, MODERN_VERSION, SUPPORTED_VERSIONS, isModernVersion, type LogLevel } from '../protocol/constants.js';
-import { McpError, TransportError, UsageError, describeError } from '../protocol/errors.js';
+import { DEFAULT_TIMEOUT_MS, ERROR_CODE, METHOD, MODERN_VERSION, isModernVersion, type LogLevel } from '../protocol/constants.js';
+import { checkProtocolVersion } from '../protocol/era.js';
+import { McpError, TransportError, describeError } from '../protocol/errors.js';
 import { retryVersion } from '../protocol/negotiation.js';
 import { ALL_FEATURES, buildClientCapabilities } from '../protocol/client-capabilities.js';
 import { buildRequestMeta } from '../protocol/meta.js';
@@ -122,9 +123,7 @@ export class RpcCore {
     this.cache = new ResponseCache(identity);
     this.logLevel = opts.logLevel;
     this.version = opts.protocolVersion ?? MODERN_VERSION;
-    if (opts.protocolVersion && !SUPPORTED_VERSIONS.includes(opts.protocolVersion) && !/^\d{4}-\d{2}-\d{2}$/.test(opts.protocolVersion)) {
-      throw new UsageError(`--protocol-version must look like YYYY-MM-DD (got ${opts.protocolVersion})`);
-    }
+    checkProtocolVersion(opts.protocolVersion);
   }
 
   /** The per-request timeout in ms: ClientOptions.timeoutMs, else DEFAULT_TIMEOUT_MS. */

@@ -6,6 +6,7 @@
  */
 import { ERROR_CODE, MODERN_ERROR_CODES, SUPPORTED_VERSIONS, isModernVersion } from './constants.js';
 import type { JsonObject } from './types.js';
+import { UsageError } from './errors.js';
 
 /** What the probe saw, as data. */
 export type ProbeOutcome =
@@ -59,4 +60,15 @@ export function pickVersion(data: unknown, current: string): string | undefined 
   const supported = (data as JsonObject | undefined)?.supported;
   if (!Array.isArray(supported)) return undefined;
   return SUPPORTED_VERSIONS.find((v) => v !== current && supported.includes(v));
+}
+
+/**
+ * Checks a forced protocol version (`--protocol-version`): a supported one, or any shaped
+ * YYYY-MM-DD. Throws UsageError otherwise. Called by the client's constructor, and by the CLI
+ * before it spawns a server early (src/cli/session.ts), so that nothing is spawned for it.
+ */
+export function checkProtocolVersion(version: string | undefined): void {
+  if (version && !SUPPORTED_VERSIONS.includes(version) && !/^\d{4}-\d{2}-\d{2}$/.test(version)) {
+    throw new UsageError(`--protocol-version must look like YYYY-MM-DD (got ${version})`);
+  }
 }
