@@ -131,14 +131,14 @@ export class StdioTransport implements Transport {
     const err: Buffer[] = [];
     const holdOut = (c: Buffer) => out.push(c);
     const holdErr = (c: Buffer) => err.push(c);
-    proc.stdout!.on('data', holdOut);
-    proc.stderr!.on('data', holdErr);
+    proc.stdout.on('data', holdOut);
+    proc.stderr.on('data', holdErr);
     this.held = {
       out,
       err,
       release: () => {
-        proc.stdout!.off('data', holdOut);
-        proc.stderr!.off('data', holdErr);
+        proc.stdout.off('data', holdOut);
+        proc.stderr.off('data', holdErr);
       },
     };
     this.spawned = new Promise<void>((resolve, reject) => {
