@@ -73,8 +73,8 @@ export default defineConfig({
     // minForks once it is idle, and a file handed to it in that moment was lost with an
     // unhandled "Terminating worker thread" (a clean-clone CI run with three forks, one
     // started on demand: two files never ran; vitest-dev/vitest#8564 is the same race).
-    // Three forks used no more of the two cores (67% of them over the run, as with two):
-    // the suite waits, it is not short of CPU. MCPI_TEST_FORKS overrides the number.
+    // That run used 67% of the two cores over its 14 minutes, and no less wall time than two:
+    // the suite mostly waits. MCPI_TEST_FORKS overrides the number.
     poolOptions: { forks: { maxForks: FORKS, minForks: FORKS, isolate: false } },
     projects: [{ test: { ...common, name: 'mcp-inspect', isolate: true } }],
     sequence: { sequencer: SlowFirst },
