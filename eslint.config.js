@@ -153,6 +153,16 @@ export default defineConfig(
   },
   ...Object.keys(LAYERS).map(layerRules),
   {
+    // Rooms, not halls (issue 18): a file of src/ that grows past its size is a sign that it
+    // took on a second job; split it around that job instead of raising the number.
+    files: ['src/**/*.{ts,tsx}'],
+    rules: { 'max-lines': ['error', { max: 700 }] },
+  },
+  { files: ['src/client/client.ts'], rules: { 'max-lines': ['error', { max: 550 }] } },
+  { files: ['src/tui/App.tsx'], rules: { 'max-lines': ['error', { max: 220 }] } },
+  // The key table is data: one row per key.
+  { files: ['src/tui/keys.ts'], rules: { 'max-lines': 'off' } },
+  {
     // The sanitizer's own patterns match control characters: that is its job.
     files: ['src/util/sanitize.ts'],
     rules: { 'no-control-regex': 'off' },
