@@ -4,6 +4,12 @@
 // handy for any test that needs an independent view of the wire.
 import { spawn, type ChildProcess } from 'node:child_process';
 
+/**
+ * Default deadline of the waits below, in ms: it only tells a hang from a slow machine (at
+ * 5 s, SDK fixtures over stdio missed it in CI beside two busy loops at load 14).
+ */
+const HANG_MS = 20_000;
+
 export type Json = any;
 
 export const MODERN_VERSION = '2026-07-28';
@@ -167,7 +173,7 @@ export async function openSse(url: string, init: { method?: string; headers: Rec
   void ended.then(() => {
     done = true;
   });
-  const next = async (pred: (m: Json) => boolean = () => true, timeoutMs = 5000): Promise<Json> => {
+  const next = async (pred: (m: Json) => boolean = () => true, timeoutMs = HANG_MS): Promise<Json> => {
     const deadline = Date.now() + timeoutMs;
     let seen = 0;
     for (;;) {
@@ -244,7 +250,7 @@ export class RawStdio {
   }
 
   /** Waits until `cond()` is true (re-checked on every stdout/stderr chunk and on exit). */
-  async until<T>(cond: () => T | undefined | null | false, timeoutMs = 5000, what = 'condition'): Promise<T> {
+  async until<T>(cond: () => T | undefined | null | false, timeoutMs = HANG_MS, what = 'condition'): Promise<T> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const v = cond();
@@ -266,12 +272,12 @@ export class RawStdio {
   }
 
   /** Waits for a message matching `pred` at index >= `from` (default: any). */
-  next(pred: (m: Json) => boolean, timeoutMs = 5000, from = 0): Promise<Json> {
+  next(pred: (m: Json) => boolean, timeoutMs = HANG_MS, from = 0): Promise<Json> {
     return this.until(() => this.messages.slice(from).find(pred), timeoutMs, 'a matching message');
   }
 
   /** Sends a request and waits for the response with the same id (exact JSON value match). */
-  async request(msg: Json, timeoutMs = 5000): Promise<Json> {
+  async request(msg: Json, timeoutMs = HANG_MS): Promise<Json> {
     const from = this.messages.length;
     this.send(msg);
     return this.next((m) => m.id === msg.id && ('result' in m || 'error' in m), timeoutMs, from);

@@ -57,10 +57,10 @@ async function stdioPeer(file: string): Promise<Peer> {
       const from = p.messages.length;
       p.send(msg);
       const mine = (m: Json) => m.params?._meta?.[SUB_ID] === msg.id;
-      const ack = await p.next((m) => m.method === 'notifications/subscriptions/acknowledged' && mine(m), 5000, from);
+      const ack = await p.next((m) => m.method === 'notifications/subscriptions/acknowledged' && mine(m), 20_000, from);
       return {
         ack,
-        next: (method) => p.next((m) => m.method === method && mine(m), 5000, from),
+        next: (method) => p.next((m) => m.method === method && mine(m), 20_000, from),
         close: () => p.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: msg.id } }),
       };
     },
