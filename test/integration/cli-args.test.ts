@@ -5,29 +5,13 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, describeResult, jsonLines, killAllClis, leftoverPids, ownStderr, runCli, stackLines, startCli, type CliResult } from '../helpers/cli.js';
+import { BIN, expectOk, jsonLines, killAllClis, leftoverPids, ownStderr, runCli, stackLines, startCli, type CliResult } from '../helpers/cli.js';
+import { DEMO_TOOLS } from '../helpers/demo.js';
 import { fixturePath, startHttpFixture, stopAllFixtures, type HttpFixture } from '../helpers/servers.js';
 import { runCliUntil } from '../helpers/wait.js';
 
 const MODERN = fixturePath('modern-server');
 const MODERN_CMD = ['--', process.execPath, MODERN, '--stdio'];
-const DEMO_TOOLS = [
-  'echo',
-  'add',
-  'countdown',
-  'weather',
-  'fail',
-  'picture',
-  'chime',
-  'embed_resource',
-  'mixed_content',
-  'log_levels',
-  'ask_name',
-  'open_link',
-  'ask_model',
-  'list_roots',
-  'research',
-];
 
 let tmp: string;
 
@@ -45,12 +29,7 @@ afterAll(async () => {
   expect(leftoverPids()).toEqual([]);
 });
 
-function ok(r: CliResult, code = 0): void {
-  expect(r.code, describeResult(r)).toBe(code);
-  expect(r.timedOut).toBe(false);
-  expect(r.orphans).toEqual([]);
-  expect(stackLines(r.stderr), 'no stack trace').toEqual([]);
-}
+const ok = expectOk;
 
 /** A usage error: exit 64, nothing on stdout, no server spawned, one `mcp-inspect: …`/`error: …` message. */
 function usage(r: CliResult, message: string | RegExp): void {
