@@ -276,8 +276,10 @@ describe('--config FILE --server NAME', () => {
 });
 
 describe('demo-server', () => {
-  it('--http 0 prints its URL; tools, call and listen work against it; SIGTERM stops it', async () => {
-    const server = startCli(['demo-server', '--http', '0', '--change-every', '400']);
+  it('--http 0 prints its URL; tools, call and listen work against it; SIGTERM stops it', { timeout: 180_000 }, async () => {
+    // The server lives through four CLI runs: startCli's default 20 s guard killed it mid-test
+    // on a loaded machine (connection refused), so it gets the test's own deadline.
+    const server = startCli(['demo-server', '--http', '0', '--change-every', '400'], { timeoutMs: 170_000 });
     try {
       const [, url] = await server.waitFor(/^(http:\/\/127\.0\.0\.1:\d+\/mcp)\n/);
       expect(server.stderr()).toContain(`listening on ${url}`);
