@@ -37,16 +37,33 @@ function forListen(n: Record<string, unknown>, id: unknown): Record<string, unkn
   return { ...n, params: { ...params, _meta: { ...meta, [SUBSCRIPTION_ID]: id } } };
 }
 
-/** Starts re-sending the book's notifications (once, at the first request); returns a stop function. */
-function scheduler(opts: MockOptions, connections: () => Iterable<Connection>): { start(): void; stop(): void } {
+/**
+ * Starts re-sending the book's notifications (once, at the first request); returns a stop
+ * function and `opened`, to call when a listen stream opens. A notification due while no
+ * stream is open and no legacy session can take it is held and sent to the next stream that
+ * opens: the first request (server/discover, tools/list) comes before the client's listen
+ * stream, and on a busy machine more than the recorded interval before it.
+ */
+function scheduler(
+  opts: MockOptions,
+  connections: () => Iterable<Connection>,
+): { start(): void; stop(): void; opened(l: { id: unknown; send: (m: unknown) => void }): void } {
   const timers: NodeJS.Timeout[] = [];
+  const held: ScheduledNotification[] = [];
   let started = false;
   const fire = (n: ScheduledNotification) => {
     opts.book.replayed(n);
+    let taken = false;
     for (const c of connections()) {
-      if (c.listens.size) for (const l of c.listens.values()) l.send(forListen(n.message, l.id));
-      else if (c.legacy) c.unsolicited?.(n.message);
+      if (c.listens.size) {
+        for (const l of c.listens.values()) l.send(forListen(n.message, l.id));
+        taken = true;
+      } else if (c.legacy && c.unsolicited) {
+        c.unsolicited(n.message);
+        taken = true;
+      }
     }
+    if (!taken) held.push(n);
   };
   return {
     start() {
@@ -58,6 +75,9 @@ function scheduler(opts: MockOptions, connections: () => Iterable<Connection>): 
     },
     stop() {
       for (const t of timers) clearTimeout(t);
+    },
+    opened(l) {
+      for (const n of held.splice(0)) l.send(forListen(n.message, l.id));
     },
   };
 }
@@ -95,8 +115,10 @@ export async function serveMockStdio(opts: MockOptions, stdin: Readable = proces
       if (msg.method === 'notifications/cancelled' && isObject(msg.params)) conn.listens.delete(JSON.stringify(msg.params.requestId));
       if (msg.id === undefined || msg.id === null) continue;
       if (msg.method === 'subscriptions/listen') {
-        conn.listens.set(JSON.stringify(msg.id), { id: msg.id, send });
+        const l = { id: msg.id, send };
+        conn.listens.set(JSON.stringify(msg.id), l);
         send(acknowledgement(opts.book, msg.id, msg.params));
+        sched.opened(l);
         continue;
       }
       const a = opts.book.answer(msg.method, msg.params, opts.warn);
@@ -207,10 +229,12 @@ export async function serveMockHttp(opts: MockOptions & { port: number; host?: s
         res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
         const send = (msg: unknown) => res.write(`event: message\ndata: ${JSON.stringify(msg)}\n\n`);
         const k = JSON.stringify(m.id);
-        conn.listens.set(k, { id: m.id, send });
+        const l = { id: m.id, send };
+        conn.listens.set(k, l);
         req.once('close', () => conn.listens.delete(k));
         res.once('close', () => conn.listens.delete(k));
         send(acknowledgement(opts.book, m.id, m.params));
+        sched.opened(l);
         return;
       }
       const a = opts.book.answer(m.method, m.params, opts.warn) ?? { error: { code: -32603, message: 'mock: no answer' } };

@@ -12,7 +12,8 @@
  * a form (the engine falls back to JSON editing where it must); its deviations are listed as
  * `problems` so the user sees the server broke the rule.
  */
-import { buildForm, formToArguments, type FormError, type FormModel, type FormValue, initialFormValue } from './form.js';
+import { buildForm, type FormError, type FormModel, type FormValue, initialFormValue } from './form.js';
+import { formToArguments } from './form-args.js';
 import { coerceArgs } from './coerce.js';
 import { validateValue, type ValidationResult } from './validate.js';
 

@@ -7,6 +7,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
+import type { Readable } from 'node:stream';
 import { TransportError } from '../protocol/errors.js';
 import { METHOD } from '../protocol/constants.js';
 import { idKey, parseMessage } from '../protocol/jsonrpc.js';
@@ -93,6 +94,8 @@ class Pending {
 
 /** Keeps the last few stderr lines for error messages. */
 const STDERR_TAIL = 5;
+/** How long after the server process exits its pipes may still be drained (ms): see {@link StdioTransport.start}. */
+const EXIT_DRAIN_MS = 1000;
 
 export class StdioTransport implements Transport {
   readonly kind = 'stdio' as const;
@@ -117,6 +120,12 @@ export class StdioTransport implements Transport {
   private exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }> | undefined;
   /** {@link start} ran: the pipes are read. */
   private started = false;
+  /**
+   * What the server wrote between {@link prespawn} and {@link start}: the pipes must be read
+   * from the spawn on, because when the process exits child_process resumes an unread pipe and
+   * what was in it is dropped (a server that died at once lost the reason it printed).
+   */
+  private held: { out: Buffer[]; err: Buffer[]; release: () => void } | undefined;
 
   constructor(private readonly opts: StdioOptions) {
     this.exitPromise = new Promise((r) => (this.resolveExit = r));
@@ -150,6 +159,20 @@ export class StdioTransport implements Transport {
       windowsHide: true,
     });
     this.proc = proc;
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    const holdOut = (c: Buffer) => out.push(c);
+    const holdErr = (c: Buffer) => err.push(c);
+    proc.stdout.on('data', holdOut);
+    proc.stderr.on('data', holdErr);
+    this.held = {
+      out,
+      err,
+      release: () => {
+        proc.stdout.off('data', holdOut);
+        proc.stderr.off('data', holdErr);
+      },
+    };
     this.spawned = new Promise<void>((resolve, reject) => {
       proc.once('spawn', () => resolve());
       proc.once('error', (e: NodeJS.ErrnoException) => {
@@ -172,11 +195,13 @@ export class StdioTransport implements Transport {
     this.started = true;
     this.prespawn();
     const proc = this.proc!;
+    const held = this.held!;
+    held.release();
     const out = new StringDecoder('utf8');
-    proc.stdout!.on('data', (chunk: Buffer) => this.onStdout(out.write(chunk), chunk.length));
+    const onOut = (chunk: Buffer) => this.onStdout(out.write(chunk), chunk.length);
     const err = new StringDecoder('utf8');
     let errBuf = '';
-    proc.stderr!.on('data', (chunk: Buffer) => {
+    const onErr = (chunk: Buffer) => {
       errBuf += err.write(chunk);
       let nl: number;
       while ((nl = errBuf.indexOf('\n')) >= 0) {
@@ -187,16 +212,27 @@ export class StdioTransport implements Transport {
         this.onStderrLine(errBuf);
         errBuf = '';
       }
-    });
-    proc.stderr!.on('end', () => {
+    };
+    const endErr = () => {
       if (errBuf) this.onStderrLine(errBuf);
       errBuf = '';
-    });
+    };
+    for (const c of held.err.splice(0)) onErr(c);
+    for (const c of held.out.splice(0)) onOut(c);
+    proc.stdout!.on('data', onOut);
+    proc.stderr!.on('data', onErr);
+    if (proc.stderr!.readableEnded) endErr();
+    else proc.stderr!.on('end', endErr);
     proc.stdin!.on('error', () => {
       /* EPIPE when the server is gone: reported through 'exit' */
     });
     await this.spawned;
-    void this.exit!.then(({ code, signal }) => {
+    // 'exit' can come before the last stdout and stderr chunks are read (seen under load, and
+    // always when the server died before start(): the reason node printed was missing from the
+    // error). So the pipes are drained first; a grandchild that keeps one open holds it back at
+    // most EXIT_DRAIN_MS.
+    void this.exit!.then(async ({ code, signal }) => {
+      await drained([proc.stdout!, proc.stderr!], EXIT_DRAIN_MS);
       this.exited = signal ? `the server process was killed by ${signal}` : `the server process exited with code ${code}`;
       const tail = this.stderrTail.length ? ` (last stderr: ${this.stderrTail.join(' | ')})` : '';
       this.failAll(new TransportError('MCPI_CLOSED', `${this.exited} before answering${tail}`));
@@ -392,4 +428,21 @@ export class StdioTransport implements Transport {
     })();
     return this.closing;
   }
+}
+
+/** Resolves when every stream has ended or closed, or after `capMs` (ms), whichever is first. */
+function drained(streams: Readable[], capMs: number): Promise<void> {
+  const ends = streams.map((r) => {
+    if (r.readableEnded || r.destroyed) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      r.once('end', resolve);
+      r.once('close', resolve);
+    });
+  });
+  let timer: NodeJS.Timeout | undefined;
+  const cap = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, capMs);
+    timer.unref();
+  });
+  return Promise.race([Promise.all(ends).then(() => undefined), cap]).finally(() => clearTimeout(timer));
 }

@@ -7,6 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
 import { pidAlive } from './servers.js';
 
 /** Absolute path of bin/mcp-inspect.js. */
@@ -333,6 +334,18 @@ export function jsonLines(text: string): any[] {
         throw new Error(`not a JSON line: ${l.slice(0, 200)}`);
       }
     });
+}
+
+/**
+ * Asserts a finished run of the CLI: exit status `code` (default 0), not killed by its
+ * deadline, no process it started left behind, no stack trace on stderr. On a wrong status
+ * the message shows both outputs.
+ */
+export function expectOk(r: CliResult, code = 0): void {
+  expect(r.code, describeResult(r)).toBe(code);
+  expect(r.timedOut).toBe(false);
+  expect(r.orphans).toEqual([]);
+  expect(stackLines(r.stderr), 'no stack trace').toEqual([]);
 }
 
 /** A one-line description of a result, for assertion messages. */

@@ -5,29 +5,13 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, describeResult, jsonLines, killAllClis, leftoverPids, ownStderr, runCli, stackLines, startCli, type CliResult } from '../helpers/cli.js';
+import { BIN, expectOk, jsonLines, killAllClis, leftoverPids, ownStderr, runCli, stackLines, startCli, type CliResult } from '../helpers/cli.js';
+import { DEMO_TOOLS } from '../helpers/demo.js';
 import { fixturePath, startHttpFixture, stopAllFixtures, type HttpFixture } from '../helpers/servers.js';
 import { runCliUntil } from '../helpers/wait.js';
 
 const MODERN = fixturePath('modern-server');
 const MODERN_CMD = ['--', process.execPath, MODERN, '--stdio'];
-const DEMO_TOOLS = [
-  'echo',
-  'add',
-  'countdown',
-  'weather',
-  'fail',
-  'picture',
-  'chime',
-  'embed_resource',
-  'mixed_content',
-  'log_levels',
-  'ask_name',
-  'open_link',
-  'ask_model',
-  'list_roots',
-  'research',
-];
 
 let tmp: string;
 
@@ -45,12 +29,7 @@ afterAll(async () => {
   expect(leftoverPids()).toEqual([]);
 });
 
-function ok(r: CliResult, code = 0): void {
-  expect(r.code, describeResult(r)).toBe(code);
-  expect(r.timedOut).toBe(false);
-  expect(r.orphans).toEqual([]);
-  expect(stackLines(r.stderr), 'no stack trace').toEqual([]);
-}
+const ok = expectOk;
 
 /** A usage error: exit 64, nothing on stdout, no server spawned, one `mcp-inspect: …`/`error: …` message. */
 function usage(r: CliResult, message: string | RegExp): void {
@@ -297,8 +276,10 @@ describe('--config FILE --server NAME', () => {
 });
 
 describe('demo-server', () => {
-  it('--http 0 prints its URL; tools, call and listen work against it; SIGTERM stops it', async () => {
-    const server = startCli(['demo-server', '--http', '0', '--change-every', '400']);
+  it('--http 0 prints its URL; tools, call and listen work against it; SIGTERM stops it', { timeout: 180_000 }, async () => {
+    // The server lives through four CLI runs: startCli's default 20 s guard killed it mid-test
+    // on a loaded machine (connection refused), so it gets the test's own deadline.
+    const server = startCli(['demo-server', '--http', '0', '--change-every', '400'], { timeoutMs: 170_000 });
     try {
       const [, url] = await server.waitFor(/^(http:\/\/127\.0\.0\.1:\d+\/mcp)\n/);
       expect(server.stderr()).toContain(`listening on ${url}`);

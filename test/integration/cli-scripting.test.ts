@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, describeResult, jsonLines, killAllClis, leftoverPids, ownStderr, runCli, stackLines, startCli, type CliResult } from '../helpers/cli.js';
+import { BIN, expectOk, jsonLines, killAllClis, leftoverPids, ownStderr, runCli, startCli, type CliResult } from '../helpers/cli.js';
 import { fixturePath, startHttpFixture, stopAllFixtures, type HttpFixture } from '../helpers/servers.js';
 
 const MODERN = ['--', process.execPath, fixturePath('modern-server'), '--stdio'];
@@ -35,12 +35,7 @@ afterAll(async () => {
   expect(leftoverPids()).toEqual([]);
 });
 
-function ok(r: CliResult, code = 0): void {
-  expect(r.code, describeResult(r)).toBe(code);
-  expect(r.timedOut).toBe(false);
-  expect(r.orphans).toEqual([]);
-  expect(stackLines(r.stderr), 'no stack trace').toEqual([]);
-}
+const ok = expectOk;
 
 /** The `mcp-inspect: …` lines of stderr (the CLI's own messages, without the server's). */
 const errorLines = (r: CliResult) =>

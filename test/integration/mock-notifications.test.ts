@@ -94,10 +94,14 @@ describe('mock --replay-notifications', { timeout: 120_000 }, () => {
     await s.client.close();
   });
 
-  it("HTTP, modern: on mcp-inspect's listen stream, which then fetches the changed list", async () => {
+  it("HTTP, modern: on mcp-inspect's listen stream (opened after the notification was due), which then fetches the changed list", async () => {
     const mock = startCli(['mock', MODERN_REC, '--http', '0', '--replay-notifications'], { timeoutMs: 90_000 });
     running.push(mock);
     const [url] = await mock.waitFor(/http:\/\/\S+/, { timeoutMs: 30_000 });
+    // A first request starts the schedule and ends before any listen stream is open: the
+    // notification then due is held for the stream that opens next, not lost.
+    const before = await runCli(['tools', url, '--json'], { timeoutMs: 30_000 });
+    expect(before.code, describeResult(before)).toBe(0);
     const listen = startCli(['listen', url, '--json'], { timeoutMs: 60_000 });
     running.push(listen);
     await listen.waitFor(/extra/, { timeoutMs: 30_000 });

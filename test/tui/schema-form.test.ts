@@ -3,7 +3,6 @@ import {
   addArrayItem,
   buildForm,
   formRows,
-  formToArguments,
   initialFormValue,
   removeArrayItem,
   resolveLocalRef,
@@ -14,6 +13,7 @@ import {
   type FormNode,
   type ObjectNode,
 } from '../../src/schema/form.js';
+import { formToArguments } from '../../src/schema/form-args.js';
 
 const fields = (schema: unknown): FormNode[] => {
   const m = buildForm(schema);

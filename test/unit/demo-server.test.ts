@@ -4,28 +4,11 @@ import { startDemoServer, type DemoServer, type DemoServerOptions } from '../../
 import { buildModernHeaders, encodeHeaderValue } from '../../src/protocol/headers.js';
 import { buildRequestMeta } from '../../src/protocol/meta.js';
 import type { JsonObject, JsonRpcErrorResponse } from '../../src/protocol/types.js';
+import { DEMO_TOOLS } from '../helpers/demo.js';
 
 const VERSION = '2026-07-28';
 const SUB = 'io.modelcontextprotocol/subscriptionId';
 const SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
-/** The showcase tools in list order (no conformance fixtures unless asked). */
-const TOOL_NAMES = [
-  'echo',
-  'add',
-  'countdown',
-  'weather',
-  'fail',
-  'picture',
-  'chime',
-  'embed_resource',
-  'mixed_content',
-  'log_levels',
-  'ask_name',
-  'open_link',
-  'ask_model',
-  'list_roots',
-  'research',
-];
 
 function meta(extra: JsonObject = {}, version = VERSION): JsonObject {
   return { ...buildRequestMeta({ protocolVersion: version, clientInfo: { name: 'demo-test', version: '0' }, clientCapabilities: {} }), ...extra };
@@ -143,7 +126,7 @@ describe('demo server over HTTP', () => {
     const r = await post(s.url!, 'tools/list');
     expect(r.status).toBe(200);
     expect(r.json.result.resultType).toBe('complete');
-    expect(r.json.result.tools.map((t: any) => t.name)).toEqual(TOOL_NAMES);
+    expect(r.json.result.tools.map((t: any) => t.name)).toEqual(DEMO_TOOLS);
     expect(r.json.result.nextCursor).toBeUndefined();
     expect(r.json.result.cacheScope).toBe('public');
     expect(r.json.result.ttlMs).toBeGreaterThanOrEqual(0);
@@ -162,8 +145,8 @@ describe('demo server over HTTP', () => {
       cursor = page.json.result.nextCursor;
       pages++;
     } while (cursor);
-    expect(pages).toBe(Math.ceil(TOOL_NAMES.length / 2));
-    expect(names).toEqual(TOOL_NAMES);
+    expect(pages).toBe(Math.ceil(DEMO_TOOLS.length / 2));
+    expect(names).toEqual(DEMO_TOOLS);
 
     const bad = await post(s.url!, 'tools/list', { cursor: 'nonsense' });
     expect(bad.json.error.code).toBe(-32602);
@@ -372,7 +355,7 @@ describe('demo server over HTTP', () => {
     const sh = { 'Mcp-Session-Id': session, 'MCP-Protocol-Version': '2025-06-18' };
     expect((await rpc({ jsonrpc: '2.0', method: 'notifications/initialized' }, sh)).res.status).toBe(202);
     const list = await rpc({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, sh);
-    expect(list.json.result.tools.map((t: { name: string }) => t.name)).toEqual(TOOL_NAMES);
+    expect(list.json.result.tools.map((t: { name: string }) => t.name)).toEqual(DEMO_TOOLS);
     expect(list.json.result).not.toHaveProperty('resultType'); // no modern fields on a legacy result
     expect(list.json.result).not.toHaveProperty('ttlMs');
 

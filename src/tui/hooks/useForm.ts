@@ -1,17 +1,8 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { Key } from 'ink';
 import type { JsonObject, Tool } from '../../protocol/types.js';
-import {
-  buildForm,
-  formRows,
-  formToArguments,
-  formValueFromJson,
-  toPointer,
-  updateAt,
-  type FormModel,
-  type FormRow,
-  type FormValue,
-} from '../../schema/form.js';
+import { buildForm, formRows, formValueFromJson, toPointer, updateAt, type FormModel, type FormRow, type FormValue } from '../../schema/form.js';
+import { formToArguments } from '../../schema/form-args.js';
 import { useServices } from '../context/services.js';
 import { formKey, formUiWithValue, initialFormUi, type FormAction, type FormUiState } from '../forms/formState.js';
 import { stableKey } from '../model/stableKey.js';
