@@ -39,7 +39,7 @@ export async function attachViewer(p: ProxyInfo, backlog: boolean, hooks: Connec
     },
     p.name,
   );
-  const v = new ViewerClient(view, () => sock.destroy());
+  const v = new ViewerClient(view, () => sock.destroy(), p.name);
   return new Promise<ViewerClient>((resolve, reject) => {
     let buf = '';
     let skipping = false;

@@ -113,11 +113,11 @@ export class HostView {
     const time = this.start + (typeof v.t === 'number' ? v.t : 0);
     if ((v.from === 'host' || v.from === 'server') && typeof v.raw === 'string') return this.message(time, v.from, v.raw, v.message);
     if (isObject(v.http)) {
-      const h = v.http as { kind?: string; method?: string; url?: string; status?: number; headers?: Record<string, string> };
+      const h = v.http as { kind?: string; method?: string; url?: string; status?: number; headers?: Record<string, string>; stream?: number };
       return this.sink.wire({
         time,
         direction: h.kind === 'request' ? 'out' : 'in',
-        http: { method: h.method, url: h.url, status: h.status, headers: h.headers ?? {} },
+        http: { method: h.method, url: h.url, status: h.status, headers: h.headers ?? {}, ...(typeof h.stream === 'number' ? { stream: h.stream } : {}) },
         bytes: 0,
       });
     }
@@ -159,7 +159,9 @@ export class HostView {
         if (from === 'server') this.report(notAMessage(JSON.stringify(item) ?? raw, this.header?.transport === 'stdio' ? 'stdout' : 'sse'));
         continue;
       }
-      this.sink.wire({ time, direction, message: m.message, bytes });
+      // The line as the proxy recorded it (host's and server's): a recording of this view (the TUI's W) writes it as is.
+      // A batch's items have no text of their own: they are written serialised, one line each.
+      this.sink.wire({ time, direction, message: m.message, ...(Array.isArray(parsed) ? {} : { text: raw }), bytes });
       if (from === 'host' && m.kind === 'request') {
         if (this.pending.size >= MAX_PENDING) this.pending.delete(this.pending.keys().next().value!);
         const params = m.message.params;

@@ -352,6 +352,8 @@ export interface InspectorClient {
   readonly closedForGood?: boolean;
   /** Legacy HTTP: whether the GET stream for server-initiated messages is open; undefined when the transport has none (stdio, modern). */
   readonly legacyGetStream?: boolean;
+  /** A viewer of a proxy's traffic (`mcp-inspect attach NAME`, src/client/viewer.ts): the proxy's name. It sends nothing: the header says `◉ viewing NAME (attached)`, not `● connected`. */
+  readonly viewing?: string;
   /** The log level asked of the server now (ClientOptions.logLevel, then setLogLevel); undefined: none. */
   readonly logLevel?: LogLevel;
   /**

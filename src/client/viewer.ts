@@ -38,9 +38,14 @@ export class ViewerClient implements InspectorClient {
   private ended: string | undefined;
   private consumed = false;
 
+  /**
+   * `viewing`: the proxy's name (see InspectorClient.viewing). `onClose`: ends the attach
+   * stream (the viewer's close()).
+   */
   constructor(
     private readonly view: HostView,
     private readonly onClose: () => void,
+    readonly viewing: string,
   ) {}
 
   get description(): ServerDescription {

@@ -14,8 +14,22 @@ export interface WireEvent {
   message?: JsonRpcMessage;
   /** Raw text when it did not parse (non-JSON stdout line, broken SSE data) or HTTP status/headers line. */
   raw?: string;
-  /** HTTP status and headers for HTTP exchanges (redacted). */
-  http?: { method?: string; url?: string; status?: number; headers: Record<string, string> };
+  /**
+   * A received message (`in` with `message`, or SSE data that did not parse, whose `raw` is cut
+   * at 4096 characters): the exact text it was parsed from (the stdio line without its line
+   * ending, the SSE event's `data`, the JSON response body). In an attach viewer
+   * (src/client/host-view.ts) the host's messages carry their recorded line too. The
+   * transport's own string, not a copy: a consumer that keeps events (the TUI's Wire pane,
+   * src/tui/model/logEntry.ts retainedWire) drops it, or it would hold every message twice.
+   * Recordings write it as `raw` (src/record/wire-recorder.ts).
+   */
+  text?: string;
+  /**
+   * HTTP status and headers for HTTP exchanges (redacted). `stream`: which HTTP exchange (a
+   * request and its response or GET stream) the line belongs to, a counter of the transport
+   * (the proxy's recording `stream`); the request and its response carry the same number.
+   */
+  http?: { method?: string; url?: string; status?: number; headers: Record<string, string>; stream?: number };
   /** mcp-inspect's own remark about the exchange, not bytes on the wire (which proxy a request goes through); `raw` repeats it for older readers. */
   note?: string;
   /** Size in bytes of the message as framed on the wire. */

@@ -57,7 +57,11 @@ export interface HttpInfo {
   status?: number;
   headers: Record<string, string>;
   session?: string;
-  /** Which exchange (request and its response stream) the line belongs to: a counter of the recorder. */
+  /**
+   * Which HTTP exchange (a request, its response and the messages of its body or SSE stream)
+   * the line belongs to: a counter from 1, of the proxy (src/record/proxy-http.ts, bridge.ts)
+   * or of mcp-inspect's own transport (src/transport/http.ts, sse.ts) in its own recordings.
+   */
   stream?: number;
 }
 

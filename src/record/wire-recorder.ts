@@ -6,13 +6,17 @@
  * they take a proxy's.
  *
  * - A message becomes a message line (`from` host for what mcp-inspect sent, server for what
- *   it got). The transports keep the parsed message, not the bytes: `raw` is the message
- *   serialised again (what mcp-inspect sent is exactly that; what it got is the same JSON value,
- *   its spacing aside). A line that did not parse keeps its text.
+ *   it got). `raw` is the event's `text` when it has one: the exact text a received message
+ *   was parsed from (the stdio line, the SSE event's data, the JSON body), as a proxy records
+ *   it (in an attach viewer, the proxy's recorded line of either side). What mcp-inspect sent
+ *   has none: it is the message serialised, which is exactly what went out. A received event
+ *   without `text` (one the TUI's Wire pane kept, written at the start of a recording begun
+ *   mid-session) falls back to the message serialised again: the same JSON value, its
+ *   spelling aside. A line that did not parse keeps its text.
  * - An HTTP exchange detail becomes an http line (header names in lower case, secrets
- *   redacted), the request's line before the message it carries (the transports report the
- *   message first), as the proxy writes them. OAuth
- *   exchanges with the authorization server are http lines only (their bodies stay out).
+ *   redacted, `stream`: the transport's exchange counter), the request's line before the
+ *   message it carries (the transports report the message first), as the proxy writes them.
+ *   OAuth exchanges with the authorization server are http lines only (their bodies stay out).
  * - mcp-inspect's own remarks on the wire (which proxy a request takes, a retry) are left out.
  */
 import type { WireEvent } from '../protocol/wire-event.js';
@@ -61,11 +65,12 @@ export class WireRecorder {
           ? { kind: 'request', method: h.method, url: h.url, headers, ...(session ? { session } : {}) }
           : { kind: 'response', status: h.status, headers, ...(session ? { session } : {}) };
       if (info.url === undefined) delete info.url;
+      if (h.stream !== undefined) info.stream = h.stream;
       this.writer.http(info);
       if (e.direction === 'out') this.flush();
       return;
     }
-    const raw = e.message !== undefined ? JSON.stringify(e.message) : e.bytes > 0 ? e.raw : undefined;
+    const raw = e.message !== undefined ? (e.text ?? JSON.stringify(e.message)) : e.bytes > 0 ? (e.text ?? e.raw) : undefined;
     if (raw === undefined || e.note !== undefined) return;
     if (e.direction === 'out' && this.transport !== 'stdio') {
       this.held.push(raw);

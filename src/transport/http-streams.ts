@@ -22,10 +22,10 @@ function parseEventData(hooks: TransportHooks, data: string): Exclude<ParsedMess
   const bytes = Buffer.byteLength(data);
   const m = parseMessage(data);
   if (m.kind !== 'invalid') {
-    hooks.onWire?.({ time: Date.now(), direction: 'in', message: m.message, bytes });
+    hooks.onWire?.({ time: Date.now(), direction: 'in', message: m.message, text: data, bytes });
     return m;
   }
-  hooks.onWire?.({ time: Date.now(), direction: 'in', raw: data.slice(0, 4096), bytes });
+  hooks.onWire?.({ time: Date.now(), direction: 'in', raw: data.slice(0, 4096), text: data, bytes });
   if (!data.trim()) return undefined;
   hooks.onFinding?.(m.reason === 'not-json' ? sseNonJsonData(data) : notAMessage(data, 'sse'));
   return undefined;

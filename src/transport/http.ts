@@ -132,6 +132,7 @@ export class HttpTransport implements Transport {
    */
   private async send(
     options: Omit<Dispatcher.RequestOptions, 'origin' | 'path'> & { dispatcher?: Dispatcher },
+    stream: number,
     authorization?: string,
   ): Promise<Dispatcher.ResponseData> {
     const once = async (url: string, headers: Record<string, string>): Promise<Dispatcher.ResponseData> => {
@@ -160,8 +161,8 @@ export class HttpTransport implements Transport {
       token: authorization ? { authorization, origin: this.tokenOrigin } : undefined,
       send: once,
       onHop: (answer, next) => {
-        this.wireHttp('in', answer);
-        this.wireHttp('out', next);
+        this.wireHttp('in', { ...answer, stream });
+        this.wireHttp('out', { ...next, stream });
       },
       onPermanent: (url) => (this.opts.url = url),
       onTokenDropped: (m) => this.tokenDropped(m),
@@ -267,7 +268,8 @@ export class HttpTransport implements Transport {
     authorization?: string,
   ): Promise<Exchange> {
     const toOrigin = authorization && new URL(this.opts.url).origin === this.tokenOrigin;
-    this.wireHttp('out', { method, url: this.opts.url, headers: toOrigin ? mergeHeaders(headers, { Authorization: authorization }) : headers });
+    const stream = ++this.streams;
+    this.wireHttp('out', { method, url: this.opts.url, headers: toOrigin ? mergeHeaders(headers, { Authorization: authorization }) : headers, stream });
     // Through `send`: our redirect rules and the dead-socket retry apply to every attempt.
     const res = await this.send(
       {
@@ -278,10 +280,11 @@ export class HttpTransport implements Transport {
         headersTimeout: o.headersTimeout,
         bodyTimeout: o.bodyTimeout,
       },
+      stream,
       authorization,
     );
     const resHeaders = headerRecord(res.headers);
-    this.wireHttp('in', { status: res.statusCode, headers: resHeaders });
+    this.wireHttp('in', { status: res.statusCode, headers: resHeaders, stream });
     if (!isChallenge(res.statusCode, resHeaders)) return { res, resHeaders };
     const challengeText = await this.readText(res.body).catch(() => '');
     if (challengeText) this.hooks.onWire?.({ time: Date.now(), direction: 'in', raw: challengeText.slice(0, 4096), bytes: Buffer.byteLength(challengeText) });
@@ -311,7 +314,10 @@ export class HttpTransport implements Transport {
     return mergeHeaders({ 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' }, this.opts.headers ?? {}, legacy, extra ?? {});
   }
 
-  private wireHttp(direction: 'out' | 'in', info: { method?: string; url?: string; status?: number; headers: Record<string, string> }): void {
+  /** HTTP exchanges so far (each POST, GET and DELETE, a resend after an OAuth challenge being another): the `stream` of the next one's wire events is this plus one. */
+  private streams = 0;
+
+  private wireHttp(direction: 'out' | 'in', info: { method?: string; url?: string; status?: number; headers: Record<string, string>; stream: number }): void {
     if (!this.hooks.onWire) return;
     this.hooks.onWire({
       time: Date.now(),
@@ -410,7 +416,7 @@ export class HttpTransport implements Transport {
       const parsed = text.trim() ? parseMessage(text) : undefined;
       if (parsed?.kind === 'response') {
         const message = parsed.message;
-        this.hooks.onWire?.({ time: Date.now(), direction: 'in', message, bytes: Buffer.byteLength(text) });
+        this.hooks.onWire?.({ time: Date.now(), direction: 'in', message, text, bytes: Buffer.byteLength(text) });
         if ('result' in message && res.statusCode >= 300) {
           throw new TransportError('MCPI_BAD_RESPONSE', `HTTP ${res.statusCode} with a JSON-RPC result`, { status: res.statusCode });
         }
@@ -572,11 +578,12 @@ export class HttpTransport implements Transport {
   async sendRaw(text: string, opts: { headers?: Record<string, string>; timeoutMs: number }): Promise<RawReply> {
     if (this.closed) throw new TransportError('MCPI_CLOSED', 'the connection was closed');
     const headers = this.baseHeaders(opts.headers);
-    this.wireHttp('out', { method: 'POST', url: this.opts.url, headers });
+    const stream = ++this.streams;
+    this.wireHttp('out', { method: 'POST', url: this.opts.url, headers, stream });
     this.hooks.onWire?.({ time: Date.now(), direction: 'out', raw: text.slice(0, 4096), bytes: Buffer.byteLength(text) });
     try {
-      const res = await this.send({ method: 'POST', headers, body: text, signal: AbortSignal.timeout(opts.timeoutMs) });
-      this.wireHttp('in', { status: res.statusCode, headers: headerRecord(res.headers) });
+      const res = await this.send({ method: 'POST', headers, body: text, signal: AbortSignal.timeout(opts.timeoutMs) }, stream);
+      this.wireHttp('in', { status: res.statusCode, headers: headerRecord(res.headers), stream });
       const body = await this.readText(res.body);
       if (body) this.hooks.onWire?.({ time: Date.now(), direction: 'in', raw: body.slice(0, 4096), bytes: Buffer.byteLength(body) });
       const candidates = [

@@ -91,7 +91,10 @@ export class SseTransport implements Transport {
     this.hooks = { ...this.hooks, ...h };
   }
 
-  private wireHttp(direction: 'out' | 'in', info: { method?: string; url?: string; status?: number; headers: Record<string, string> }): void {
+  /** HTTP exchanges so far (the GET stream, each POST): the `stream` of the next one's wire events is this plus one. */
+  private streams = 0;
+
+  private wireHttp(direction: 'out' | 'in', info: { method?: string; url?: string; status?: number; headers: Record<string, string>; stream: number }): void {
     this.hooks.onWire?.({
       time: Date.now(),
       direction,
@@ -142,10 +145,11 @@ export class SseTransport implements Transport {
       return err;
     };
 
-    this.wireHttp('out', { method: 'GET', url, headers });
+    const stream = ++this.streams;
+    this.wireHttp('out', { method: 'GET', url, headers, stream });
     let res: Dispatcher.ResponseData;
     try {
-      ({ res, url: this.streamUrl } = await this.follow('GET', url, headers, (u, h) => {
+      ({ res, url: this.streamUrl } = await this.follow('GET', url, headers, stream, (u, h) => {
         this.noteProxy(u);
         return undiciRequest(u, { method: 'GET', headers: h, signal: this.streamCtl.signal, dispatcher: this.agent, headersTimeout: 0, bodyTimeout: 0 });
       }));
@@ -154,7 +158,7 @@ export class SseTransport implements Transport {
     }
     answered = true;
     const resHeaders = headerRecord(res.headers);
-    this.wireHttp('in', { status: res.statusCode, headers: resHeaders });
+    this.wireHttp('in', { status: res.statusCode, headers: resHeaders, stream });
     const ctype = (resHeaders['content-type'] ?? '').toLowerCase();
     if (res.statusCode !== 200 || !ctype.includes('text/event-stream')) {
       const text = await readSmall(res.body).catch(() => '');
@@ -260,6 +264,7 @@ export class SseTransport implements Transport {
     method: 'GET' | 'POST',
     url: string,
     headers: Record<string, string>,
+    stream: number,
     send: (url: string, headers: Record<string, string>) => Promise<Dispatcher.ResponseData>,
   ): Promise<{ res: Dispatcher.ResponseData; url: string }> {
     return followRedirects(url, {
@@ -268,8 +273,8 @@ export class SseTransport implements Transport {
       headers,
       send,
       onHop: (answer, next) => {
-        this.wireHttp('in', answer);
-        this.wireHttp('out', next);
+        this.wireHttp('in', { ...answer, stream });
+        this.wireHttp('out', { ...next, stream });
       },
     });
   }
@@ -309,11 +314,11 @@ export class SseTransport implements Transport {
     if (!ev.data.trim()) return;
     const parsed = parseMessage(ev.data);
     if (parsed.kind === 'invalid') {
-      this.hooks.onWire?.({ time: Date.now(), direction: 'in', raw: ev.data.slice(0, 4096), bytes });
+      this.hooks.onWire?.({ time: Date.now(), direction: 'in', raw: ev.data.slice(0, 4096), text: ev.data, bytes });
       this.hooks.onFinding?.(parsed.reason === 'not-json' ? sseNonJsonData(ev.data) : notAMessage(ev.data, 'sse'));
       return;
     }
-    this.hooks.onWire?.({ time: Date.now(), direction: 'in', message: parsed.message, bytes });
+    this.hooks.onWire?.({ time: Date.now(), direction: 'in', message: parsed.message, text: ev.data, bytes });
     if (parsed.kind === 'response') return this.onResponse(parsed.message);
     if (parsed.kind === 'notification') return routeNotification(parsed.message, this.pending, this.hooks);
     this.hooks.onServerRequest?.(parsed.message, 'server-stream');
@@ -348,15 +353,17 @@ export class SseTransport implements Transport {
     const onAbort = () => ctl.abort();
     signal?.addEventListener('abort', onAbort, { once: true });
     this.postCtls.add(ctl);
-    this.wireHttp('out', { method: 'POST', url: this.endpoint!, headers });
+    // The message first, then its request line, as the Streamable HTTP transport reports them.
     this.hooks.onWire?.({ time: Date.now(), direction: 'out', message: m, bytes: Buffer.byteLength(body) });
+    const stream = ++this.streams;
+    this.wireHttp('out', { method: 'POST', url: this.endpoint!, headers, stream });
     try {
-      const { res } = await this.follow('POST', this.endpoint!, headers, (u, h) => {
+      const { res } = await this.follow('POST', this.endpoint!, headers, stream, (u, h) => {
         this.noteProxy(u);
         return undiciRequest(u, { method: 'POST', headers: h, body, signal: ctl.signal, dispatcher: this.agent, headersTimeout: bound, bodyTimeout: bound });
       });
       const resHeaders = headerRecord(res.headers);
-      this.wireHttp('in', { status: res.statusCode, headers: resHeaders });
+      this.wireHttp('in', { status: res.statusCode, headers: resHeaders, stream });
       const text = await readSmall(res.body, this.opts.maxMessageBytes ?? MAX_MESSAGE_BYTES);
       return { status: res.statusCode, headers: resHeaders, text };
     } finally {
@@ -439,7 +446,7 @@ export class SseTransport implements Transport {
     const parsed = res.text.trim() ? parseMessage(res.text) : undefined;
     if (parsed?.kind === 'response' && idKey(parsed.message.id) === idKey(req.id)) {
       // Not what 2024-11-05 says (202, then the stream), but some servers answer in the POST.
-      this.hooks.onWire?.({ time: Date.now(), direction: 'in', message: parsed.message, bytes: Buffer.byteLength(res.text) });
+      this.hooks.onWire?.({ time: Date.now(), direction: 'in', message: parsed.message, text: res.text, bytes: Buffer.byteLength(res.text) });
       p.cleanup();
       p.resolve({ message: parsed.message, httpStatus: res.status, httpHeaders: res.headers });
       return;

@@ -289,7 +289,7 @@ export class StdioTransport implements Transport {
       this.hooks.onFinding?.(parsed.reason === 'not-json' ? nonJsonLine(line) : notAMessage(line, 'stdout'));
       return;
     }
-    this.hooks.onWire?.({ time: Date.now(), direction: 'in', message: parsed.message, bytes });
+    this.hooks.onWire?.({ time: Date.now(), direction: 'in', message: parsed.message, text: line, bytes });
     if (parsed.kind === 'response') return this.onResponse(parsed.message);
     if (parsed.kind === 'notification') return routeNotification(parsed.message, this.pending, this.hooks);
     this.hooks.onServerRequest?.(parsed.message, 'stdout');

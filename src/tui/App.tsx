@@ -195,6 +195,7 @@ function Inspector() {
         connectionDetail={st.detail}
         activity={pane.activity ? undefined : activities[0]}
         recording={recording.file !== undefined}
+        viewing={client.viewing}
         subscription={PANES.map((d) => panes[d.id].subscription).find((x) => !!x)}
         noGetStream={client.description.transport === 'http' && client.legacyGetStream === false ? { pollMs } : undefined}
       />

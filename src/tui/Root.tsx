@@ -18,7 +18,7 @@ import { hintLine, matchKey, type KeyContext } from './keys.js';
 import { Header } from './components/Header.js';
 import { Spinner } from './components/Spinner.js';
 import { describeError } from './model/errors.js';
-import { LOG_BUFFER, WIRE_BUFFER, type LogEntry } from './model/logEntry.js';
+import { LOG_BUFFER, WIRE_BUFFER, retainedWire, type LogEntry } from './model/logEntry.js';
 import { formatClock, wrapText } from './lines/text.js';
 import { clipText } from './lines/lines.js';
 import { authStepLines, type AuthView } from './connection/authView.js';
@@ -90,12 +90,10 @@ export function Root({
 
   const hooks = useCallback(
     (): ConnectHooks => ({
-      onWire: services.recorder
-        ? (e) => {
-            pushWire(e);
-            services.recorder?.wire(e);
-          }
-        : pushWire,
+      onWire: (e) => {
+        services.recorder?.wire(e);
+        pushWire(retainedWire(e));
+      },
       onStderr: (text) => {
         pushLog({ time: services.now(), kind: 'stderr', text });
         services.recorder?.stderr(text);

@@ -37,8 +37,9 @@ describe.skipIf(!canRun)('e2e in tmux: attach to a proxy between an SDK host and
 
     const tui = term.start({ session: 'attach', cols: 80, rows: 24, command: inspectorCommand(['attach', 'legacy'], { ...TUI_ENV, ...env }) });
     const { keys, waitForScreen } = tui;
-    let s = await waitForScreen((x) => x.includes('Tools (5)') && x.includes('connected'), "the host's tool list");
+    let s = await waitForScreen((x) => x.includes('Tools (5)') && x.includes('◉ viewing legacy (attached)'), "the host's tool list");
     expect(s).toContain('Legacy fixture server 1.0.0');
+    expect(s).not.toContain('● connected');
 
     // The Wire pane: the host's handshake and its tools/list, as they passed.
     keys('w');

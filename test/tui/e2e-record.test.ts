@@ -3,10 +3,11 @@
  * the header shows ● REC at once; W stops (the status line names the file), W again starts a new
  * recording in the working folder, which begins with what the Wire pane holds (the handshake);
  * a call is made; W stops. That second recording replays with exit 0 against the same SDK v1
- * server, and `mock` of it gives the SDK v1 client the recorded result. Skipped when tmux is
- * missing or dist/ is not built.
+ * server, and `mock` of it gives the SDK v1 client the recorded result. A server that spells its
+ * JSON unlike JSON.stringify (test/fixtures/faults/noncanonical.mjs) is recorded byte for byte.
+ * Skipped when tmux is missing or dist/ is not built.
  */
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -71,5 +72,32 @@ describe.skipIf(!canRun)('e2e in tmux: recording from the TUI', () => {
     host.send('call echo {"text":"from the tui"}');
     await host.waitFor(/^CALLED echo \[\{"type":"text","text":"from the tui"\}\]$/m);
     expect((await host.quit()).code).toBe(0);
+  });
+
+  it('records the lines the server sent as they were spelled, not re-serialised', { timeout: 120_000 }, async () => {
+    const log = join(dir, 'noncanonical.log');
+    const file = join(dir, 'noncanonical.ndjson');
+    const tui = term.start({
+      session: 'raw',
+      cols: 80,
+      rows: 24,
+      cwd: dir,
+      command: inspectorCommand(['--record', file, '--', process.execPath, fixturePath('faults/noncanonical.mjs'), '--stdio', '--log', log]),
+    });
+    await tui.waitForScreen((x) => x.includes('Tools (1)') && x.includes('● connected') && x.includes('● REC'), 'the tool list');
+    tui.keys('q');
+    expect(await tui.exitCode()).toBe('0');
+    const received = readRecording(file)
+      .entries.filter(isMessageEntry)
+      .filter((e) => e.from === 'server')
+      .map((e) => e.raw);
+    const sent = readFileSync(log, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as string);
+    expect(received.length).toBeGreaterThanOrEqual(2);
+    // In the order sent (stdio keeps it); an answer still on its way at q is the only one missing.
+    expect(received).toEqual(sent.slice(0, received.length));
+    expect(received[0]).toMatch(/^\{ "r\\u0065sult" : \{ .*"id" : \d+\.0 /);
   });
 });

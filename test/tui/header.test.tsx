@@ -41,6 +41,28 @@ describe('Header', () => {
     expect(f).toContain('Tab panes · q quit');
   });
 
+  it("a viewer (attach NAME) says it views the proxy's traffic while connected, and the state otherwise", () => {
+    const frame = (connection: 'connected' | 'disconnected', connectionDetail?: string) =>
+      renderWith(
+        <Header
+          description={description({ era: 'legacy', protocolVersion: '2025-06-18' })}
+          targetLabel="legacy (attached: node server.mjs)"
+          connection={connection}
+          connectionDetail={connectionDetail}
+          viewing={'legacy\x1b[31m'}
+          recording
+          now={1}
+          hints=""
+          width={80}
+        />,
+        svc(),
+      ).lastFrame()!;
+    const first = (f: string) => f.split('\n')[0];
+    expect(first(frame('connected'))).toBe('◉ viewing legacy (attached) · ● REC · fixture-server 1.2.3 · legacy');
+    expect(frame('connected')).not.toContain('● connected');
+    expect(first(frame('disconnected', '· R reconnects'))).toMatch(/^● disconnected · R reconnects · ● REC · fixture-server 1\.2\.3/);
+  });
+
   it('legacy era, reconnecting, dropped', () => {
     let ws = initialListenSessionState({ toolsListChanged: true });
     ws = applyListenSessionEvents(ws, [{ type: 'reconnecting', time: 1, attempt: 2, delayMs: 1000, error: 'socket hang up' }]);

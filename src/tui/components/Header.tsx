@@ -38,6 +38,12 @@ export interface HeaderProps {
   noGetStream?: { pollMs?: number };
   /** The traffic is being recorded (the `W` key, `--record`): `● REC` after the connection state. */
   recording?: boolean;
+  /**
+   * A viewer of the proxy of this name (`attach NAME`): while connected the state reads
+   * `◉ viewing NAME (attached)` instead of `● connected`, since it watches the host's
+   * connection and holds none of its own (it can call nothing). Other states read as usual.
+   */
+  viewing?: string;
 }
 
 const CONN_STYLE: Record<ConnectionState, StyleKey> = {
@@ -102,6 +108,7 @@ export function Header({
   noGetStream,
   disconnected,
   recording,
+  viewing,
 }: HeaderProps) {
   const theme = useTheme();
   const info = d?.serverInfo;
@@ -168,6 +175,8 @@ export function Header({
     }
   }
   const authText = authLabel(auth, now);
+  // A viewer holds no connection of its own: "connected" would say it could call the server.
+  const connText = connection === 'connected' && viewing !== undefined ? `◉ viewing ${sanitizeLine(viewing)} (attached)` : `● ${connection}`;
   const events = watch ? `${watch.received} event${watch.received === 1 ? '' : 's'}` : '';
   const last = watch?.lastEventAt !== undefined ? `last ${formatAge(Math.max(0, now - watch.lastEventAt))}` : 'none yet';
   return (
@@ -175,7 +184,7 @@ export function Header({
       <Text wrap="truncate-end">
         {headerSegments(
           [
-            { text: `● ${connection}${connectionDetail ? ` ${sanitizeLine(connectionDetail)}` : ''}`, style: CONN_STYLE[connection] },
+            { text: `${connText}${connectionDetail ? ` ${sanitizeLine(connectionDetail)}` : ''}`, style: CONN_STYLE[connection] },
             recording ? { text: '● REC', style: 'error' } : undefined,
             { text: name, style: 'title' },
             activity ? { text: `⟳ ${sanitizeLine(activity)}`, style: 'warn' } : undefined,

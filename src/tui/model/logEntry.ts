@@ -58,6 +58,18 @@ export const LOG_BUFFER = 1000;
 export const WIRE_BUFFER = 500;
 
 /**
+ * A wire event as the Wire pane keeps it: without `text`, the exact received text (a
+ * recording writes it, and the recorder has had it by then; the pane draws the parsed
+ * message). Kept, it would hold each of the last WIRE_BUFFER messages twice (a 10 MB result as
+ * 10 MB more of string). An event without `text` is returned as is.
+ */
+export function retainedWire(e: WireEvent): WireEvent {
+  if (e.text === undefined) return e;
+  const { text: _text, ...kept } = e;
+  return kept;
+}
+
+/**
  * The level an entry counts at for the Log pane's level filter: a server log message its own
  * (syslog levels, RFC 5424 as the spec uses them), a finding its severity (error, warning,
  * info), a client warning `warning`; stderr and the TUI's notes have none (always shown).
