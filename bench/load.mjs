@@ -1,27 +1,40 @@
 // `mcp-inspect load` against a minimal hand-written client at the same concurrency, side by
 // side: both call the demo server's `echo` over stdio (a trivial tool, so the clients' own
-// costs show), keeping C requests in flight for N requests. --rounds R alternates the two R
-// times (the load of a shared machine moves; the median ratio is the figure).
+// costs show), keeping C requests in flight for N requests. --rounds R repeats the comparison
+// R times, changing the order in each round (the load of a shared machine moves; the median
+// ratio is the figure).
 //
-//   node scripts/build.mjs && node bench/load.mjs [--concurrency C] [--requests N] [--rounds R]
+//   node scripts/build.mjs && node bench/load.mjs [--concurrency C] [--requests N] [--rounds R] [--compare DIR]
 //
 // The minimal client (bench/minimal-client.mjs) does only the round trips (server/discover,
 // then tools/call with the modern _meta), no validation, no error handling. Goal (issue 21):
 // load reaches at least 0.9× its throughput. Each side's own CPU time per request is shown
-// (load's from its --json report, the minimal client's measured here).
+// (load's from its --json report, the minimal client's measured the same way).
+//
+// Fair by construction: each side is a fresh Node process with a fresh demo server (this
+// checkout's), so both start cold (no JIT warmed by an earlier round); both count from their
+// first tools/call after connecting (load: after server/discover and tools/list; the minimal
+// client: after server/discover) to the last answer, with the same N and C.
+//
+// --compare DIR runs DIR's `mcp-inspect load` too (another checkout, built: e.g. main in a
+// second worktree) against the same demo server: a before/after of the client in one run.
 import { execFileSync } from 'node:child_process';
 import { loadavg } from 'node:os';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { connectMinimal } from './minimal-client.mjs';
 
+const SELF = fileURLToPath(import.meta.url);
 const BIN = fileURLToPath(new URL('../bin/mcp-inspect.js', import.meta.url));
 const argv = process.argv.slice(2);
-const opt = (n, d) => (argv.includes(n) ? Number(argv[argv.indexOf(n) + 1]) : d);
-const C = opt('--concurrency', 8);
-const N = opt('--requests', 5000);
-const ROUNDS = opt('--rounds', 1);
+const opt = (n, d) => (argv.includes(n) ? argv[argv.indexOf(n) + 1] : d);
+const C = Number(opt('--concurrency', 8));
+const N = Number(opt('--requests', 5000));
+const ROUNDS = Number(opt('--rounds', 1));
+const COMPARE = opt('--compare', undefined);
 
-async function minimal() {
+/** The minimal client's run, in this (fresh) process: prints its figures as JSON. */
+async function minimalChild() {
   const { rpc, close } = connectMinimal(process.execPath, [BIN, 'demo-server']);
   await rpc('server/discover');
   let sent = 0;
@@ -40,32 +53,52 @@ async function minimal() {
   const s = (performance.now() - t0) / 1000;
   const cpu = process.cpuUsage(cpu0);
   await close();
-  return { throughput: N / s, bad, cpuPerRequestUs: Math.round((cpu.user + cpu.system) / N) };
+  process.stdout.write(JSON.stringify({ throughput: N / s, bad, cpuPerRequestUs: Math.round((cpu.user + cpu.system) / N) }));
 }
 
-function load() {
-  const out = execFileSync(
-    process.execPath,
-    [BIN, 'load', 'echo', 'text=hi', '-c', String(C), '-n', String(N), '--json', '--', process.execPath, BIN, 'demo-server'],
-    { stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 64 << 20 },
-  );
-  const d = JSON.parse(out.toString());
+if (argv.includes('--minimal-child')) {
+  await minimalChild();
+  process.exit(0);
+}
+
+const run = (args) => JSON.parse(execFileSync(process.execPath, args, { stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 64 << 20 }).toString());
+
+function minimal() {
+  return run([SELF, '--minimal-child', '--concurrency', String(C), '--requests', String(N)]);
+}
+
+function load(bin) {
+  const d = run([bin, 'load', 'echo', 'text=hi', '-c', String(C), '-n', String(N), '--json', '--', process.execPath, BIN, 'demo-server']);
   return { throughput: d.throughput, bad: d.requests.completed - d.requests.ok, cpuPerRequestUs: d.cpuPerRequestUs };
 }
 
+const sides = [
+  { name: 'minimal client', run: minimal },
+  { name: 'mcp-inspect load', run: () => load(BIN) },
+];
+if (COMPARE) sides.push({ name: `load of ${COMPARE}`, run: () => load(join(resolve(COMPARE), 'bin/mcp-inspect.js')) });
+
 console.log(`demo server over stdio, echo, ${C} in flight, ${N} requests, ${ROUNDS} round${ROUNDS === 1 ? '' : 's'}`);
-const ratios = [];
+const ratios = sides.map(() => []);
+const w = Math.max(...sides.map((s) => s.name.length));
 for (let r = 1; r <= ROUNDS; r++) {
   const before = loadavg()[0];
-  const m = await minimal();
-  const l = load();
-  ratios.push(l.throughput / m.throughput);
-  console.log(`round ${r} (load average ${before.toFixed(1)} → ${loadavg()[0].toFixed(1)})`);
-  console.log(`  minimal client     ${m.throughput.toFixed(0).padStart(7)} requests/s  (${m.bad} not ok, ${m.cpuPerRequestUs} µs CPU per request)`);
-  console.log(`  mcp-inspect load   ${l.throughput.toFixed(0).padStart(7)} requests/s  (${l.bad} not ok, ${l.cpuPerRequestUs} µs CPU per request)`);
-  console.log(`  ratio              ${(l.throughput / m.throughput).toFixed(2)}×  (goal: ≥ 0.90×)`);
+  // Each round starts with another side: no side always runs first (or last) on a machine whose load moves.
+  const order = sides.map((_, i) => (i + r - 1) % sides.length);
+  const got = [];
+  for (const i of order) got[i] = sides[i].run();
+  console.log(`round ${r} (load average ${before.toFixed(1)} → ${loadavg()[0].toFixed(1)}; order: ${order.map((i) => sides[i].name).join(', ')})`);
+  for (let i = 0; i < sides.length; i++) {
+    const g = got[i];
+    const ratio = i === 0 ? '' : `  ${(g.throughput / got[0].throughput).toFixed(2)}×`;
+    if (i) ratios[i].push(g.throughput / got[0].throughput);
+    console.log(
+      `  ${sides[i].name.padEnd(w)} ${g.throughput.toFixed(0).padStart(7)} requests/s  (${g.bad} not ok, ${g.cpuPerRequestUs} µs CPU per request)${ratio}`,
+    );
+  }
 }
-if (ROUNDS > 1) {
-  const sorted = [...ratios].sort((a, b) => a - b);
-  console.log(`median ratio ${sorted[Math.floor(sorted.length / 2)].toFixed(2)}× (of ${ratios.map((x) => x.toFixed(2)).join(', ')})`);
-}
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+for (let i = 1; i < sides.length; i++)
+  console.log(
+    `${sides[i].name}: ${ROUNDS > 1 ? 'median ratio' : 'ratio'} ${median(ratios[i]).toFixed(2)}× of the minimal client${ROUNDS > 1 ? ` (of ${ratios[i].map((x) => x.toFixed(2)).join(', ')})` : ''} (goal: ≥ 0.90×)`,
+  );

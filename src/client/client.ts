@@ -23,7 +23,17 @@ import type { GetPromptResult } from '../protocol/prompt.js';
 import type { ReadResourceResult } from '../protocol/resource.js';
 import { extractParamHeadersDetailed } from '../protocol/xmcpheader.js';
 import type { MrtrMethod } from '../protocol/mrtr.js';
-import type { CallToolResult, InputRequiredResult, JsonObject, JsonRpcRequest, ListenFilter, Prompt, Resource, ResourceTemplate } from '../protocol/types.js';
+import type {
+  CallToolResult,
+  InputRequiredResult,
+  JsonObject,
+  JsonRpcNotification,
+  JsonRpcRequest,
+  ListenFilter,
+  Prompt,
+  Resource,
+  ResourceTemplate,
+} from '../protocol/types.js';
 import { checkCallResult } from '../check/rules/tools.js';
 import { skippedParamHeaders } from '../check/rules/xmcpheader.js';
 import { stdioTransport } from '../transport/stdio.js';
@@ -86,6 +96,22 @@ export async function connect(target: Target, opts: ClientOptions = {}, transpor
 }
 
 /** True for the 404/405 answer to the legacy initialize POST that sends the client to HTTP+SSE. */
+/** A call's progress and log notifications, handed to `opts.onProgress` / `opts.onLog`. (Made by a function: a closure per call, without a name to define.) */
+function callNotifications(opts: CallOptions): (n: JsonRpcNotification) => void {
+  return (n) => {
+    const p = n.params ?? {};
+    if (n.method === METHOD.progress && typeof p.progress === 'number') {
+      opts.onProgress?.({
+        progress: p.progress,
+        total: typeof p.total === 'number' ? p.total : undefined,
+        message: typeof p.message === 'string' ? p.message : undefined,
+      });
+    } else if (n.method === METHOD.message) {
+      opts.onLog?.({ level: String(p.level ?? 'info'), logger: typeof p.logger === 'string' ? p.logger : undefined, data: p.data });
+    }
+  };
+}
+
 function refusedPost(e: unknown): boolean {
   return e instanceof TransportError && e.code === 'MCPI_HTTP_STATUS' && (e.status === 404 || e.status === 405) && isInitializeError(e);
 }
@@ -383,18 +409,7 @@ export class McpClient implements InspectorClient {
         // SDK v1 over sessionful HTTP sends a call's log messages on the GET stream, where the last
         // one can trail the response: keep routing them to this call for a moment.
         lingerMs: this.core.era === 'legacy' && this.core.legacyGetStream && this.core.logLevel ? 150 : undefined,
-        onNotification: (n) => {
-          const p = n.params ?? {};
-          if (n.method === METHOD.progress && typeof p.progress === 'number') {
-            opts.onProgress?.({
-              progress: p.progress,
-              total: typeof p.total === 'number' ? p.total : undefined,
-              message: typeof p.message === 'string' ? p.message : undefined,
-            });
-          } else if (n.method === METHOD.message) {
-            opts.onLog?.({ level: String(p.level ?? 'info'), logger: typeof p.logger === 'string' ? p.logger : undefined, data: p.data });
-          }
-        },
+        onNotification: callNotifications(opts),
       },
       opts.resume,
     );

@@ -26,7 +26,7 @@ import type { JsonObject, JsonRpcRequest } from '../protocol/types.js';
 import { requestOnResponseStream } from '../check/rules/http.js';
 import type { ServerRequestChannel } from '../transport/types.js';
 import { sanitizeLine } from '../util/sanitize.js';
-import { linkedAbort } from '../util/abort.js';
+import { linkedAbort, type LinkedAbort } from '../util/abort.js';
 import type { RpcCore, RpcOptions } from './rpc.js';
 import type { ResumeRound } from './types.js';
 
@@ -36,6 +36,38 @@ interface InFlight {
   params: JsonObject;
   signal: AbortSignal;
   fail: (e: unknown) => void;
+}
+
+/**
+ * A withRounds call in flight (a class, not closures: one is made per request). `fail` aborts
+ * it; what it then throws is the failure, not the cancellation.
+ */
+class RoundsCall implements InFlight {
+  private failure: { e: unknown } | undefined;
+
+  constructor(
+    readonly method: string,
+    readonly params: JsonObject,
+    private readonly link: LinkedAbort,
+  ) {}
+
+  get signal(): AbortSignal {
+    return this.link.signal;
+  }
+
+  fail(e: unknown): void {
+    this.failure ??= { e };
+    this.link.controller.abort();
+  }
+
+  /** One round's request (`params`): its result, or the failure given to {@link fail} rather than the cancellation it caused. */
+  async send(core: RpcCore, params: JsonObject, o: RpcOptions): Promise<JsonObject> {
+    try {
+      return await core.request(this.method, params, o);
+    } catch (e) {
+      throw this.failure ? this.failure.e : e;
+    }
+  }
 }
 
 /** The input rounds of one client. McpClient routes the transport's onServerRequest here. */
@@ -62,27 +94,15 @@ export class Rounds {
     const maxRounds = core.opts.maxRounds ?? DEFAULT_MAX_ROUNDS;
     // Not AbortSignal.any: see src/util/abort.ts (it made GC a third of a `load` request's cost).
     const link = linkedAbort(o.signal);
-    const { controller: ctl, signal } = link;
-    let failure: { e: unknown } | undefined;
-    const entry: InFlight = {
-      method,
-      params,
-      signal,
-      fail: (e: unknown) => {
-        failure ??= { e };
-        ctl.abort();
-      },
-    };
+    const { signal } = link;
+    const entry = new RoundsCall(method, params, link);
     this.inFlight.push(entry);
-    const send = (p: JsonObject) =>
-      core.request(method, p, { ...o, signal }).catch((e: unknown) => {
-        throw failure ? failure.e : e;
-      });
+    const ro: RpcOptions = { ...o, signal };
     if (resume?.lastRequestId !== undefined) core.continueIdsAfter(resume.lastRequestId);
     try {
       let answered = resume ? resume.round - 1 : 0;
       let pending: { requests: InputRequest[]; requestState?: string } | undefined = resume;
-      let result: JsonObject | undefined = resume ? undefined : await send(params);
+      let result: JsonObject | undefined = resume ? undefined : await entry.send(core, params, ro);
       for (;;) {
         if (!pending) {
           if (result!.resultType !== 'input_required' || !core.opts.input) return { result: result!, rounds: answered };
@@ -106,7 +126,7 @@ export class Rounds {
             )
           : {};
         answered++;
-        result = await send(buildRetryParams(params, responses, pending.requestState));
+        result = await entry.send(core, buildRetryParams(params, responses, pending.requestState), ro);
         pending = undefined;
       }
     } finally {

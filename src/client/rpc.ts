@@ -177,11 +177,31 @@ export class RpcCore {
     return caps;
   }
 
-  /** Registers `handler` for notifications carrying `token`; returns the unregistration. */
-  private trackActive(token: string | number, handler: (n: JsonRpcNotification) => void): () => void {
+  /** Registers `handler` for notifications carrying `token`; returns the token for {@link untrackActive}. */
+  private trackActive(token: string | number, handler: (n: JsonRpcNotification) => void): string | number {
     this.active.set(token, handler);
-    return () => this.active.delete(token);
+    return token;
   }
+
+  private untrackActive(token: string | number): void {
+    this.active.delete(token);
+  }
+
+  /**
+   * The keys of a modern request's `_meta` that do not change from one request to the next
+   * (protocolVersion, clientInfo, clientCapabilities, logLevel: buildRequestMeta's, in its
+   * order), built again only when one of them changed: every request of a `load` carries them.
+   */
+  private modernMeta(): JsonObject {
+    const caps = this.capabilities('modern');
+    const c = this.metaCache;
+    if (c && c.version === this.version && c.caps === caps && c.logLevel === this.logLevel) return c.meta;
+    const meta = buildRequestMeta({ protocolVersion: this.version, clientInfo: CLIENT_INFO, clientCapabilities: caps, logLevel: this.logLevel });
+    this.metaCache = { version: this.version, caps, logLevel: this.logLevel, meta };
+    return meta;
+  }
+
+  private metaCache: { version: string; caps: JsonObject; logLevel: LogLevel | undefined; meta: JsonObject } | undefined;
 
   /**
    * The one place request-scoped notifications that arrived outside their request's own
@@ -221,19 +241,8 @@ export class RpcCore {
     const given = params._meta && typeof params._meta === 'object' && !Array.isArray(params._meta) ? (params._meta as JsonObject) : undefined;
     const extra: JsonObject | undefined = given || this.opts.requestMeta ? { ...given, ...this.opts.requestMeta } : undefined;
     if (modern) {
-      fullParams = {
-        ...params,
-        _meta: {
-          ...extra,
-          ...buildRequestMeta({
-            protocolVersion: this.version,
-            clientInfo: CLIENT_INFO,
-            clientCapabilities: this.capabilities('modern'),
-            logLevel: this.logLevel,
-            progressToken,
-          }),
-        },
-      };
+      const base = this.modernMeta();
+      fullParams = { ...params, _meta: progressToken === undefined ? { ...extra, ...base } : { ...extra, ...base, progressToken } };
     } else if (progressToken || extra) {
       fullParams = { ...params, _meta: { ...extra, ...(progressToken ? { progressToken } : {}) } };
     }
@@ -255,19 +264,21 @@ export class RpcCore {
         o.onNotification!(n);
       });
     const lifeline = makeLifeline();
-    const unregister = progressToken !== undefined && onNotification ? this.trackActive(progressToken, onNotification) : undefined;
+    const tracked = progressToken !== undefined && onNotification ? this.trackActive(progressToken, onNotification) : undefined;
     const sentSession = this.transport.sessionId;
     let res;
     try {
-      res = await this.transport
-        .request(
+      try {
+        res = await this.transport.request(
           { jsonrpc: '2.0', id, method, params: fullParams },
           { signal: o.signal, timeoutMs: o.timeoutMs ?? this.timeoutMs, maxTimeMs: this.opts.maxTimeMs, onNotification, headers, stream: o.stream, lifeline },
-        )
-        .finally(async () => {
-          if (o.lingerMs && unregister) await new Promise((r) => setTimeout(r, o.lingerMs));
-          unregister?.();
-        });
+        );
+      } finally {
+        if (tracked !== undefined) {
+          if (o.lingerMs) await new Promise((r) => setTimeout(r, o.lingerMs));
+          this.untrackActive(tracked);
+        }
+      }
     } catch (e) {
       if (!(e instanceof TransportError) || e.code !== 'MCPI_SESSION_EXPIRED' || o.noRenew || method === METHOD.initialize || !this.onSessionExpired) throw e;
       await this.onSessionExpired(method, e, sentSession);

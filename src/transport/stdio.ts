@@ -11,7 +11,7 @@ import type { Readable } from 'node:stream';
 import { TransportError } from '../protocol/errors.js';
 import { METHOD } from '../protocol/constants.js';
 import { idKey, parseMessage } from '../protocol/jsonrpc.js';
-import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse, RequestId } from '../protocol/types.js';
+import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../protocol/types.js';
 import { lateResponse, notAMessage, unknownId } from '../check/rules/jsonrpc.js';
 import { lineTooLong, nonJsonLine } from '../check/rules/stdio.js';
 import { EVIDENCE_MAX_CHARS } from '../check/evidence.js';
@@ -50,14 +50,46 @@ export function stdioTransport(target: Pick<StdioOptions, 'command' | 'args' | '
   return new StdioTransport({ command: target.command, args: target.args, env: target.env, cwd: target.cwd, inheritEnv: target.inheritEnv });
 }
 
-interface Pending {
-  id: RequestId;
-  resolve: (r: TransportResponse) => void;
-  reject: (e: Error) => void;
-  onNotification?: (n: JsonRpcNotification) => void;
+/**
+ * A request waiting for its answer. A class rather than closures (its abort listener is the
+ * object itself, through `handleEvent`): a `load` run makes thousands a second.
+ */
+class Pending {
   /** --timeout and --max-time (none for a stream request). */
-  timer?: RequestTimer;
-  cleanup: () => void;
+  timer: RequestTimer | undefined;
+
+  constructor(
+    readonly req: JsonRpcRequest,
+    readonly key: string,
+    readonly onNotification: ((n: JsonRpcNotification) => void) | undefined,
+    readonly resolve: (r: TransportResponse) => void,
+    readonly reject: (e: Error) => void,
+    private readonly signal: AbortSignal | undefined,
+    private readonly pending: Map<string, Pending>,
+    /** Sends notifications/cancelled for the request, and remembers it to explain a late answer. */
+    private readonly cancel: (req: JsonRpcRequest, reason: string) => void,
+  ) {}
+
+  /** The request's signal aborted: cancelled on the wire, rejected with MCPI_CANCELLED. */
+  handleEvent(): void {
+    this.cleanup();
+    this.cancel(this.req, 'cancelled by the user');
+    this.reject(new TransportError('MCPI_CANCELLED', `${this.req.method} cancelled`));
+  }
+
+  /** A timer expired: cancelled on the wire, rejected with its MCPI_TIMEOUT. */
+  expire(e: TransportError): void {
+    this.cleanup();
+    this.cancel(this.req, 'timeout');
+    this.reject(e);
+  }
+
+  /** No longer waited for: the timers stopped, the abort listener removed, out of `pending`. */
+  cleanup(): void {
+    this.timer?.clear();
+    this.signal?.removeEventListener('abort', this);
+    this.pending.delete(this.key);
+  }
 }
 
 /** Keeps the last few stderr lines for error messages. */
@@ -231,7 +263,7 @@ export class StdioTransport implements Transport {
       const line = this.buf + piece;
       this.buf = '';
       this.bufBytes = 0;
-      this.onLine(line.replace(/\r$/, ''));
+      this.onLine(line.charCodeAt(line.length - 1) === 13 ? line.slice(0, -1) : line); // CRLF: the CR is not part of the JSON
     }
     if (start < text.length) {
       if (this.skippingLongLine) return;
@@ -337,34 +369,15 @@ export class StdioTransport implements Transport {
     if (opts.signal?.aborted) throw new TransportError('MCPI_CANCELLED', 'cancelled');
     return new Promise<TransportResponse>((resolve, reject) => {
       const key = idKey(req.id);
-      const onAbort = () => {
-        p.cleanup();
-        this.sendCancelled(req, 'cancelled by the user');
-        reject(new TransportError('MCPI_CANCELLED', `${req.method} cancelled`));
-      };
-      const p: Pending = {
-        id: req.id,
-        resolve,
-        reject,
-        onNotification: opts.onNotification,
-        cleanup: () => {
-          p.timer?.clear();
-          opts.signal?.removeEventListener('abort', onAbort);
-          this.pending.delete(key);
-        },
-      };
-      if (!opts.stream) {
-        p.timer = startRequestTimer(req.method, opts, (e) => {
-          p.cleanup();
-          this.sendCancelled(req, 'timeout');
-          reject(e);
-        });
-      }
-      opts.signal?.addEventListener('abort', onAbort, { once: true });
+      const p = new Pending(req, key, opts.onNotification, resolve, reject, opts.signal, this.pending, this.cancelOnWire);
+      if (!opts.stream) p.timer = startRequestTimer(req.method, opts, (e) => p.expire(e));
+      opts.signal?.addEventListener('abort', p, { once: true });
       this.pending.set(key, p);
       this.write(req);
     });
   }
+
+  private readonly cancelOnWire = (req: JsonRpcRequest, reason: string): void => this.sendCancelled(req, reason);
 
   private sendCancelled(req: JsonRpcRequest, reason: string): void {
     this.abandoned.set(idKey(req.id), { timedOut: reason === 'timeout', method: req.method });

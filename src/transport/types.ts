@@ -42,15 +42,20 @@ export interface Lifeline {
   listen(onTouch: () => void): void;
 }
 
+/** A {@link Lifeline} (a class, not closures: every request makes one). */
+class OneListenerLifeline implements Lifeline {
+  private listener: (() => void) | undefined;
+  touch(): void {
+    this.listener?.();
+  }
+  listen(onTouch: () => void): void {
+    this.listener = onTouch;
+  }
+}
+
 /** A {@link Lifeline}: `touch()` calls the listener the transport installed, if any. */
 export function makeLifeline(): Lifeline {
-  let listener: (() => void) | undefined;
-  return {
-    touch: () => listener?.(),
-    listen: (fn) => {
-      listener = fn;
-    },
-  };
+  return new OneListenerLifeline();
 }
 
 /** A response together with what the transport saw around it. */

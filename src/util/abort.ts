@@ -15,16 +15,28 @@ export interface LinkedAbort {
   dispose(): void;
 }
 
+/** See {@link linkedAbort}. A class (the listener on the parent is the object itself): one is made per request. */
+class Linked implements LinkedAbort {
+  readonly controller = new AbortController();
+  readonly signal = this.controller.signal;
+
+  constructor(private readonly parent: AbortSignal | undefined) {
+    if (!parent) return;
+    if (parent.aborted) this.controller.abort(parent.reason);
+    else parent.addEventListener('abort', this, { once: true });
+  }
+
+  /** The parent aborted. */
+  handleEvent(): void {
+    this.controller.abort(this.parent!.reason);
+  }
+
+  dispose(): void {
+    this.parent?.removeEventListener('abort', this);
+  }
+}
+
 /** A controller linked to `parent` (none: a plain controller, and `dispose` does nothing). */
 export function linkedAbort(parent?: AbortSignal): LinkedAbort {
-  const controller = new AbortController();
-  const signal = controller.signal;
-  if (!parent) return { controller, signal, dispose: () => undefined };
-  if (parent.aborted) {
-    controller.abort(parent.reason);
-    return { controller, signal, dispose: () => undefined };
-  }
-  const onAbort = () => controller.abort(parent.reason);
-  parent.addEventListener('abort', onAbort, { once: true });
-  return { controller, signal, dispose: () => parent.removeEventListener('abort', onAbort) };
+  return new Linked(parent);
 }

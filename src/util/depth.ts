@@ -16,6 +16,8 @@ export function deepMarker(max = MAX_DEPTH): string {
   return `(nested deeper than ${max} levels)`;
 }
 
+const DEEP_MARKER = deepMarker();
+
 /**
  * Cuts `value` at `max` levels, in place, iteratively (any depth): every object or array
  * that would sit deeper than `max` containers below the root is replaced by the string
@@ -24,11 +26,14 @@ export function deepMarker(max = MAX_DEPTH): string {
  */
 export function boundDepth<T>(value: T, max = MAX_DEPTH): { value: T; cut: boolean } {
   if (typeof value !== 'object' || value === null) return { value, cut: false };
-  const marker = deepMarker(max);
+  // Every received message comes through here: no string built and no pair allocated per node.
+  const marker = max === MAX_DEPTH ? DEEP_MARKER : deepMarker(max);
   let cut = false;
-  const stack: [Record<string, unknown> | unknown[], number][] = [[value as unknown as Record<string, unknown>, 1]];
-  while (stack.length) {
-    const [node, depth] = stack.pop()!;
+  const nodes: (Record<string, unknown> | unknown[])[] = [value as unknown as Record<string, unknown>];
+  const depths: number[] = [1];
+  while (nodes.length) {
+    const node = nodes.pop()!;
+    const depth = depths.pop()!;
     if (Array.isArray(node)) {
       for (let i = 0; i < node.length; i++) {
         const x = node[i];
@@ -36,7 +41,10 @@ export function boundDepth<T>(value: T, max = MAX_DEPTH): { value: T; cut: boole
         if (depth >= max) {
           node[i] = marker;
           cut = true;
-        } else stack.push([x as Record<string, unknown>, depth + 1]);
+        } else {
+          nodes.push(x as Record<string, unknown>);
+          depths.push(depth + 1);
+        }
       }
     } else {
       for (const k in node) {
@@ -46,7 +54,10 @@ export function boundDepth<T>(value: T, max = MAX_DEPTH): { value: T; cut: boole
         if (depth >= max) {
           node[k] = marker;
           cut = true;
-        } else stack.push([x as Record<string, unknown>, depth + 1]);
+        } else {
+          nodes.push(x as Record<string, unknown>);
+          depths.push(depth + 1);
+        }
       }
     }
   }

@@ -75,3 +75,40 @@ describe('startRequestTimer', () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 });
+
+describe('startRequestTimer: requests share one timer', () => {
+  it('each request expires at its own deadline, a later one with a shorter timeout first', () => {
+    const order: string[] = [];
+    startRequestTimer('a', { timeoutMs: 300 }, (e) => order.push(e.message));
+    vi.advanceTimersByTime(50);
+    startRequestTimer('b', { timeoutMs: 100 }, (e) => order.push(e.message));
+    const c = startRequestTimer('c', { timeoutMs: 120 }, (e) => order.push(e.message));
+    vi.advanceTimersByTime(99);
+    expect(order).toEqual([]);
+    vi.advanceTimersByTime(1);
+    expect(order).toEqual(['no answer to b within 100 ms']);
+    c.clear();
+    vi.advanceTimersByTime(149);
+    expect(order).toEqual(['no answer to b within 100 ms']);
+    vi.advanceTimersByTime(1);
+    expect(order).toEqual(['no answer to b within 100 ms', 'no answer to a within 300 ms']);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('a request started by an expiry handler is timed too; a settled one never expires', () => {
+    const expired: string[] = [];
+    const settled = startRequestTimer('settled', { timeoutMs: 100 }, (e) => expired.push(e.message));
+    startRequestTimer('first', { timeoutMs: 100 }, (e) => {
+      expired.push(e.message);
+      startRequestTimer('second', { timeoutMs: 50 }, (e2) => expired.push(e2.message));
+    });
+    settled.clear();
+    vi.advanceTimersByTime(100);
+    expect(expired).toEqual(['no answer to first within 100 ms']);
+    vi.advanceTimersByTime(50);
+    expect(expired).toEqual(['no answer to first within 100 ms', 'no answer to second within 50 ms']);
+    vi.advanceTimersByTime(1000);
+    expect(expired).toHaveLength(2);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+});

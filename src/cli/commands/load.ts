@@ -148,24 +148,28 @@ export const loadBody: CommandSpec<CommonFlags & LoadFlags>['run'] = async (inv,
   });
 };
 
+/** The outcome of what a request resolved with (a call's outcome, or a prompt's or resource's result). */
+function answeredOutcome(o: unknown): RequestOutcome {
+  const c = o as { kind?: string; result?: { isError?: boolean } };
+  return c.kind === 'input_required' ? INPUT_REQUIRED : c.kind === 'complete' && c.result?.isError ? TOOL_ERROR : OK;
+}
+// Outcomes are read, never changed: one object each rather than one per request.
+const OK: RequestOutcome = { kind: 'ok' };
+const TOOL_ERROR: RequestOutcome = { kind: 'tool-error' };
+const INPUT_REQUIRED: RequestOutcome = { kind: 'input-required' };
+
 /** Maps what one request gave (or threw) to an outcome of the engine. */
 function outcomeOf(p: Promise<unknown>, onTransport: (e: TransportError) => void): Promise<RequestOutcome> {
-  return p.then(
-    (o): RequestOutcome => {
-      const c = o as { kind?: string; result?: { isError?: boolean } };
-      return c.kind === 'input_required' ? { kind: 'input-required' } : c.kind === 'complete' && c.result?.isError ? { kind: 'tool-error' } : { kind: 'ok' };
-    },
-    (e: unknown): RequestOutcome => {
-      if (e instanceof McpError) return { kind: 'rpc', code: e.rpcCode };
-      if (e instanceof InputRequiredError || errorKind(e) === 'input-required') return { kind: 'input-required' };
-      if (errorKind(e) === 'cancelled') return { kind: 'cancelled' };
-      if (e instanceof TransportError) {
-        onTransport(e);
-        return { kind: 'transport', code: e.code };
-      }
-      throw e;
-    },
-  );
+  return p.then(answeredOutcome, (e: unknown): RequestOutcome => {
+    if (e instanceof McpError) return { kind: 'rpc', code: e.rpcCode };
+    if (e instanceof InputRequiredError || errorKind(e) === 'input-required') return { kind: 'input-required' };
+    if (errorKind(e) === 'cancelled') return { kind: 'cancelled' };
+    if (e instanceof TransportError) {
+      onTransport(e);
+      return { kind: 'transport', code: e.code };
+    }
+    throw e;
+  });
 }
 
 /** One kind of request, ready to send on any of the run's clients. */
