@@ -76,8 +76,8 @@ export default defineConfig({
     // minForks once it is idle, and a file handed to it in that moment was lost with an
     // unhandled "Terminating worker thread" (a clean-clone CI run with three forks, one
     // started on demand: two files never ran; vitest-dev/vitest#8564 is the same race).
-    // That run used 67% of the two cores over its 14 minutes, and no less wall time than two:
-    // the suite mostly waits. MCPI_TEST_FORKS overrides the number.
+    // Nor was a third fork quicker: 829 s of vitest in that run, 758 s with two forks in the
+    // next idle clean-clone run (and 166% of the two cores). MCPI_TEST_FORKS overrides the number.
     poolOptions: { forks: { maxForks: FORKS, minForks: FORKS, isolate: false } },
     projects: [{ test: { ...common, name: 'mcp-inspect', isolate: true } }],
     sequence: { sequencer: SlowFirst },
