@@ -5,27 +5,18 @@
 // it, over stdio (legacy: unsolicited) and over HTTP (modern: on a subscriptions/listen
 // stream, to mcp-inspect's own `listen`). Without the flag the mock sends nothing and serves
 // the list as first recorded.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, REPO_ROOT, describeResult, leftoverPids, runCli, startCli, type CliProcess } from '../helpers/cli.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { BIN, REPO_ROOT, describeResult, runCli, startCli } from '../helpers/cli.js';
+import { fileScope } from '../helpers/scope.js';
 import { fixturePath } from '../helpers/servers.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'mcpi-mock-notif-'));
+const { dir, running } = fileScope('mcpi-mock-notif-');
 const LEGACY_REC = join(dir, 'legacy.ndjson');
 const MODERN_REC = join(dir, 'modern.ndjson');
-const running: CliProcess[] = [];
-afterAll(async () => {
-  for (const p of running) p.kill('SIGTERM');
-  await Promise.all(running.map((p) => p.done));
-  rmSync(dir, { recursive: true, force: true });
-  expect(leftoverPids()).toEqual([]);
-});
-
 async function sdkOver(args: string[]) {
   const transport = new StdioClientTransport({ command: process.execPath, args, cwd: REPO_ROOT, stderr: 'pipe' });
   const client = new Client({ name: 'sdk-host', version: '1.0.0' });

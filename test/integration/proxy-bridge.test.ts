@@ -8,34 +8,26 @@
 // (stateless POSTs, Mcp-Param-* headers). OAuth: a login by `auth login` used from the token
 // store; the bridge's own login through --browser; no login and no browser → exit 4 naming
 // the command. A server that is down: the host's request gets a JSON-RPC error, not silence.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CreateMessageRequestSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 // @ts-expect-error untyped JS fixture
 import { startOAuthFixture } from '../fixtures/oauth/index.mjs';
-import { BIN, REPO_ROOT, describeResult, leftoverPids, runCli, startCli, type CliProcess } from '../helpers/cli.js';
-import { fixturePath, startHttpFixture, stopAllFixtures } from '../helpers/servers.js';
+import { BIN, REPO_ROOT, describeResult, runCli, startCli } from '../helpers/cli.js';
+import { fileScope } from '../helpers/scope.js';
+import { fixturePath, startHttpFixture } from '../helpers/servers.js';
 import { HEADLESS_BROWSER, tempConfigHome } from '../helpers/oauth.js';
 import { readRecording } from '../../src/record/reader.js';
 import { isMessageEntry } from '../../src/record/format.js';
 
 const TEE = fixturePath('tee-stdio.mjs');
-const dir = mkdtempSync(join(tmpdir(), 'mcpi-bridge-'));
-const running: CliProcess[] = [];
+const { dir, running } = fileScope('mcpi-bridge-');
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
-});
-afterAll(async () => {
-  for (const p of running) p.kill('SIGTERM');
-  await Promise.all(running.map((p) => p.done));
-  await stopAllFixtures();
-  rmSync(dir, { recursive: true, force: true });
-  expect(leftoverPids()).toEqual([]);
 });
 
 /** `proxy --http 0 --record FILE URL` in front of `url`: what the server really saw. */

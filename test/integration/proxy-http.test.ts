@@ -3,27 +3,18 @@
 // stream, a 2026-07-28 server) and HTTP+SSE (the `endpoint` event rewritten to the proxy), with
 // the same results as direct; Host checked; Authorization forwarded and never recorded in clear;
 // the HTTP faults.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { afterAll, describe, expect, it } from 'vitest';
-import { describeResult, leftoverPids, runCli, startCli, type CliProcess } from '../helpers/cli.js';
-import { startHttpFixture, stopAllFixtures } from '../helpers/servers.js';
+import { describe, expect, it } from 'vitest';
+import { describeResult, runCli, startCli } from '../helpers/cli.js';
+import { fileScope } from '../helpers/scope.js';
+import { startHttpFixture } from '../helpers/servers.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'mcpi-proxy-http-'));
-const running: CliProcess[] = [];
-afterAll(async () => {
-  for (const p of running) p.kill('SIGTERM');
-  await Promise.all(running.map((p) => p.done));
-  await stopAllFixtures();
-  rmSync(dir, { recursive: true, force: true });
-  expect(leftoverPids()).toEqual([]);
-});
-
+const { dir, running } = fileScope('mcpi-proxy-http-');
 async function proxyTo(url: string, flags: string[] = []) {
   const rec = join(dir, `rec-${running.length}.ndjson`);
   const p = startCli(['proxy', '--http', '0', '--record', rec, ...flags, url], { timeoutMs: 120_000 });

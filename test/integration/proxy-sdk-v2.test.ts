@@ -7,28 +7,19 @@
 //   server got (an observing `proxy --http --record` in front of it), and the results are
 //   those of a direct connection.
 // - `proxy URL` (the bridge): the client over stdio, the server over HTTP.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, REPO_ROOT, leftoverPids, startCli, type CliProcess } from '../helpers/cli.js';
-import { fixturePath, startHttpFixture, stopAllFixtures } from '../helpers/servers.js';
+import { describe, expect, it } from 'vitest';
+import { BIN, REPO_ROOT, startCli } from '../helpers/cli.js';
+import { fileScope } from '../helpers/scope.js';
+import { fixturePath, startHttpFixture } from '../helpers/servers.js';
 import { readRecording } from '../../src/record/reader.js';
 import { isMessageEntry } from '../../src/record/format.js';
 
 const TEE = fixturePath('tee-stdio.mjs');
-const dir = mkdtempSync(join(tmpdir(), 'mcpi-sdk-v2-'));
-const running: CliProcess[] = [];
-afterAll(async () => {
-  for (const p of running) p.kill('SIGTERM');
-  await Promise.all(running.map((p) => p.done));
-  await stopAllFixtures();
-  rmSync(dir, { recursive: true, force: true });
-  expect(leftoverPids()).toEqual([]);
-});
-
+const { dir, running } = fileScope('mcpi-sdk-v2-');
 const ERAS = [
   { era: 'legacy', file: 'legacy-server.mjs', mode: 'legacy' as const, tool: 'add' },
   { era: 'modern', file: 'modern-server.mjs', mode: 'auto' as const, tool: 'add' },

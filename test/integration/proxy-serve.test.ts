@@ -4,26 +4,18 @@
 // own (two sessions, two processes; DELETE ends one), the GET stream carrying the server's
 // list_changed; mcp-inspect's modern client (stateless POSTs, one shared process, a modern
 // error with its status); Host checked; a command that cannot start answers 502, not a hang.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, describe, expect, it } from 'vitest';
-import { describeResult, leftoverPids, runCli, startCli, type CliProcess } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { describeResult, runCli, startCli } from '../helpers/cli.js';
+import { fileScope } from '../helpers/scope.js';
 import { childPidsOf, fixturePath } from '../helpers/servers.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'mcpi-proxy-serve-'));
-const running: CliProcess[] = [];
-afterAll(async () => {
-  for (const p of running) p.kill('SIGTERM');
-  await Promise.all(running.map((p) => p.done));
-  rmSync(dir, { recursive: true, force: true });
-  expect(leftoverPids()).toEqual([]);
-});
-
+const { dir, running } = fileScope('mcpi-proxy-serve-');
 async function serve(server: string[]) {
   const rec = join(dir, `rec-${running.length}.ndjson`);
   const p = startCli(['proxy', '--http', '0', '--record', rec, '--', ...server], { timeoutMs: 180_000 });

@@ -4,26 +4,16 @@
 // replay opens its own session) and against an SDK v2 server with other tools (exit 6); a modern
 // session of mcp-inspect's own client (stateless POSTs) replays with exit 0; a stdio recording
 // replays against the same server over HTTP; a URL nobody listens on exits 3.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, describeResult, leftoverPids, runCli, startCli, type CliProcess } from '../helpers/cli.js';
-import { fixturePath, startHttpFixture, stopAllFixtures } from '../helpers/servers.js';
+import { describe, expect, it } from 'vitest';
+import { BIN, describeResult, runCli, startCli } from '../helpers/cli.js';
+import { fileScope } from '../helpers/scope.js';
+import { fixturePath, startHttpFixture } from '../helpers/servers.js';
 
 const LEGACY_STDIO = [process.execPath, fixturePath('legacy-server.mjs'), '--stdio'];
-const dir = mkdtempSync(join(tmpdir(), 'mcpi-replay-http-'));
-const running: CliProcess[] = [];
-afterAll(async () => {
-  for (const p of running) p.kill('SIGTERM');
-  await Promise.all(running.map((p) => p.done));
-  await stopAllFixtures();
-  rmSync(dir, { recursive: true, force: true });
-  expect(leftoverPids()).toEqual([]);
-});
-
+const { dir, running } = fileScope('mcpi-replay-http-');
 /** `proxy --http 0 --record FILE url`: resolves with the proxy's URL once it listens. */
 async function recordingProxy(url: string, name: string) {
   const rec = join(dir, `${name}.ndjson`);
