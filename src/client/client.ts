@@ -351,20 +351,38 @@ export class McpClient implements InspectorClient {
     if (call.method === 'tools/call') {
       const params: JsonObject = { name: call.name, arguments: call.arguments };
       const acceptTask = this.tasks.support()?.flavor === 'extension';
-      return new Lane<PreparedOutcome>(this.core, this.rounds, METHOD.toolsCall, params, acceptTask, (r) => this.callOutcome(call.name, params, r), (signal) =>
-        this.callTool(call.name, call.arguments, { signal }),
+      return new Lane<PreparedOutcome>(
+        this.core,
+        this.rounds,
+        METHOD.toolsCall,
+        params,
+        acceptTask,
+        (r) => this.callOutcome(call.name, params, r),
+        (signal) => this.callTool(call.name, call.arguments, { signal }),
       );
     }
     if (call.method === 'prompts/get') {
       const params: JsonObject = { name: call.name };
       if (Object.keys(call.arguments).length) params.arguments = call.arguments;
-      return new Lane<PreparedOutcome>(this.core, this.rounds, METHOD.promptsGet, params, false, (r) => promptOf(call.name, r), (signal) =>
-        this.getPrompt(call.name, call.arguments, { signal }),
+      return new Lane<PreparedOutcome>(
+        this.core,
+        this.rounds,
+        METHOD.promptsGet,
+        params,
+        false,
+        (r) => promptOf(call.name, r),
+        (signal) => this.getPrompt(call.name, call.arguments, { signal }),
       );
     }
     const params: JsonObject = { uri: call.uri };
-    return new Lane<PreparedOutcome>(this.core, this.rounds, METHOD.resourcesRead, params, false, (r, rounds) => this.readOf(params, r, rounds), (signal) =>
-      this.readResource(call.uri, { signal }),
+    return new Lane<PreparedOutcome>(
+      this.core,
+      this.rounds,
+      METHOD.resourcesRead,
+      params,
+      false,
+      (r, rounds) => this.readOf(params, r, rounds),
+      (signal) => this.readResource(call.uri, { signal }),
     );
   }
 
