@@ -81,6 +81,9 @@ export default defineConfig({
     poolOptions: { forks: { maxForks: FORKS, minForks: FORKS, isolate: false } },
     projects: [{ test: { ...common, name: 'mcp-inspect', isolate: true } }],
     sequence: { sequencer: SlowFirst },
+    // Builds the bundles of the SDK fixtures, server-everything and the conformance suite once,
+    // before the forks start (test/global-setup.ts).
+    globalSetup: ['test/global-setup.ts'],
     reporters: ['default'],
   },
 });

@@ -1,20 +1,20 @@
 // Runs the official MCP conformance suite (@modelcontextprotocol/conformance, a dev
 // dependency) from tests: one scenario at a time, against a client command
 // (`runClientScenario`) or a server URL (`runServerScenario`), and returns every check with
-// its status plus the suite's own verdict. On Node 20, which lacks fs.globSync, a copy of the
-// suite's entry supplies it (see suiteEntry).
+// its status plus the suite's own verdict. The suite runs as a single-file bundle, which on
+// Node 20 (no fs.globSync) also supplies globSync (see suiteEntry).
 //
 //   const r = await runClientScenario({ scenario: 'auth/metadata-default', command: `node ${CLI_CLIENT}` });
 //   r.passed            // the suite's OVERALL verdict
 //   r.failures          // checks that are FAILURE or WARNING (the suite counts both against you)
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
+import { bundle, bundleDir, bundleKey, bundleSync, readOrEmpty, runUnbundled, type BundleSpec } from '../helpers/bundles.js';
 
 /** One check as the suite reports it (checks.json). */
 export interface ConformanceCheck {
@@ -50,58 +50,74 @@ const PACKAGE_DIR = dirname(createRequire(import.meta.url).resolve('@modelcontex
 /** Absolute path of the suite's entry point. */
 export const CONFORMANCE_BIN = join(PACKAGE_DIR, 'dist/index.js');
 const SHIM = fileURLToPath(new URL('./node20-shim.mjs', import.meta.url));
-const FS_GLOB = pathToFileURL(fileURLToPath(new URL('./node20-fs-glob.mjs', import.meta.url))).href;
+const FS_GLOB = fileURLToPath(new URL('./node20-fs-glob.mjs', import.meta.url));
+const HAS_GLOB_SYNC = typeof (fs as { globSync?: unknown }).globSync === 'function';
 
 let entry: string[] | undefined;
 
 /**
- * The node arguments that start the suite (its entry and nothing else on Node 22+). Node 20
- * lacks `fs.globSync`, which the entry imports: there it runs a copy of the entry whose
- * `globSync` import points at node20-fs-glob.mjs, written once per package and content under
- * the temp folder, beside symlinks to the package's `requirements/` and to the node_modules
- * folder that holds it, so that it finds its files and imports as the original does.
- * node20-shim.mjs's resolve hook did the same, but a hook runs the module loader on a second
- * thread, which cost ~0.5 s more CPU at every start (~40%), and the tests start the suite
- * about 150 times. The hook stays the fallback when the copy cannot be made (an entry whose
- * import is not the one expected, dependencies nested in the package).
+ * The node arguments that start the suite: a single-file esbuild bundle of its entry with
+ * its dependencies (express, undici, the SDK, ajv…), built once per package version and
+ * content under the temp folder (by the global setup, or here on first use). A start of the
+ * entry as installed spent most of its ~1.3 s of CPU resolving, reading and compiling ~700
+ * node_modules files, and the tests start the suite ~80 times per run. Node 20 lacks
+ * `fs.globSync`, which the entry imports: there the bundled entry takes it from
+ * node20-fs-glob.mjs. When the bundle cannot be built, the installed entry runs (on Node 20
+ * through node20-shim.mjs's resolve hook, which supplies globSync at ~0.5 s more CPU a start).
  */
 function suiteEntry(): string[] {
-  return (entry ??= node20Entry());
+  if (entry) return entry;
+  const installed = HAS_GLOB_SYNC ? [CONFORMANCE_BIN] : ['--import', SHIM, CONFORMANCE_BIN];
+  try {
+    const spec = conformanceSpec();
+    entry = spec ? [bundleSync(spec)] : installed;
+  } catch (e) {
+    runUnbundled(CONFORMANCE_BIN, e);
+    entry = installed;
+  }
+  return entry;
 }
 
-function node20Entry(): string[] {
-  if (typeof (fs as { globSync?: unknown }).globSync === 'function') return [CONFORMANCE_BIN];
-  const hook = ['--import', SHIM, CONFORMANCE_BIN];
-  try {
-    const source = readFileSync(CONFORMANCE_BIN, 'utf8');
-    const imports = [...source.matchAll(/import\{([^{}]*)\}from"(?:node:)?fs";/g)];
+/**
+ * What to bundle: the entry, its `import{…,globSync,…}from"fs"` pointed at node20-fs-glob.mjs
+ * on Node 20; undefined when that import is not the one expected (a new version of the suite:
+ * the hook then supplies globSync). The bundle lives in `dist/` of its folder beside links to
+ * the package's `requirements/`, which the suite reads relative to its own file, and to the
+ * node_modules folder that holds the package.
+ */
+function conformanceSpec(): BundleSpec | undefined {
+  let contents = readFileSync(CONFORMANCE_BIN, 'utf8');
+  if (!HAS_GLOB_SYNC) {
+    const imports = [...contents.matchAll(/import\{([^{}]*)\}from"(?:node:)?fs";/g)];
     const names = imports.length === 1 ? imports[0][1].split(',') : [];
     const glob = names.findIndex((n) => /^globSync( as [\w$]+)?$/.test(n));
-    let modules = dirname(PACKAGE_DIR);
-    while (basename(modules) !== 'node_modules' && dirname(modules) !== modules) modules = dirname(modules);
-    if (glob < 0 || basename(modules) !== 'node_modules' || existsSync(join(PACKAGE_DIR, 'node_modules'))) return hook;
+    if (glob < 0) return undefined;
     const [m] = imports;
     const rest = names.filter((_, i) => i !== glob);
-    const patched = `${source.slice(0, m.index)}import{${names[glob]}}from${JSON.stringify(FS_GLOB)};${rest.length ? `import{${rest.join(',')}}from"fs";` : ''}${source.slice(m.index + m[0].length)}`;
-    const id = createHash('sha256').update(PACKAGE_DIR).update('\0').update(patched).digest('hex').slice(0, 16);
-    const dir = join(tmpdir(), `mcpi-conformance-node20-${id}`);
-    const file = join(dir, 'dist', 'index.mjs');
-    if (!existsSync(file)) {
-      // Made aside and renamed into place: test files in other workers may do the same at once.
-      const work = mkdtempSync(`${dir}-`);
-      mkdirSync(join(work, 'dist'));
-      writeFileSync(join(work, 'dist', 'index.mjs'), patched);
-      symlinkSync(join(PACKAGE_DIR, 'requirements'), join(work, 'requirements'));
-      symlinkSync(modules, join(work, 'node_modules'));
-      try {
-        renameSync(work, dir);
-      } catch {
-        rmSync(work, { recursive: true, force: true }); // another worker's copy is in place
-      }
-    }
-    return existsSync(file) ? [file] : hook;
-  } catch {
-    return hook;
+    contents = `${contents.slice(0, m.index)}import{${names[glob]}}from${JSON.stringify(FS_GLOB)};${rest.length ? `import{${rest.join(',')}}from"fs";` : ''}${contents.slice(m.index + m[0].length)}`;
+  }
+  let modules = dirname(PACKAGE_DIR);
+  while (basename(modules) !== 'node_modules' && dirname(modules) !== modules) modules = dirname(modules);
+  const lock = join(dirname(modules), 'package-lock.json');
+  const root = bundleDir('conformance', bundleKey(PACKAGE_DIR, readFileSync(join(PACKAGE_DIR, 'package.json')), readOrEmpty(lock), contents));
+  return {
+    entry: CONFORMANCE_BIN,
+    contents,
+    out: join(root, 'dist', 'index.mjs'),
+    links: {
+      [join(root, 'requirements')]: join(PACKAGE_DIR, 'requirements'),
+      ...(basename(modules) === 'node_modules' ? { [join(root, 'node_modules')]: modules } : {}),
+    },
+  };
+}
+
+/** Builds the suite's bundle unless it is there (the global setup); on failure the tests run the installed entry. */
+export async function buildConformanceBundle(): Promise<void> {
+  try {
+    const spec = conformanceSpec();
+    if (spec) await bundle(spec);
+  } catch (e) {
+    runUnbundled(CONFORMANCE_BIN, e);
   }
 }
 
