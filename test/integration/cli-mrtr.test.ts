@@ -3,17 +3,17 @@
 // against the surface fixtures (SDK v2 over stdio and HTTP, SDK v1 legacy, a raw peer) and
 // @modelcontextprotocol/server-everything over stdio. Drives the built binary.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { describeResult, killAllClis, leftoverPids, runCli, stackLines, startCli, type CliResult } from '../helpers/cli.js';
 import { fixturePath, startHttpFixture, stopAllFixtures, type HttpFixture } from '../helpers/servers.js';
+import { everythingServer } from '../helpers/fixture-bundles.js';
 
 const MODERN = fixturePath('surface/modern-surface');
 const LEGACY = fixturePath('surface/legacy-surface');
 const RAW = fixturePath('surface/raw-mrtr');
-const EVERYTHING = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/dist/index.js');
+const EVERYTHING = everythingServer();
 
 // Each test runs the binary many times (a fresh server each time over stdio): room for a loaded machine.
 vi.setConfig({ testTimeout: 180_000 });

@@ -1,11 +1,11 @@
 // The real binary spawns the official everything server over stdio and asks its `get-env` tool
 // what environment it got (issue 19 point 15): the hosts' default set, the proxy variables and
 // --env, not mcp-inspect's whole environment unless --inherit-env.
-import { createRequire } from 'node:module';
 import { afterAll, describe, expect, it } from 'vitest';
 import { describeResult, leftoverPids, runCli } from '../helpers/cli.js';
+import { everythingServer } from '../helpers/fixture-bundles.js';
 
-const EVERYTHING = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/dist/index.js');
+const EVERYTHING = everythingServer();
 
 async function serverEnv(flags: string[]): Promise<Record<string, string>> {
   const r = await runCli(['call', 'get-env', '--json', ...flags, '--', process.execPath, EVERYTHING, 'stdio'], {

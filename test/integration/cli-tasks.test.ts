@@ -5,13 +5,13 @@
 // HTTP and refuse stdio. Against @modelcontextprotocol/server-everything (stdio and HTTP), an
 // SDK v1 server with experimental tasks (test/fixtures/tasks-legacy.mjs) and a raw peer of the
 // SEP-2663 extension (test/fixtures/tasks-extension.mjs). Drives the built binary.
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { describeResult, killAllClis, leftoverPids, runCli, stackLines, startCli, type CliResult } from '../helpers/cli.js';
 import { fixturePath, startHttpFixture, stopAllFixtures, type HttpFixture } from '../helpers/servers.js';
 import { HANG_MS, interrupt } from '../helpers/wait.js';
+import { everythingServer } from '../helpers/fixture-bundles.js';
 
-const EVERYTHING = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/dist/index.js');
+const EVERYTHING = everythingServer();
 const LEGACY = fixturePath('tasks-legacy');
 const EXTENSION = fixturePath('tasks-extension');
 

@@ -8,7 +8,6 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRequire } from 'node:module';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -16,8 +15,9 @@ import { BIN, REPO_ROOT, describeResult, descendantsNow, leftoverPids, runCli, w
 import { fixturePath } from '../helpers/servers.js';
 import { readRecording } from '../../src/record/reader.js';
 import { isMessageEntry } from '../../src/record/format.js';
+import { everythingServer } from '../helpers/fixture-bundles.js';
 
-const EVERYTHING = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/dist/index.js');
+const EVERYTHING = everythingServer();
 const TEE = fixturePath('tee-stdio.mjs');
 const dir = mkdtempSync(join(tmpdir(), 'mcpi-proxy-'));
 afterAll(() => {

@@ -17,10 +17,10 @@ import {
   ResourceListChangedNotificationSchema,
   ResourceUpdatedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { createRequire } from 'node:module';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RawStdio, modernHeaders, modernRequest, openSse, postRpc, type Json, type SseStream } from '../helpers/raw-rpc.js';
 import { fixturePath, startHttpFixture, stdioCommand, stopAllFixtures, type HttpFixture } from '../helpers/servers.js';
+import { everythingServer } from '../helpers/fixture-bundles.js';
 
 const SUB_ID = 'io.modelcontextprotocol/subscriptionId';
 const CAPS_KEY = 'io.modelcontextprotocol/clientCapabilities';
@@ -28,7 +28,7 @@ const ALL_CAPS = { elicitation: { form: {}, url: {} }, roots: {}, sampling: {} }
 const MODERN = fixturePath('surface/modern-surface');
 const LEGACY = fixturePath('surface/legacy-surface');
 const RAW = fixturePath('surface/raw-mrtr');
-const EVERYTHING = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/dist/index.js');
+const EVERYTHING = everythingServer();
 
 afterAll(async () => {
   await stopAllFixtures();

@@ -5,10 +5,10 @@
  * Skipped when tmux is missing or dist/ is not built (`npm run build`).
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { createRequire } from 'node:module';
 import { HAS_TMUX, TUI_BUILT, inspectorCommand, tmuxServer } from '../helpers/tmux.js';
+import { everythingServer } from '../helpers/fixture-bundles.js';
 
-const EVERYTHING = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/dist/index.js');
+const EVERYTHING = everythingServer();
 const canRun = HAS_TMUX && TUI_BUILT;
 
 const term = tmuxServer('e2e-every');

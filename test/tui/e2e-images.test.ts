@@ -9,12 +9,12 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { HAS_TMUX, TUI_BUILT, inspectorCommand, tmuxServer, type TmuxSession } from '../helpers/tmux.js';
+import { EVERYTHING_ENTRY, everythingServer } from '../helpers/fixture-bundles.js';
 
-const EVERYTHING = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/dist/index.js');
-const TINY = join(dirname(EVERYTHING), 'tools', 'get-tiny-image.js');
+const EVERYTHING = everythingServer();
+const TINY = join(dirname(EVERYTHING_ENTRY), 'tools', 'get-tiny-image.js');
 const canRun = HAS_TMUX && TUI_BUILT;
 
 const term = tmuxServer('e2e-images');

@@ -7,10 +7,10 @@
  * next listen). Issue 19, points 2 and 3. Skipped when tmux is missing or dist/ is not built.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { createRequire } from 'node:module';
 import { startHttpFixture, stopAllFixtures, type HttpFixture } from '../helpers/servers.js';
 import { HAS_TMUX, TUI_BUILT, inspectorCommand, tmuxServer, type TmuxSession } from '../helpers/tmux.js';
 import { describeResult, runCli } from '../helpers/cli.js';
+import { everythingServer } from '../helpers/fixture-bundles.js';
 
 const canRun = HAS_TMUX && TUI_BUILT;
 
@@ -240,7 +240,7 @@ describe.skipIf(!canRun)('e2e in tmux at 80×24: resource subscriptions', () => 
 });
 
 describe.skipIf(!canRun)('e2e in tmux at 80×24: the Roots pane', () => {
-  const EVERYTHING = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/dist/index.js');
+  const EVERYTHING = everythingServer();
 
   it(
     'legacy (server-everything over stdio): O, a adds a folder, the server is told (roots/list_changed) and get-roots-list lists it; x removes it',

@@ -6,11 +6,11 @@
  * with Esc sends tasks/cancel. Skipped when tmux is missing or dist/ is not built.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { createRequire } from 'node:module';
 import { BIN } from '../helpers/cli.js';
 import { HAS_TMUX, TUI_BUILT, inspectorCommand, openTool, tmuxServer } from '../helpers/tmux.js';
+import { everythingServer } from '../helpers/fixture-bundles.js';
 
-const EVERYTHING = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/dist/index.js');
+const EVERYTHING = everythingServer();
 const canRun = HAS_TMUX && TUI_BUILT;
 
 const term = tmuxServer('e2e-tasks');

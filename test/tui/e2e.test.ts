@@ -9,9 +9,10 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../helpers/cli.js';
+import { fixturePath } from '../helpers/servers.js';
 import { HAS_TMUX, TUI_BUILT, inspectorCommand, tmuxServer } from '../helpers/tmux.js';
 
-const fixture = join(REPO_ROOT, 'test', 'fixtures', 'modern-server.mjs');
+const fixture = fixturePath('modern-server');
 const canRun = HAS_TMUX && TUI_BUILT && existsSync(fixture);
 
 const term = tmuxServer('e2e');

@@ -1,0 +1,122 @@
+// The SDK fixture servers and server-everything as single-file bundles (see bundles.ts): a
+// start of modern-server.mjs compiled ~400 node_modules files of the SDK, zod and their
+// dependencies, and the tests start these servers hundreds of times per run, mostly through
+// the CLI under test (`mcp-inspect tools -- node <fixture> --stdio`). fixturePath() (servers.ts)
+// hands out the bundle, so every spawn site runs it with the same argv.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { bundle, bundleDir, bundleKey, bundleSync, isUnbundled, readOrEmpty, runUnbundled, type BundleSpec } from './bundles.js';
+
+/** Absolute path of test/fixtures/ (with a trailing separator). */
+export const FIXTURES_DIR = fileURLToPath(new URL('../fixtures/', import.meta.url));
+const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const NODE_MODULES = join(REPO_ROOT, 'node_modules');
+
+/** Every .mjs file under test/fixtures/, relative paths, sorted. */
+function fixtureFiles(dir = FIXTURES_DIR): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir).sort()) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) out.push(...fixtureFiles(path));
+    else if (name.endsWith('.mjs')) out.push(relative(FIXTURES_DIR, path));
+  }
+  return out;
+}
+
+let dir: string | undefined;
+
+/**
+ * The folder of this checkout's fixture bundles: named by a hash of every fixture's source
+ * (a fixture's bundle holds the neighbours it imports, such as serve.mjs), the lock file (the
+ * SDKs and zod in it) and the checkout's path (its node_modules is linked beside them).
+ */
+function fixtureBundleDir(): string {
+  return (dir ??= bundleDir(
+    'fixtures',
+    bundleKey(REPO_ROOT, readOrEmpty(join(REPO_ROOT, 'package-lock.json')), ...fixtureFiles().flatMap((f) => [f, readFileSync(join(FIXTURES_DIR, f))])),
+  ));
+}
+
+/**
+ * Whether the fixture at `path` (absolute, under test/fixtures/) gets a bundle: it is a
+ * program (its first line is `#!`, unlike the modules the fixtures and tests import, such as
+ * serve.mjs), it imports a package (the official SDKs, zod), and it does not locate anything
+ * from its own file (`import.meta`), which would then point at the bundle's folder.
+ * Hand-written raw fixtures import only node: modules and their neighbours, and start quickly
+ * as they are.
+ */
+const wanted = new Map<string, boolean>();
+function wantsBundle(path: string): boolean {
+  let w = wanted.get(path);
+  if (w === undefined) {
+    const source = readOrEmpty(path).toString();
+    w = source.startsWith('#!') && /\b(?:from|import)\s*\(?\s*['"](?![./]|node:)[^'"]+['"]/.test(source) && !/\bimport\.meta\b/.test(source);
+    wanted.set(path, w);
+  }
+  return w;
+}
+
+function fixtureSpec(path: string): BundleSpec {
+  const root = fixtureBundleDir();
+  return { entry: path, out: join(root, relative(FIXTURES_DIR, path)), links: { [join(root, 'node_modules')]: NODE_MODULES } };
+}
+
+/**
+ * The file to start for the fixture at `path` (absolute, under test/fixtures/): its bundle,
+ * built on first use when the global setup has not built it, or `path` itself for a fixture
+ * that gets none (see wantsBundle) or whose bundle cannot be built. Run it exactly as the
+ * fixture: `node <file> …args`; argv, stdout, stderr and exit codes are the fixture's.
+ */
+export function bundledFixture(path: string): string {
+  if (!path.startsWith(FIXTURES_DIR) || !wantsBundle(path) || isUnbundled(path)) return path;
+  try {
+    return bundleSync(fixtureSpec(path));
+  } catch (e) {
+    return runUnbundled(path, e);
+  }
+}
+
+/** Absolute path of @modelcontextprotocol/server-everything's entry (dist/index.js), as installed. */
+export const EVERYTHING_ENTRY = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/dist/index.js');
+
+function everythingSpec(): BundleSpec {
+  const pkg = dirname(dirname(EVERYTHING_ENTRY));
+  const root = join(
+    bundleDir('everything', bundleKey(REPO_ROOT, readOrEmpty(join(REPO_ROOT, 'package-lock.json')), readFileSync(join(pkg, 'package.json')))),
+    'server-everything',
+  );
+  return {
+    entry: EVERYTHING_ENTRY,
+    out: join(root, 'dist', 'index.js'),
+    // It reads docs/ relative to its own modules; its dist/ is ES modules by its package.json.
+    links: { [join(root, 'docs')]: join(pkg, 'docs'), [join(root, 'node_modules')]: NODE_MODULES },
+    files: { [join(root, 'package.json')]: '{"type":"module"}\n' },
+  };
+}
+
+/**
+ * The file to start for @modelcontextprotocol/server-everything: `node <file> stdio` as
+ * `node …/server-everything/dist/index.js stdio` (a bundle at …/server-everything/dist/index.js
+ * under the temp folder), or the installed entry when the bundle cannot be built.
+ */
+export function everythingServer(): string {
+  if (isUnbundled(EVERYTHING_ENTRY)) return EVERYTHING_ENTRY;
+  try {
+    return bundleSync(everythingSpec());
+  } catch (e) {
+    return runUnbundled(EVERYTHING_ENTRY, e);
+  }
+}
+
+/** Builds every bundle above that is not built yet, side by side (the global setup, before any test file). */
+export async function buildFixtureBundles(): Promise<void> {
+  const fixtures = fixtureFiles()
+    .map((f) => join(FIXTURES_DIR, f))
+    .filter(wantsBundle);
+  await Promise.all([
+    ...fixtures.map((path) => bundle(fixtureSpec(path)).catch((e: unknown) => runUnbundled(path, e))),
+    bundle(everythingSpec()).catch((e: unknown) => runUnbundled(EVERYTHING_ENTRY, e)),
+  ]);
+}
