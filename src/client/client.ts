@@ -46,6 +46,7 @@ import { Handshake, isInitializeError } from './era.js';
 import { LegacySession } from './legacy-session.js';
 import { Listens } from './listen.js';
 import { Lists } from './lists.js';
+import { Lane } from './lane.js';
 import { Rounds } from './rounds.js';
 import { RpcCore } from './rpc.js';
 import { Tasks } from './tasks.js';
@@ -60,6 +61,9 @@ import type {
   ListenEvent,
   ListSnapshot,
   PagedList,
+  PreparedCall,
+  PreparedOutcome,
+  PreparedRequest,
   RequestOptions,
   ResyncResult,
   ServerDescription,
@@ -93,6 +97,14 @@ export async function connect(target: Target, opts: ClientOptions = {}, transpor
     // An HTTP+SSE server is a 2024-11-05 one: go straight to initialize unless told otherwise.
     return connectOnce({ ...target, kind: 'sse' }, opts.era || opts.protocolVersion ? opts : { ...opts, era: 'legacy' });
   }
+}
+
+/** prompts/get's checks of its last `result`. */
+function promptOf(name: string, result: JsonObject): GetPromptResult {
+  if (result.resultType === 'input_required')
+    throw new InputRequiredError(`prompts/get ${sanitizeLine(name)} needs input (input_required) and no input handler is set`);
+  if (!Array.isArray(result.messages)) throw new TransportError('MCPI_BAD_RESPONSE', 'the prompts/get result has no messages array');
+  return result as GetPromptResult;
 }
 
 /** True for the 404/405 answer to the legacy initialize POST that sends the client to HTTP+SSE. */
@@ -310,10 +322,7 @@ export class McpClient implements InspectorClient {
     const params: JsonObject = { name };
     if (Object.keys(args).length) params.arguments = args;
     const { result } = await this.rounds.withRounds(METHOD.promptsGet, params, { signal: opts.signal, timeoutMs: opts.timeoutMs }, opts.resume);
-    if (result.resultType === 'input_required')
-      throw new InputRequiredError(`prompts/get ${sanitizeLine(name)} needs input (input_required) and no input handler is set`);
-    if (!Array.isArray(result.messages)) throw new TransportError('MCPI_BAD_RESPONSE', 'the prompts/get result has no messages array');
-    return result as GetPromptResult;
+    return promptOf(name, result);
   }
 
   /**
@@ -325,11 +334,56 @@ export class McpClient implements InspectorClient {
   async readResource(uri: string, opts: RequestOptions = {}): Promise<ReadResourceResult> {
     const params: JsonObject = { uri };
     const { result, rounds } = await this.rounds.withRounds(METHOD.resourcesRead, params, { signal: opts.signal, timeoutMs: opts.timeoutMs }, opts.resume);
+    return this.readOf(params, result, rounds);
+  }
+
+  /** resources/read's checks of its last `result` (after `rounds` input rounds); a first-round one is cached. */
+  private readOf(params: JsonObject, result: JsonObject, rounds: number): ReadResourceResult {
     if (result.resultType === 'input_required')
-      throw new InputRequiredError(`resources/read ${sanitizeLine(uri)} needs input (input_required) and no input handler is set`);
+      throw new InputRequiredError(`resources/read ${sanitizeLine(String(params.uri))} needs input (input_required) and no input handler is set`);
     if (!Array.isArray(result.contents)) throw new TransportError('MCPI_BAD_RESPONSE', 'the resources/read result has no contents array');
     if (rounds === 0) this.cache.set(METHOD.resourcesRead, params, result, result);
     return result as ReadResourceResult;
+  }
+
+  /** See InspectorClient.prepare: a {@link Lane} with each method's own checks, and the method itself for what the lane does not do. */
+  prepare(call: PreparedCall): PreparedRequest<PreparedOutcome> {
+    if (call.method === 'tools/call') {
+      const params: JsonObject = { name: call.name, arguments: call.arguments };
+      const acceptTask = this.tasks.support()?.flavor === 'extension';
+      return new Lane<PreparedOutcome>(
+        this.core,
+        this.rounds,
+        METHOD.toolsCall,
+        params,
+        acceptTask,
+        (r) => this.callOutcome(call.name, params, r),
+        (signal) => this.callTool(call.name, call.arguments, { signal }),
+      );
+    }
+    if (call.method === 'prompts/get') {
+      const params: JsonObject = { name: call.name };
+      if (Object.keys(call.arguments).length) params.arguments = call.arguments;
+      return new Lane<PreparedOutcome>(
+        this.core,
+        this.rounds,
+        METHOD.promptsGet,
+        params,
+        false,
+        (r) => promptOf(call.name, r),
+        (signal) => this.getPrompt(call.name, call.arguments, { signal }),
+      );
+    }
+    const params: JsonObject = { uri: call.uri };
+    return new Lane<PreparedOutcome>(
+      this.core,
+      this.rounds,
+      METHOD.resourcesRead,
+      params,
+      false,
+      (r, rounds) => this.readOf(params, r, rounds),
+      (signal) => this.readResource(call.uri, { signal }),
+    );
   }
 
   /**
@@ -413,6 +467,11 @@ export class McpClient implements InspectorClient {
       },
       opts.resume,
     );
+    return this.callOutcome(name, params, result);
+  }
+
+  /** tools/call's outcome of its last `result` (sent with `params`): its checks, findings reported. */
+  private callOutcome(name: string, params: JsonObject, result: JsonObject): CallOutcome {
     if (result.resultType === 'input_required') return { kind: 'input_required', result: result as InputRequiredResult };
     const created = params.task || result.resultType === 'task' ? createdTaskOf(result) : undefined;
     if (created) return { kind: 'task', task: created, result };

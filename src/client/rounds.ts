@@ -86,10 +86,18 @@ export class Rounds {
    * the first `input_required` result is returned as is. Resolves with the last result and the
    * number of rounds answered. Throws InputRoundsExceededError past `opts.maxRounds`
    * (default 10), the handler's rejection, McpError, TransportError.
-   * While it runs, a legacy server's own requests are answered in its context.
+   * While it runs, a legacy server's own requests are answered in its context. `first`: the
+   * result of the first request, already received (a prepared request's, ./lane.ts): it is
+   * not sent again.
    * spec: basic/patterns/mrtr#client-requirements-basic-workflow
    */
-  async withRounds(method: MrtrMethod, params: JsonObject, o: RpcOptions, resume?: ResumeRound): Promise<{ result: JsonObject; rounds: number }> {
+  async withRounds(
+    method: MrtrMethod,
+    params: JsonObject,
+    o: RpcOptions,
+    resume?: ResumeRound,
+    first?: JsonObject,
+  ): Promise<{ result: JsonObject; rounds: number }> {
     const { core } = this;
     const maxRounds = core.opts.maxRounds ?? DEFAULT_MAX_ROUNDS;
     // Not AbortSignal.any: see src/util/abort.ts (it made GC a third of a `load` request's cost).
@@ -102,7 +110,7 @@ export class Rounds {
     try {
       let answered = resume ? resume.round - 1 : 0;
       let pending: { requests: InputRequest[]; requestState?: string } | undefined = resume;
-      let result: JsonObject | undefined = resume ? undefined : await entry.send(core, params, ro);
+      let result: JsonObject | undefined = resume ? undefined : (first ?? (await entry.send(core, params, ro)));
       for (;;) {
         if (!pending) {
           if (result!.resultType !== 'input_required' || !core.opts.input) return { result: result!, rounds: answered };

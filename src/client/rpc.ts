@@ -19,7 +19,7 @@ import { TASKS_EXTENSION, taskSupportOf } from '../protocol/task.js';
 import type { Era, Implementation, JsonObject, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../protocol/types.js';
 import { findingKey, type Finding } from '../check/types.js';
 import { foreignProgressToken } from '../check/rules/subscriptions.js';
-import { makeLifeline, type Transport } from '../transport/types.js';
+import { makeLifeline, type Transport, type TransportResponse } from '../transport/types.js';
 import { sanitizeLine } from '../util/sanitize.js';
 import { packageVersion } from '../util/version.js';
 import { ResponseCache } from './cache.js';
@@ -191,8 +191,9 @@ export class RpcCore {
    * The keys of a modern request's `_meta` that do not change from one request to the next
    * (protocolVersion, clientInfo, clientCapabilities, logLevel: buildRequestMeta's, in its
    * order), built again only when one of them changed: every request of a `load` carries them.
+   * The same object while none changed (a prepared request compares it to know when to build its text again).
    */
-  private modernMeta(): JsonObject {
+  modernMeta(): JsonObject {
     const caps = this.capabilities('modern');
     const c = this.metaCache;
     if (c && c.version === this.version && c.caps === caps && c.logLevel === this.logLevel) return c.meta;
@@ -233,19 +234,10 @@ export class RpcCore {
    * pipe's failures and timeouts, and MCPI_SESSION_EXPIRED when the session could not be renewed.
    */
   async request(method: string, params: JsonObject, o: RpcOptions = {}): Promise<JsonObject> {
-    const id = this.nextId++;
+    const id = this.takeId();
     const modern = this.era !== 'legacy' && !o.plain;
     const progressToken = o.progress ? `p${id}` : undefined;
-    let fullParams: JsonObject = params;
-    // `_meta` the caller put in params (`request METHOD '{"_meta":…}'`), then --meta, then the client's own keys (they win).
-    const given = params._meta && typeof params._meta === 'object' && !Array.isArray(params._meta) ? (params._meta as JsonObject) : undefined;
-    const extra: JsonObject | undefined = given || this.opts.requestMeta ? { ...given, ...this.opts.requestMeta } : undefined;
-    if (modern) {
-      const base = this.modernMeta();
-      fullParams = { ...params, _meta: progressToken === undefined ? { ...extra, ...base } : { ...extra, ...base, progressToken } };
-    } else if (progressToken || extra) {
-      fullParams = { ...params, _meta: { ...extra, ...(progressToken ? { progressToken } : {}) } };
-    }
+    const fullParams = this.withMeta(params, modern, progressToken);
     const headers =
       modern && this.transport.capabilities.requestHeaders
         ? { ...buildModernHeaders({ method, params: fullParams, protocolVersion: this.version }), ...(o.headers ?? {}) }
@@ -284,6 +276,38 @@ export class RpcCore {
       await this.onSessionExpired(method, e, sentSession);
       return this.request(method, params, { ...o, noRenew: true });
     }
+    return this.resultOf(method, res, modern, o) ?? this.request(method, params, { ...o, noVersionRetry: true });
+  }
+
+  /** The next JSON-RPC id of this client's requests. */
+  takeId(): number {
+    return this.nextId++;
+  }
+
+  /**
+   * `params` with the `_meta` a request carries: the keys the caller put in `params._meta`
+   * (`request METHOD '{"_meta":…}'`), then --meta, then the client's own (they win): the
+   * modern ones ({@link modernMeta}) when `modern`, and `progressToken` when given.
+   */
+  withMeta(params: JsonObject, modern: boolean, progressToken?: string): JsonObject {
+    const given = params._meta && typeof params._meta === 'object' && !Array.isArray(params._meta) ? (params._meta as JsonObject) : undefined;
+    const extra: JsonObject | undefined = given || this.opts.requestMeta ? { ...given, ...this.opts.requestMeta } : undefined;
+    if (modern) {
+      const base = this.modernMeta();
+      return { ...params, _meta: progressToken === undefined ? { ...extra, ...base } : { ...extra, ...base, progressToken } };
+    }
+    if (progressToken || extra) return { ...params, _meta: { ...extra, ...(progressToken ? { progressToken } : {}) } };
+    return params;
+  }
+
+  /**
+   * The result of `method` from its response `res`, checked: throws McpError for a JSON-RPC
+   * error, TransportError (MCPI_BAD_RESPONSE) for a result that is not an object or has an
+   * unknown `resultType` (`task` allowed with `o.acceptTask`). Returns undefined when the
+   * request should be sent once more (then with `noVersionRetry`): a modern server refused
+   * the protocol version (-32022) and `data.supported` gave one, now {@link version}.
+   */
+  resultOf(method: string, res: TransportResponse, modern: boolean, o: Pick<RpcOptions, 'noVersionRetry' | 'acceptTask'>): JsonObject | undefined {
     const msg = res.message;
     if ('error' in msg && msg.error) {
       const err = new McpError(msg.error, res.httpStatus, method);
@@ -297,7 +321,7 @@ export class RpcCore {
               : `the server does not support protocol version ${this.version}; retrying with ${next}`,
           );
           this.version = next;
-          return this.request(method, params, { ...o, noVersionRetry: true });
+          return undefined;
         }
       }
       throw err;

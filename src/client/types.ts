@@ -218,6 +218,21 @@ export type CallOutcome =
   | { kind: 'input_required'; result: InputRequiredResult }
   | { kind: 'task'; task: import('../protocol/task.js').Task; result: JsonObject };
 
+/** A request of {@link InspectorClient.prepare}: a tools/call, prompts/get or resources/read with its arguments. */
+export type PreparedCall =
+  | { method: 'tools/call'; name: string; arguments: JsonObject }
+  | { method: 'prompts/get'; name: string; arguments: Record<string, string> }
+  | { method: 'resources/read'; uri: string };
+
+/** What a {@link PreparedRequest} of a {@link PreparedCall} resolves with: as callTool, getPrompt and readResource. */
+export type PreparedOutcome = CallOutcome | import('../protocol/prompt.js').GetPromptResult | import('../protocol/resource.js').ReadResourceResult;
+
+/** See {@link InspectorClient.prepare}. */
+export interface PreparedRequest<T> {
+  /** Sends the request once more. `signal`: the same for every send (its abort cancels every one in flight, MCPI_CANCELLED). */
+  send(signal: AbortSignal): Promise<T>;
+}
+
 /** Options of `waitForTask`. */
 export interface TaskWaitOptions {
   /** Aborting stops the wait; `tasks/cancel` is sent first unless `cancelOnAbort` is false. */
@@ -326,6 +341,12 @@ export interface InspectorClient {
   request?(method: string, params: JsonObject, opts?: RequestOptions): Promise<JsonObject>;
   /** `tools/call`. Rejects with McpError (JSON-RPC error), TransportError, or an AbortError-like TransportError('MCPI_CANCELLED') on abort. */
   callTool(name: string, args: JsonObject, opts?: CallOptions): Promise<CallOutcome>;
+  /**
+   * A request to send over and over (`mcp-inspect load`): `send(signal)` resolves and throws as
+   * callTool / getPrompt / readResource with only `signal` would, with less work per request
+   * (src/client/lane.ts). Optional: fakes may lack it (then call the method itself).
+   */
+  prepare?(call: PreparedCall): PreparedRequest<PreparedOutcome>;
   /** How the server offers tasks (2025-11-25 `capabilities.tasks`, or the extension of SEP-2663), or undefined. Optional: fakes may lack the task methods. */
   taskSupport?(): import('../protocol/task.js').TaskSupport | undefined;
   /** `tasks/get` (see Tasks.get in src/client/tasks.ts). spec: 2025-11-25 basic/utilities/tasks#getting-tasks */

@@ -18,8 +18,11 @@ import { EVIDENCE_MAX_CHARS } from '../check/evidence.js';
 import { sanitizeLine } from '../util/sanitize.js';
 import {
   MAX_MESSAGE_BYTES,
+  type PreparedHandle,
+  type PreparedOptions,
   type RawReply,
   type RequestOptions,
+  type ResponseSink,
   type Transport,
   type TransportCapabilities,
   type TransportHooks,
@@ -54,7 +57,7 @@ export function stdioTransport(target: Pick<StdioOptions, 'command' | 'args' | '
  * A request waiting for its answer. A class rather than closures (its abort listener is the
  * object itself, through `handleEvent`): a `load` run makes thousands a second.
  */
-class Pending {
+class Pending implements PreparedHandle {
   /** --timeout and --max-time (none for a stream request). */
   timer: RequestTimer | undefined;
 
@@ -62,8 +65,8 @@ class Pending {
     readonly req: JsonRpcRequest,
     readonly key: string,
     readonly onNotification: ((n: JsonRpcNotification) => void) | undefined,
-    readonly resolve: (r: TransportResponse) => void,
-    readonly reject: (e: Error) => void,
+    /** Gets the answer or the failure, once. */
+    readonly sink: ResponseSink,
     private readonly signal: AbortSignal | undefined,
     private readonly pending: Map<string, Pending>,
     /** Sends notifications/cancelled for the request, and remembers it to explain a late answer. */
@@ -74,14 +77,19 @@ class Pending {
   handleEvent(): void {
     this.cleanup();
     this.cancel(this.req, 'cancelled by the user');
-    this.reject(new TransportError('MCPI_CANCELLED', `${this.req.method} cancelled`));
+    this.sink.reject(new TransportError('MCPI_CANCELLED', `${this.req.method} cancelled`));
+  }
+
+  /** See PreparedHandle.abort: as the abort of a signal. Nothing once the request settled. */
+  abort(): void {
+    if (this.pending.get(this.key) === this) this.handleEvent();
   }
 
   /** A timer expired: cancelled on the wire, rejected with its MCPI_TIMEOUT. */
   expire(e: TransportError): void {
     this.cleanup();
     this.cancel(this.req, 'timeout');
-    this.reject(e);
+    this.sink.reject(e);
   }
 
   /** No longer waited for: the timers stopped, the abort listener removed, out of `pending`. */
@@ -314,7 +322,7 @@ export class StdioTransport implements Transport {
       return;
     }
     p.cleanup();
-    p.resolve({ message: res });
+    p.sink.resolve({ message: res });
   }
 
   async respond(res: JsonRpcResponse): Promise<void> {
@@ -346,9 +354,13 @@ export class StdioTransport implements Transport {
 
   private write(m: JsonRpcMessage): void {
     if (!this.proc || this.exited || !this.proc.stdin!.writable) return;
-    const line = JSON.stringify(m);
+    this.writeLine(JSON.stringify(m), m);
+  }
+
+  /** Writes `line`, the JSON text of `m` (one line). */
+  private writeLine(line: string, m: JsonRpcMessage): void {
     this.hooks.onWire?.({ time: Date.now(), direction: 'out', message: m, bytes: Buffer.byteLength(line) + 1 });
-    const stdin = this.proc.stdin!;
+    const stdin = this.proc!.stdin!;
     // The messages written in one tick (a burst of answers lets as many requests go) leave in
     // one writev: one system call and one wake-up of the server instead of one per message.
     // `load` showed a pipe write per request as a tenth of its time.
@@ -369,12 +381,27 @@ export class StdioTransport implements Transport {
     if (opts.signal?.aborted) throw new TransportError('MCPI_CANCELLED', 'cancelled');
     return new Promise<TransportResponse>((resolve, reject) => {
       const key = idKey(req.id);
-      const p = new Pending(req, key, opts.onNotification, resolve, reject, opts.signal, this.pending, this.cancelOnWire);
+      const p = new Pending(req, key, opts.onNotification, { resolve, reject }, opts.signal, this.pending, this.cancelOnWire);
       if (!opts.stream) p.timer = startRequestTimer(req.method, opts, (e) => p.expire(e));
       opts.signal?.addEventListener('abort', p, { once: true });
       this.pending.set(key, p);
       this.write(req);
     });
+  }
+
+  /** See Transport.sendPrepared: {@link request} without its promise, its abort listener and its JSON.stringify. */
+  sendPrepared(req: JsonRpcRequest, line: string, opts: PreparedOptions, sink: ResponseSink): PreparedHandle | undefined {
+    const failed = this.spawnError ?? (this.exited ? new TransportError('MCPI_CLOSED', this.exited) : undefined);
+    if (failed) {
+      sink.reject(failed);
+      return undefined;
+    }
+    const key = idKey(req.id);
+    const p = new Pending(req, key, undefined, sink, undefined, this.pending, this.cancelOnWire);
+    p.timer = startRequestTimer(req.method, opts, (e) => p.expire(e));
+    this.pending.set(key, p);
+    if (this.proc && this.proc.stdin!.writable) this.writeLine(line, req);
+    return p;
   }
 
   private readonly cancelOnWire = (req: JsonRpcRequest, reason: string): void => this.sendCancelled(req, reason);
@@ -392,7 +419,7 @@ export class StdioTransport implements Transport {
   private failAll(e: Error): void {
     for (const p of [...this.pending.values()]) {
       p.cleanup();
-      p.reject(e);
+      p.sink.reject(e);
     }
   }
 

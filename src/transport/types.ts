@@ -67,6 +67,23 @@ export interface TransportResponse {
   httpHeaders?: Record<string, string>;
 }
 
+/** Who waits for the answer of a {@link Transport.sendPrepared} request: exactly one of the two is called, once. */
+export interface ResponseSink {
+  /** The response (a JSON-RPC error response too). */
+  resolve(r: TransportResponse): void;
+  /** A TransportError: closed, timeout (MCPI_TIMEOUT), cancelled (MCPI_CANCELLED, after {@link PreparedHandle.abort}). */
+  reject(e: Error): void;
+}
+
+/** A {@link Transport.sendPrepared} request in flight. */
+export interface PreparedHandle {
+  /** Cancels it as an aborted signal would (notifications/cancelled on the wire, the sink rejected with MCPI_CANCELLED); nothing once it settled. */
+  abort(): void;
+}
+
+/** Options of {@link Transport.sendPrepared}: the timers of {@link RequestOptions}. */
+export type PreparedOptions = Pick<RequestOptions, 'timeoutMs' | 'maxTimeMs'>;
+
 /** Where a request from the server arrived: the shared stdout, a request's response stream, or the separate server stream (legacy HTTP GET). */
 export type ServerRequestChannel = 'stdout' | 'response-stream' | 'server-stream';
 
@@ -125,6 +142,14 @@ export interface Transport {
    * closed, HTTP status without a JSON-RPC body, bad framing) or TransportError('MCPI_CANCELLED').
    */
   request(req: JsonRpcRequest, opts?: RequestOptions): Promise<TransportResponse>;
+  /**
+   * Optional (stdio): {@link request} for a caller that sends the same request over and over
+   * (`mcp-inspect load`): `line` is `req`'s JSON text, built by the caller (only the id changes
+   * from one request to the next), and the answer goes to `sink` rather than to a promise. No
+   * signal: the caller cancels through the returned handle (undefined when `sink` was already
+   * rejected: the transport is closed). No notifications are routed to the request.
+   */
+  sendPrepared?(req: JsonRpcRequest, line: string, opts: PreparedOptions, sink: ResponseSink): PreparedHandle | undefined;
   /** Sends a notification (stdio: a line; HTTP: a POST expecting 202). */
   notify(n: JsonRpcNotification, headers?: Record<string, string>): Promise<void>;
   /** Sends the answer to a server's request (stdio: a line; HTTP: a POST). Rejects with the transport's error when it cannot be delivered. */

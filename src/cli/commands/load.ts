@@ -11,7 +11,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { InputRequiredError, McpError, TransportError, UsageError, errorKind } from '../../protocol/errors.js';
 import type { JsonObject } from '../../protocol/types.js';
-import type { InspectorClient } from '../../client/types.js';
+import type { InspectorClient, PreparedCall } from '../../client/types.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 import type { CommandResult, Out } from '../output.js';
 import type { CommonFlags } from '../options.js';
@@ -179,7 +179,22 @@ interface RequestKind {
   target: string;
   arguments: JsonObject;
   weight: number;
-  send: (client: InspectorClient, signal: AbortSignal) => Promise<unknown>;
+  /** The request as {@link InspectorClient.prepare} takes it. */
+  call: PreparedCall;
+}
+
+/**
+ * How `client` sends `call` again and again: its prepared lane (src/client/lane.ts: the same
+ * outcome with less work per request), or the method itself on a client without one.
+ */
+function senderOf(client: InspectorClient, call: PreparedCall): (signal: AbortSignal) => Promise<unknown> {
+  if (client.prepare) {
+    const lane = client.prepare(call);
+    return (signal) => lane.send(signal);
+  }
+  if (call.method === 'tools/call') return (signal) => client.callTool(call.name, call.arguments, { signal });
+  if (call.method === 'prompts/get') return (signal) => client.getPrompt(call.name, call.arguments, { signal });
+  return (signal) => client.readResource(call.uri, { signal });
 }
 
 /**
@@ -207,7 +222,7 @@ async function requestKinds(
         target: single.tool,
         arguments: args,
         weight: 1,
-        send: (c, signal) => c.callTool(single.tool, args, { signal }),
+        call: { method: 'tools/call', name: single.tool, arguments: args },
       },
     ];
   }
@@ -217,14 +232,14 @@ async function requestKinds(
     const k = { ...call };
     if (call.method === 'tools/call') {
       k.arguments = await tool(call.target, { args: call.arguments, fromEnv: call.fromEnv });
-      kinds.push({ ...k, send: (c, signal) => c.callTool(call.target, k.arguments, { signal }) });
+      kinds.push({ ...k, call: { method: 'tools/call', name: call.target, arguments: k.arguments } });
     } else if (call.method === 'prompts/get') {
       prompts ??= (await s.client.listPrompts({ signal: s.signal })).items.map((p) => p.name);
       if (!prompts.includes(call.target))
         throw new UsageError(`--mix: call ${JSON.stringify(call.name)}: the server has no prompt named ${JSON.stringify(call.target)}`);
       const args = Object.fromEntries(Object.entries(call.arguments).map(([key, v]) => [key, typeof v === 'string' ? v : JSON.stringify(v)]));
-      kinds.push({ ...k, send: (c, signal) => c.getPrompt(call.target, args, { signal }) });
-    } else kinds.push({ ...k, send: (c, signal) => c.readResource(call.target, { signal }) });
+      kinds.push({ ...k, call: { method: 'prompts/get', name: call.target, arguments: args } });
+    } else kinds.push({ ...k, call: { method: 'resources/read', uri: call.target } });
   }
   return kinds;
 }
@@ -272,12 +287,14 @@ async function measure(s: Session, kinds: RequestKind[], clients: InspectorClien
   let firstTransport: TransportError | undefined;
   const onTransport = (e: TransportError) => (firstTransport ??= e);
   let next = 0;
+  // senders[client][kind]: each kind of request prepared once on each client.
+  const senders = clients.map((c) => kinds.map((k) => senderOf(c, k.call)));
   const cpu0 = process.cpuUsage();
   const stats = await runLoad(
     (signal, call) => {
       // Spread over the processes in turn (one client without --processes).
-      const client = clients.length === 1 ? clients[0] : clients[next++ % clients.length];
-      return outcomeOf(kinds[call].send(client, signal), onTransport);
+      const sender = senders.length === 1 ? senders[0] : senders[next++ % senders.length];
+      return outcomeOf(sender[call](signal), onTransport);
     },
     setup.plan,
     {
