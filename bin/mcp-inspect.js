@@ -18,9 +18,8 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
 }
 
 async function run() {
-  const { main, mapStacksLazily } = await import('../dist/cli/main.js');
-  // Stack traces of our own bugs point at src/ (the maps are read when a stack is formatted).
-  mapStacksLazily();
+  // Stack traces of our own bugs point at src/: the maps are read when one is printed (src/cli/stack-maps.ts).
+  const { main } = await import('../dist/cli/main.js');
   const code = await main(argv);
   // Let stdout drain into a pipe (unless its reader is gone), then exit even if a server
   // left a socket or timer behind.

@@ -13,6 +13,7 @@ import { EXIT, exitCodeFor, type EndingSignal } from '../protocol/exit-codes.js'
 import { ERROR_CODE } from '../protocol/constants.js';
 import { flagFor, requiredCapabilitiesOf } from '../protocol/client-capabilities.js';
 import { sanitize, sanitizeLine } from '../util/sanitize.js';
+import { mapStack } from './stack-maps.js';
 
 export { EXIT, SIGNAL_EXIT, KIND_EXIT, OUTCOME_EXIT, exitCodeFor, exitCodeOf } from '../protocol/exit-codes.js';
 export type { EndingSignal, Outcome } from '../protocol/exit-codes.js';
@@ -105,7 +106,7 @@ export function explainFailure(e: unknown, signal?: EndingSignal): Failure {
     case 'cancelled':
       return { kind, exitCode, sentence: !signal || signal === 'SIGINT' ? 'interrupted' : `interrupted by ${signal}` };
     case 'internal':
-      return { kind, exitCode, sentence: `internal error (please report it): ${e instanceof Error ? (e.stack ?? e.message) : String(e)}` };
+      return { kind, exitCode, sentence: `internal error (please report it): ${e instanceof Error ? (e.stack ? mapStack(e.stack) : e.message) : String(e)}` };
     default:
       return { kind, exitCode, sentence: sanitize(message) };
   }

@@ -17,7 +17,6 @@ import { TARGET_HELP, loadSpec, loadSpecs, type CommandSpec, type Invocation } f
 import { COMMANDS } from './commands/index.js';
 import { tuiCommand } from './commands/tui.js';
 
-export { mapStacksLazily } from './stack-maps.js';
 
 type Action = () => Promise<number>;
 
