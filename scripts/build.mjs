@@ -33,6 +33,14 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
  */
 const PATCHES = [
   {
+    // undici's cookie helpers read globalThis.Headers when the module loads, and reading that
+    // global makes Node load its own copy of undici (~25 ms of CPU on every HTTP run) for a
+    // brand check of helpers we never call: the check is made on its first use instead.
+    file: 'node_modules/undici/lib/web/cookies/index.js',
+    from: 'const brandChecks = webidl.brandCheckMultiple([Headers, globalThis.Headers].filter(Boolean))',
+    to: 'let brandChecksOnce\nconst brandChecks = (v) => (brandChecksOnce ??= webidl.brandCheckMultiple([Headers, globalThis.Headers].filter(Boolean)))(v)',
+  },
+  {
     // Ink connects to React DevTools when DEV=true, through react-devtools-core (not a
     // dependency) and ws. Bundled, DEV=true would end in a crash (Ink then reads its own
     // package.json, which is not shipped), and DEV is a common variable name: the bundle
