@@ -105,7 +105,7 @@ export function groupsOf(metafile) {
  * esbuild's, so the import graph checked by scripts/check-cycles.mjs is unchanged).
  * `banner`: the text esbuild put at the top of every file (the lazy `require` of
  * scripts/build.mjs); it is kept only in the files that use `require`, as a merged file would
- * otherwise carry one copy per chunk. Rejects on any rollup warning (a cycle of chunks, say).
+ * otherwise carry one copy per chunk. Rejects on any rollup warning.
  */
 export async function rechunk(root, metafile, { banner = '' } = {}) {
   const dist = join(root, 'dist');
@@ -121,6 +121,8 @@ export async function rechunk(root, metafile, { banner = '' } = {}) {
     // dist/cli/main.js holds its group itself (no facade re-exporting a chunk).
     preserveEntrySignatures: 'allow-extension',
     external: (id) => id.startsWith('node:') || builtinModules.includes(id),
+    // Re-bundling esbuild's clean output warns only when something is wrong (a cycle of chunks
+    // would run a module before one it imports; an unresolved import; a broken map): fail.
     onwarn(w) {
       throw new Error(`rechunk: ${w.message}`);
     },
