@@ -118,10 +118,7 @@ describe('stdio: terminal escape sequences in every server string', () => {
   const human: string[][] = [['discover'], ['tools'], ['tools', '--schema'], ['call', 'plain_name', 'text=x'], ['listen'], ['discover', '--trace']];
   it.each(human.map((a) => [a.join(' '), a] as const))('%s: no ESC, BEL or C1 on stdout or stderr', async (_title, args) => {
     // listen runs until stopped: until it has subscribed, then Ctrl-C.
-    const r =
-      args[0] === 'listen'
-        ? await runCliUntil([...args, ...stdioFault('stdio-escapes')], /subscribed to tools/)
-        : await escapes(args);
+    const r = args[0] === 'listen' ? await runCliUntil([...args, ...stdioFault('stdio-escapes')], /subscribed to tools/) : await escapes(args);
     ok(r);
     expect(terminalControls(r.stdout), r.stdout).toEqual([]);
     expect(terminalControls(r.stderr), r.stderr).toEqual([]);
