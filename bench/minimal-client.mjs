@@ -17,10 +17,11 @@ const meta = {
 
 /**
  * Spawns `command args` and returns `rpc(method, params)` (resolves with the whole response
- * message) and `close()` (ends stdin, resolves when the process exited).
+ * message) and `close()` (ends stdin, resolves when the process exited). `detached`: the
+ * server in a session of its own, as mcp-inspect spawns it (bench/load.mjs --same-spawn).
  */
-export function connectMinimal(command, args) {
-  const proc = spawn(command, args, { stdio: ['pipe', 'pipe', 'ignore'] });
+export function connectMinimal(command, args, { detached = false } = {}) {
+  const proc = spawn(command, args, { stdio: ['pipe', 'pipe', 'ignore'], detached });
   const pending = new Map();
   createInterface({ input: proc.stdout }).on('line', (line) => {
     const m = JSON.parse(line);

@@ -12,7 +12,18 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   } catch {
     // as src/util/version.ts: an unreadable package.json reads as 0.0.0
   }
-  process.stdout.write(`${version}\n`);
+  // Straight to fd 1: process.stdout would first build its stream (for a pipe, a net.Socket),
+  // ~5 ms of CPU, more than the rest of this answer. A full non-blocking pipe (EAGAIN, or a
+  // short write) gets the rest the usual way; a reader that is gone (EPIPE) ends the answer
+  // quietly, as main() treats it (the stream's write used to crash with a stack trace there).
+  const text = Buffer.from(`${version}\n`);
+  let written = 0;
+  try {
+    written = require('node:fs').writeSync(1, text);
+  } catch (e) {
+    written = e && e.code === 'EAGAIN' ? 0 : text.length;
+  }
+  if (written < text.length) process.stdout.write(text.subarray(written));
 } else {
   void run();
 }

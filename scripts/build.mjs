@@ -7,7 +7,9 @@
 // TUI's entry), and dist/chunks/: one file per module that src/ imports dynamically (each
 // command, the TUI body with Ink and React, undici, the demo server) plus the code they share.
 // So the lazy loading of src/cli/main.ts stays as it is: `--version` and the scripted commands
-// never load Ink or React. Every file sits two levels below the package root, as the tsc
+// never load Ink or React. scripts/rechunk.mjs then merges the chunks of the start-up path
+// (main and what a command loads before its server starts, the stdio transport, the client)
+// into three files, with Rollup: esbuild cannot be told how to chunk. Every file sits two levels below the package root, as the tsc
 // output did, so `new URL('../../package.json', import.meta.url)` in src/ still finds it.
 //
 // Whitespace and syntax are minified, identifiers are not: stack traces keep their function
@@ -21,6 +23,7 @@ import { builtinModules } from 'node:module';
 import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { licensesText } from './licenses.mjs';
+import { rechunk } from './rechunk.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -29,6 +32,14 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
  * otherwise, so an upgrade that moves the code is noticed rather than silently shipped).
  */
 const PATCHES = [
+  {
+    // undici's cookie helpers read globalThis.Headers when the module loads, and reading that
+    // global makes Node load its own copy of undici (~25 ms of CPU on every HTTP run) for a
+    // brand check of helpers we never call: the check is made on its first use instead.
+    file: 'node_modules/undici/lib/web/cookies/index.js',
+    from: 'const brandChecks = webidl.brandCheckMultiple([Headers, globalThis.Headers].filter(Boolean))',
+    to: 'let brandChecksOnce\nconst brandChecks = (v) => (brandChecksOnce ??= webidl.brandCheckMultiple([Headers, globalThis.Headers].filter(Boolean)))(v)',
+  },
   {
     // Ink connects to React DevTools when DEV=true, through react-devtools-core (not a
     // dependency) and ws. Bundled, DEV=true would end in a crash (Ink then reads its own
@@ -180,6 +191,7 @@ export async function build({ metafile = false } = {}) {
     chunkNames: 'chunks/[name]-[hash]',
   });
   await writeFile(join(root, 'THIRD_PARTY_LICENSES'), licensesText(root, result.metafile));
+  result.metafile = await rechunk(root, result.metafile, { banner: bundleOptions.banner.js });
   if (metafile) await writeFile(join(outdir, 'meta.json'), JSON.stringify(result.metafile));
   return result;
 }

@@ -7,9 +7,8 @@
  * the target: a URL, or a command line with its arguments. A state folder that cannot be
  * read or written means every run tells it.
  */
-import { createHash } from 'node:crypto';
 import type { Target } from '../client/types.js';
-import { LEGACY_FALLBACK_HINT } from '../client/legacy-hint.js';
+import { LEGACY_FALLBACK_HINT } from '../protocol/legacy-hint.js';
 import { readStateFile, writeStateFile } from '../state/index.js';
 
 /** The state file: one hex hash a line. */
@@ -22,10 +21,15 @@ export function isLegacyFallbackLine(message: string): boolean {
   return message.endsWith(LEGACY_FALLBACK_HINT);
 }
 
-/** The hash a server is remembered by: its URL, or its command line (no env, no headers). */
+/**
+ * The hash a server is remembered by: its URL, or its command line (no env, no headers).
+ * node:crypto is fetched here, not imported: this module loads with every command (it is
+ * bundled into dist/cli/main.js), and loading node:crypto costs a few ms of start-up that
+ * only a legacy fallback needs.
+ */
 function targetHash(t: Target): string {
   const id = t.kind === 'stdio' ? ['stdio', t.command, ...t.args] : [t.kind, t.url];
-  return createHash('sha256').update(JSON.stringify(id)).digest('hex').slice(0, 32);
+  return process.getBuiltinModule('node:crypto').createHash('sha256').update(JSON.stringify(id)).digest('hex').slice(0, 32);
 }
 
 /**

@@ -17,7 +17,6 @@ import { TARGET_HELP, loadSpec, loadSpecs, type CommandSpec, type Invocation } f
 import { COMMANDS } from './commands/index.js';
 import { tuiCommand } from './commands/tui.js';
 
-
 type Action = () => Promise<number>;
 
 /** Splits argv at the first `--`. */

@@ -14,7 +14,7 @@ import { setLevelFailed, unknownNegotiatedVersion } from '../check/rules/lifecyc
 import { isObject } from '../util/json.js';
 import { sanitizeLine } from '../util/sanitize.js';
 import { CLIENT_INFO, type RpcCore } from './rpc.js';
-import { LEGACY_FALLBACK_HINT } from './legacy-hint.js';
+import { LEGACY_FALLBACK_HINT } from '../protocol/legacy-hint.js';
 
 export { LEGACY_FALLBACK_HINT };
 

@@ -22,7 +22,7 @@
 import { TransportError } from '../protocol/errors.js';
 import type { MrtrMethod } from '../protocol/mrtr.js';
 import type { JsonObject } from '../protocol/types.js';
-import type { PreparedHandle, ResponseSink, TransportResponse } from '../transport/types.js';
+import type { PreparedHandle, PreparedOptions, ResponseSink, TransportResponse } from '../transport/types.js';
 import type { Rounds } from './rounds.js';
 import type { RpcCore } from './rpc.js';
 import type { PreparedRequest } from './types.js';
@@ -65,6 +65,8 @@ class LaneCall<T> implements ResponseSink {
 export class Lane<T> implements PreparedRequest<T> {
   private built: Built | undefined;
   private readonly inFlight = new Set<LaneCall<T>>();
+  /** The timers of every request (the client's --timeout and --max-time), one object while they stay the same. */
+  private timers: PreparedOptions = {};
   /** The signal whose abort cancels every request in flight (the one given to {@link send}). */
   private bound: AbortSignal | undefined;
 
@@ -111,12 +113,9 @@ export class Lane<T> implements PreparedRequest<T> {
     }
     const id = core.takeId();
     this.inFlight.add(call);
-    call.handle = core.transport.sendPrepared!(
-      { jsonrpc: '2.0', id, method: this.method, params: b.params },
-      '{"jsonrpc":"2.0","id":' + id + b.tail,
-      { timeoutMs: core.timeoutMs, maxTimeMs: core.opts.maxTimeMs },
-      call,
-    );
+    let t = this.timers;
+    if (t.timeoutMs !== core.timeoutMs || t.maxTimeMs !== core.opts.maxTimeMs) t = this.timers = { timeoutMs: core.timeoutMs, maxTimeMs: core.opts.maxTimeMs };
+    call.handle = core.transport.sendPrepared!({ jsonrpc: '2.0', id, method: this.method, params: b.params }, '{"jsonrpc":"2.0","id":' + id + b.tail, t, call);
   }
 
   /** The request is no longer in flight. */

@@ -18,6 +18,7 @@ import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { sanitizeLine } from '../util/sanitize.js';
+import { PRECOMPILED_META, type EngineDialect } from './meta.js';
 
 /**
  * The dialect a schema is validated with. `'draft-04/06-as-07'`: a draft-04 or draft-06 schema,
@@ -120,12 +121,22 @@ const guardedRegExp = Object.assign(
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: unknown) => unknown;
 
 const engines = new Map<Dialect, AjvLike>();
-function engine(d: Exclude<Dialect, 'unsupported'>): AjvLike {
+function engine(d: EngineDialect): AjvLike {
   let ajv = engines.get(d);
   if (!ajv) {
     // No loadSchema: a $ref the schema does not contain is an error, never a fetch.
     // addUsedSchema: false so two tools with the same $id do not collide in one engine.
-    const opts = { strict: false, allErrors: true, logger: false, addUsedSchema: false, code: { regExp: guardedRegExp } } as const;
+    // With the meta-schema validators of the build, compile() need not check the schema
+    // against the meta-schema (checkSchema does, once, with the precompiled one): Ajv would
+    // otherwise compile the meta-schema for it. scripts/meta-validators.mjs uses these options.
+    const opts = {
+      strict: false,
+      allErrors: true,
+      logger: false,
+      addUsedSchema: false,
+      code: { regExp: guardedRegExp },
+      ...(PRECOMPILED_META ? { validateSchema: false } : {}),
+    } as const;
     const created = d === '2020-12' ? new Ajv2020(opts) : d === '2019-09' ? new Ajv2019(opts) : new Ajv(opts);
     addFormats(created);
     engines.set(d, created);
@@ -156,6 +167,16 @@ function compiled(schema: unknown): Compiled {
   return result;
 }
 
+/**
+ * The schema checked against its dialect's meta-schema: null when valid, else Ajv's errors.
+ * With the bundle's precompiled validator (src/schema/meta.ts) Ajv compiles no meta-schema.
+ */
+function checkSchema(ajv: AjvLike, d: EngineDialect, schema: Record<string, unknown>): ErrorObject[] | null {
+  const meta = PRECOMPILED_META?.[d];
+  if (meta) return meta(schema) ? null : (meta.errors ?? []);
+  return ajv.validateSchema(schema) ? null : (ajv.errors ?? []);
+}
+
 const falseError: ErrorObject = { instancePath: '', schemaPath: '#', keyword: 'false schema', params: {}, message: 'boolean schema is false' };
 
 function compileUncached(schema: Record<string, unknown>): Compiled {
@@ -173,11 +194,13 @@ function compileUncached(schema: Record<string, unknown>): Compiled {
   // (also makes http/https and trailing-# spellings equivalent).
   const { $schema: _ignored, ...rest } = schema;
   const copy = dialect === 'draft-04/06-as-07' ? (draft04to06(rest) as Record<string, unknown>) : rest;
-  const ajv = engine(dialect);
+  const engineDialect = dialect === 'draft-04/06-as-07' ? 'draft-07' : dialect;
+  const ajv = engine(engineDialect);
   const label = dialect === 'draft-04/06-as-07' ? 'draft-04/06' : dialect;
   try {
-    if (!ajv.validateSchema(copy)) {
-      const why = (ajv.errors ?? [])
+    const problems = checkSchema(ajv, engineDialect, copy);
+    if (problems) {
+      const why = problems
         .slice(0, 5)
         .map((e) => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}`)
         .join('; ');

@@ -212,4 +212,12 @@ describe('lazy loading', () => {
   it('a command that talks to a server does load the client (the trace sees it)', () => {
     expect(loaded(['tools', '--quiet', ...FINDINGS]).sources).toContain('src/client/client.ts');
   });
+
+  it('tools loads a handful of dist/ files, not one per shared module (scripts/rechunk.mjs merges the start-up path)', () => {
+    // esbuild alone made 58 (48 before the spawn); main, the spec, the body, stdio, the client and a few lone chunks now.
+    const { files } = loaded(['tools', '--quiet', ...FINDINGS]);
+    const dists = files.filter((f) => f.startsWith(dist));
+    expect(dists, 'the trace works').toContain(`${dist}cli/main.js`);
+    expect(dists.length, dists.join('\n')).toBeLessThanOrEqual(12);
+  });
 });

@@ -104,20 +104,28 @@ describe('stdio: a server that never answers', () => {
 });
 
 describe('stdio: terminal escape sequences in every server string', () => {
+  /**
+   * A one-shot run against the escapes server, run once per argument list: `discover` and
+   * `call nosuch` are each asserted by two tests (what the run shows, and that it shows no
+   * raw control).
+   */
+  const runs = new Map<string, Promise<CliResult>>();
+  const escapes = (args: string[]): Promise<CliResult> => {
+    const key = JSON.stringify(args);
+    if (!runs.has(key)) runs.set(key, runCli([...args, ...stdioFault('stdio-escapes')]));
+    return runs.get(key)!;
+  };
   const human: string[][] = [['discover'], ['tools'], ['tools', '--schema'], ['call', 'plain_name', 'text=x'], ['listen'], ['discover', '--trace']];
   it.each(human.map((a) => [a.join(' '), a] as const))('%s: no ESC, BEL or C1 on stdout or stderr', async (_title, args) => {
     // listen runs until stopped: until it has subscribed, then Ctrl-C.
-    const r =
-      args[0] === 'listen'
-        ? await runCliUntil([...args, ...stdioFault('stdio-escapes')], /subscribed to tools/)
-        : await runCli([...args, ...stdioFault('stdio-escapes')]);
+    const r = args[0] === 'listen' ? await runCliUntil([...args, ...stdioFault('stdio-escapes')], /subscribed to tools/) : await escapes(args);
     ok(r);
     expect(terminalControls(r.stdout), r.stdout).toEqual([]);
     expect(terminalControls(r.stderr), r.stderr).toEqual([]);
   });
 
   it('discover: the strings are shown, only neutralised', async () => {
-    const r = await runCli(['discover', ...stdioFault('stdio-escapes')]);
+    const r = await escapes(['discover']);
     ok(r);
     expect(r.stdout.split('\n')[0]).toBe('evil-server 1.0  Evil server');
     expect(r.stdout).toContain('FAKE PROMPT>');
@@ -126,14 +134,14 @@ describe('stdio: terminal escape sequences in every server string', () => {
   // Regression (fixed in 42d462d): the tool names listed in this message went out unsanitized.
   it('call of an unknown tool or a near miss: the tool names in the error are sanitized too', async () => {
     for (const name of ['nosuch', 'red']) {
-      const r = await runCli(['call', name, ...stdioFault('stdio-escapes')]);
+      const r = await escapes(['call', name]);
       ok(r, 64);
       expect(terminalControls(r.stderr), r.stderr).toEqual([]);
     }
   });
 
   it('the unknown-tool path is otherwise right (64, names listed)', async () => {
-    const r = await runCli(['call', 'nosuch', ...stdioFault('stdio-escapes')]);
+    const r = await escapes(['call', 'nosuch']);
     ok(r, 64);
     expect(ownStderr(r.stderr)).toMatch(/mcp-inspect: the server has no tool named "nosuch"; it has: red.*tool, plain_name/);
   });

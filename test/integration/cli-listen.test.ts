@@ -29,15 +29,27 @@ afterAll(async () => {
 
 describe('modern server over HTTP, changed by another process', () => {
   let server: HttpFixture;
-  // A fresh server per test: the tool set is module state that change_tools flips.
+  let fresh = false;
+  let changed = false;
+  // A server whose tools were never changed for every test: the tool set is module state that
+  // change_tools flips, so a test that flipped it stops its server and the next test gets a
+  // fresh one; tests that only listen share one.
   beforeEach(async () => {
-    server = await startHttpFixture('modern-server', ['--http']);
+    if (!fresh) server = await startHttpFixture('modern-server', ['--http']);
+    fresh = true;
   });
   afterEach(async () => {
-    await server?.stop();
+    if (!changed) return;
+    changed = false;
+    fresh = false;
+    await server.stop();
+  });
+  afterAll(async () => {
+    if (fresh) await server.stop();
   });
 
   async function changeTools(): Promise<void> {
+    changed = true;
     const r = await runCli(['call', server.url, 'change_tools', '--json']);
     ok(r);
     expect(JSON.parse(r.stdout).result.structuredContent).toMatchObject({ variant: 1 });

@@ -35,6 +35,13 @@ function modern(kind: Kind, cmd: string, words: string[] = [], opts: { input?: s
   return kind === 'http' ? runCli([cmd, http.url, ...words], opts) : runCli([cmd, ...words, '--', process.execPath, MODERN, '--stdio'], opts);
 }
 
+/**
+ * `tools` over stdio, run once for the file: the tools test and the --quiet test (its loud
+ * half) assert different things of the same run.
+ */
+let stdioTools: Promise<CliResult> | undefined;
+const toolsRun = (kind: Kind): Promise<CliResult> => (kind === 'stdio' ? (stdioTools ??= modern('stdio', 'tools')) : modern(kind, 'tools'));
+
 function ok(r: CliResult, code = 0): void {
   expect(r.code, describeResult(r)).toBe(code);
   expect(r.timedOut).toBe(false);
@@ -87,7 +94,7 @@ describe.each<Kind>(['stdio', 'http'])('modern server over %s', (kind) => {
   });
 
   it('tools: one line per tool with title, description, required args and hints; HTTP leaves out invalid x-mcp-header tools with a warning', async () => {
-    const r = await modern(kind, 'tools');
+    const r = await toolsRun(kind);
     ok(r);
     const lines = r.stdout.trimEnd().split('\n');
     const toolLines = lines.filter((l) => /^[a-z_]+ /.test(l));
@@ -427,7 +434,7 @@ describe('stdio spawning options', () => {
   });
 
   it("--quiet hides the spawned server's stderr", async () => {
-    const loud = await modern('stdio', 'tools');
+    const loud = await toolsRun('stdio');
     ok(loud);
     expect(loud.stderr).toMatch(/^server: \[modern-server\] factory: era=modern$/m);
     const quiet = await modern('stdio', 'tools', ['--quiet']);

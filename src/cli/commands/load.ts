@@ -158,18 +158,18 @@ const OK: RequestOutcome = { kind: 'ok' };
 const TOOL_ERROR: RequestOutcome = { kind: 'tool-error' };
 const INPUT_REQUIRED: RequestOutcome = { kind: 'input-required' };
 
-/** Maps what one request gave (or threw) to an outcome of the engine. */
-function outcomeOf(p: Promise<unknown>, onTransport: (e: TransportError) => void): Promise<RequestOutcome> {
-  return p.then(answeredOutcome, (e: unknown): RequestOutcome => {
+/** The outcome of what a request threw (`onTransport` sees the transport errors); rethrows what is none of them. */
+function failedOutcome(onTransport: (e: TransportError) => void): (e: unknown) => RequestOutcome {
+  return (e) => {
     if (e instanceof McpError) return { kind: 'rpc', code: e.rpcCode };
-    if (e instanceof InputRequiredError || errorKind(e) === 'input-required') return { kind: 'input-required' };
+    if (e instanceof InputRequiredError || errorKind(e) === 'input-required') return INPUT_REQUIRED;
     if (errorKind(e) === 'cancelled') return { kind: 'cancelled' };
     if (e instanceof TransportError) {
       onTransport(e);
       return { kind: 'transport', code: e.code };
     }
     throw e;
-  });
+  };
 }
 
 /** One kind of request, ready to send on any of the run's clients. */
@@ -285,7 +285,7 @@ async function measure(s: Session, kinds: RequestKind[], clients: InspectorClien
   const { out } = s;
   const live = !out.json && !!process.stderr.isTTY;
   let firstTransport: TransportError | undefined;
-  const onTransport = (e: TransportError) => (firstTransport ??= e);
+  const onFailure = failedOutcome((e) => (firstTransport ??= e));
   let next = 0;
   // senders[client][kind]: each kind of request prepared once on each client.
   const senders = clients.map((c) => kinds.map((k) => senderOf(c, k.call)));
@@ -294,7 +294,7 @@ async function measure(s: Session, kinds: RequestKind[], clients: InspectorClien
     (signal, call) => {
       // Spread over the processes in turn (one client without --processes).
       const sender = senders.length === 1 ? senders[0] : senders[next++ % senders.length];
-      return outcomeOf(sender[call](signal), onTransport);
+      return sender[call](signal).then(answeredOutcome, onFailure);
     },
     setup.plan,
     {
