@@ -84,14 +84,15 @@ export const EVERYTHING_ENTRY = createRequire(import.meta.url).resolve('@modelco
 function everythingSpec(): BundleSpec {
   const pkg = dirname(dirname(EVERYTHING_ENTRY));
   const root = join(
-    bundleDir('everything', bundleKey(REPO_ROOT, readOrEmpty(join(REPO_ROOT, 'package-lock.json')), readFileSync(join(pkg, 'package.json')))),
+    bundleDir('everything', bundleKey('everything/2', REPO_ROOT, readOrEmpty(join(REPO_ROOT, 'package-lock.json')), readFileSync(join(pkg, 'package.json')))),
     'server-everything',
   );
   return {
     entry: EVERYTHING_ENTRY,
     out: join(root, 'dist', 'index.js'),
-    // It reads docs/ relative to its own modules; its dist/ is ES modules by its package.json.
-    links: { [join(root, 'docs')]: join(pkg, 'docs'), [join(root, 'node_modules')]: NODE_MODULES },
+    // Its modules in dist/resources/ read `../docs` (dist/docs/), which from the bundle in
+    // dist/ is the folder's docs/. Its dist/ is ES modules by its package.json.
+    links: { [join(root, 'docs')]: join(pkg, 'dist', 'docs'), [join(root, 'node_modules')]: NODE_MODULES },
     files: { [join(root, 'package.json')]: '{"type":"module"}\n' },
   };
 }
