@@ -214,7 +214,7 @@ describe('lazy loading', () => {
   });
 
   it('tools loads a handful of dist/ files, not one per shared module (scripts/rechunk.mjs merges the start-up path)', () => {
-    // esbuild alone made ~70 (48 before the spawn); main, the spec, the body, stdio, the client and a few lone chunks now.
+    // esbuild alone made 58 (48 before the spawn); main, the spec, the body, stdio, the client and a few lone chunks now.
     const { files } = loaded(['tools', '--quiet', ...FINDINGS]);
     const dists = files.filter((f) => f.startsWith(dist));
     expect(dists, 'the trace works').toContain(`${dist}cli/main.js`);

@@ -170,7 +170,9 @@ describe('calls', () => {
   });
   it('a timeout gives MCPI_TIMEOUT', async () => {
     const c = await open(stdio('modern-server', ['--stdio']));
-    const err = await c.callTool('slow', { steps: 10, delayMs: 200 }, { timeoutMs: 200 }).catch((e) => e);
+    // The first progress comes after a whole step (2 s), far past the 200 ms timeout: a step as
+    // long as the timeout raced it (a progress resets the timer), and a loaded machine lost that race.
+    const err = await c.callTool('slow', { steps: 3, delayMs: 2000 }, { timeoutMs: 200 }).catch((e) => e);
     expect((err as TransportError).code).toBe('MCPI_TIMEOUT');
   });
   it('mirrors x-mcp-header arguments into Mcp-Param-* and drops invalid tools (HTTP only)', async () => {
