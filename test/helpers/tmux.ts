@@ -12,10 +12,10 @@
  *   tui.keys('q');
  *   expect(await tui.exitCode()).toBe('0');
  *
- * The waits poll for a condition (every 40 ms; the screen is captured again only after new output, see start); their deadlines only guard against a hang.
+ * The waits poll for a condition (every 40 ms: a capture is one short tmux client run); their deadlines only guard against a hang.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN, REPO_ROOT } from './cli.js';
@@ -126,33 +126,10 @@ export function tmuxServer(tag: string): TmuxServer {
       // The shell stays (sleep) after the command so that its last screen can be captured.
       const line = `${opts.command}; echo $? > ${shellWord(exitFile)}; sleep 60`;
       tmux('new-session', '-d', '-s', name, '-x', String(opts.cols), '-y', String(opts.rows), '-c', opts.cwd ?? REPO_ROOT, line);
-      // Everything the program writes to the terminal is appended to this file too, so a wait
-      // captures the screen again only once new output came: a capture is a tmux client run
-      // (~10 ms of CPU, far more under load), a stat of the file is nothing. tmux writes to
-      // the pipe after it has drawn the same bytes, so a grown file means a drawn screen.
-      const outFile = join(dir, `${name}.out`);
-      rmSync(outFile, { force: true });
-      tmux('pipe-pane', '-t', name, `cat >> ${shellWord(outFile)}`);
-      const outSize = () => {
-        try {
-          return statSync(outFile).size;
-        } catch {
-          return -1;
-        }
-      };
       const screen = () => tmux('capture-pane', '-p', '-t', name);
-      /** Polls `ready` every 40 ms; with `onOutput`, only when the terminal got output since its last try (and at least once a second). */
-      const until = async (ready: () => boolean, what: string, timeoutMs: number, onOutput = false): Promise<void> => {
+      const until = async (ready: () => boolean, what: string, timeoutMs: number): Promise<void> => {
         const start = Date.now();
-        let seen = Number.NaN;
-        let tried = 0;
-        for (;;) {
-          const size = outSize();
-          if (!onOutput || size !== seen || Date.now() - tried >= 1000) {
-            seen = size;
-            tried = Date.now();
-            if (ready()) return;
-          }
+        while (!ready()) {
           if (Date.now() - start >= timeoutMs) throw new Error(`timed out waiting for ${what}; screen:\n${screen()}`);
           await new Promise((r) => setTimeout(r, 40));
         }
@@ -165,7 +142,7 @@ export function tmuxServer(tag: string): TmuxServer {
         colorScreen: () => tmux('capture-pane', '-p', '-e', '-t', name),
         async waitForScreen(pred, what, timeoutMs = opts.waitMs ?? SCREEN_MS) {
           let s = '';
-          await until(() => pred((s = screen())), what, timeoutMs, true);
+          await until(() => pred((s = screen())), what, timeoutMs);
           return s;
         },
         async exitCode(timeoutMs = EXIT_MS) {

@@ -154,7 +154,18 @@ describe.skipIf(!canRun)('e2e in tmux at 80×24: log levels (the demo server, mo
     await t.waitForScreen((x) => /^Tools \(\d+\)/m.test(x), 'the tool list');
     await callNoArgs(t, 'log_levels', 'Sent one message at each of 8 levels');
     t.keys('BTab');
-    s = await t.waitForScreen((x) => (x.match(/a emergency message/g) ?? []).length >= 2, 'the second call in the Log pane');
+    await t.waitForScreen((x) => x.includes('server log level notice (L) · showing all levels (l)'), 'the Log pane again');
+    // The pane keeps more lines than 24 rows show, and the demo logs each list fetch between
+    // the calls: the first call's lines may have scrolled away. Its emergency line and the
+    // second call's are both on screen with only emergency shown (l seven times); then all
+    // levels again (l), the last lines being the second call's.
+    t.keys('l', 'l', 'l', 'l', 'l', 'l', 'l');
+    await t.waitForScreen(
+      (x) => x.includes('showing emergency and up (l)') && (x.match(/a emergency message/g) ?? []).length >= 2,
+      'the second call in the Log pane',
+    );
+    t.keys('l');
+    s = await t.waitForScreen((x) => x.includes('showing all levels (l)') && x.includes('a emergency message'), 'all levels again');
     const lines = s.split('\n');
     const last = lines.findLastIndex((l) => l.includes('a emergency message'));
     // The second call: notice … emergency, and no info message before them.
