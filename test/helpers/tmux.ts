@@ -168,3 +168,48 @@ export async function openTool(t: TmuxSession, name: string): Promise<void> {
   await t.waitForScreen((s) => s.includes(`/${name}`) && s.includes('1 of'), `the filter on ${name}`);
   t.keys('Enter');
 }
+
+/** The panes Tab cycles through, in pane-bar order, each with the title line it shows at the top of its body. */
+export const PANE_TITLES = [
+  ['Tools', /^Tools \(/m],
+  ['Server', /^Server$/m],
+  ['Listen', /^(Subscription asked:|Legacy server )/m],
+  ['Prompts', /^Prompts \(/m],
+  ['Resources', /^Resources \(/m],
+  ['Diffs', /^(Diff #|Diffs$)/m],
+  ['Log', /^Log {2}/m],
+] as const;
+
+/** A pane of {@link PANE_TITLES}. */
+export type PaneName = (typeof PANE_TITLES)[number][0];
+
+/** The pane on screen `s`, by its title line (index into {@link PANE_TITLES}), or -1 (between frames, or a pane not in the cycle). */
+export function paneOnScreen(s: string): number {
+  return PANE_TITLES.findIndex(([, title]) => title.test(s));
+}
+
+/**
+ * Steps with Tab / Shift-Tab (the shorter way round) to pane `name` until `shows` accepts
+ * the screen (default: the pane's title is on screen); resolves with that screen. A key is
+ * sent only once the screen shows which pane is up, and the next only once another one is
+ * up, so keys never run ahead of the frames. A new diff may bring up the Diffs pane under
+ * way (follow live): then it steps on from there. Rejects (with the screen) after 60 steps.
+ */
+export async function reachPane(t: TmuxSession, name: PaneName, shows?: (s: string) => boolean): Promise<string> {
+  const i = PANE_TITLES.findIndex(([n]) => n === name);
+  const ok = shows ?? ((s: string) => PANE_TITLES[i][1].test(s));
+  for (let step = 0; step < 60; step++) {
+    const s = t.screen();
+    if (ok(s)) return s;
+    const at = paneOnScreen(s);
+    if (at === i || (at < 0 && step % 4 !== 3)) {
+      // On the pane (or between frames): give it a moment to show its content.
+      await t.waitForScreen((x) => ok(x) || paneOnScreen(x) !== at, `the ${name} pane`, 3_000).catch(() => undefined);
+      continue;
+    }
+    const forward = at < 0 ? 1 : (i - at + PANE_TITLES.length) % PANE_TITLES.length;
+    t.keys(forward <= PANE_TITLES.length / 2 ? 'Tab' : 'BTab');
+    await t.waitForScreen((x) => paneOnScreen(x) !== at, `a pane after ${at < 0 ? 'an unknown one' : PANE_TITLES[at][0]}`, 3_000).catch(() => undefined);
+  }
+  return t.waitForScreen(ok, `the ${name} pane`, 1);
+}

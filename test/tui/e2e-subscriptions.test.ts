@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { BIN } from '../helpers/cli.js';
 import { fixturePath } from '../helpers/servers.js';
-import { HAS_TMUX, TUI_BUILT, TUI_ENV, inspectorCommand, openTool, tmuxServer, type TmuxSession } from '../helpers/tmux.js';
+import { HAS_TMUX, TUI_BUILT, TUI_ENV, inspectorCommand, openTool, reachPane, tmuxServer, type TmuxSession } from '../helpers/tmux.js';
 
 const term = tmuxServer('e2e-subs');
 afterAll(() => term.kill());
@@ -20,16 +20,6 @@ const ENV = { ...TUI_ENV, MCP_INSPECT_STATE_DIR: join(term.dir, 'state') };
 const start = (name: string, server: string[]): TmuxSession =>
   term.start({ session: name, cols: 80, rows: 24, command: inspectorCommand(['--', ...server], ENV), waitMs: 30_000 });
 
-/** Tab until `shows` accepts the screen (a pane's own title), at most once round the bar. */
-async function toPane(t: TmuxSession, shows: (s: string) => boolean, what: string): Promise<string> {
-  for (let i = 0; i < 12 && !shows(t.screen()); i++) {
-    const before = t.screen().split('\n')[4];
-    t.keys('Tab');
-    await t.waitForScreen((s) => s.split('\n')[4] !== before, `the pane after ${before}`, 5000).catch(() => undefined);
-  }
-  return t.waitForScreen(shows, what);
-}
-
 const LOG = (s: string) => /^Log {2}stderr/m.test(s);
 const FALLBACK = 'server/discover was not understood';
 
@@ -38,9 +28,9 @@ describe.skipIf(!(HAS_TMUX && TUI_BUILT))('e2e in tmux at 80×24: subscriptions,
     const t = start('legacy', ['node', LEGACY, '--stdio']);
     await t.waitForScreen((s) => /^ Tools \d+/m.test(s), 'the tool list');
     // The first run against this server tells the fallback line (the Log pane).
-    let s = await toPane(t, LOG, 'the Log pane');
+    let s = await reachPane(t, 'Log', LOG);
     expect(s).toContain(FALLBACK);
-    s = await toPane(t, (x) => /^Resources \(\d\)/m.test(x) && x.includes('legacy://counter'), 'the resources');
+    s = await reachPane(t, 'Resources', (x) => /^Resources \(\d\)/m.test(x) && x.includes('legacy://counter'));
     t.keys('Down', 'Down', 'Enter');
     await t.waitForScreen((x) => x.includes('✓ legacy://counter'), 'the read');
     t.keys('U');
@@ -50,7 +40,7 @@ describe.skipIf(!(HAS_TMUX && TUI_BUILT))('e2e in tmux at 80×24: subscriptions,
     t.keys('R');
     await t.waitForScreen((x) => x.includes('after a reconnect') || x.includes('Subscribed again'), 'the reconnect');
     t.keys('Escape');
-    await toPane(t, (x) => /^Tools \(\d+\)/m.test(x), 'the tool list');
+    await reachPane(t, 'Tools', (x) => /^Tools \(\d+\)/m.test(x));
     await openTool(t, 'touch_resource');
     await t.waitForScreen((x) => x.includes('This tool takes no arguments'), 'the form');
     t.keys('Enter');
@@ -59,14 +49,14 @@ describe.skipIf(!(HAS_TMUX && TUI_BUILT))('e2e in tmux at 80×24: subscriptions,
     // X: a prompt and a read are not sent.
     t.keys('Escape', 'Escape', 'X');
     await t.waitForScreen((x) => x.includes('● disconnected'), 'disconnected');
-    s = await toPane(t, (x) => /^Prompts \(\d\)/m.test(x), 'the prompts');
+    s = await reachPane(t, 'Prompts', (x) => /^Prompts \(\d\)/m.test(x));
     t.keys('Enter');
     await t.waitForScreen((x) => x.includes('Prompt greeting'), 'the prompt form');
     t.keys('Ada', 'Enter');
     s = await t.waitForScreen((x) => x.includes('Not sent: disconnected (you pressed X) — R connects again'), 'the prompt refused');
     expect(s).toContain('Prompt greeting');
     t.keys('Escape');
-    await toPane(t, (x) => /^Resources \(\d\)/m.test(x), 'the resources');
+    await reachPane(t, 'Resources', (x) => /^Resources \(\d\)/m.test(x));
     t.keys('g', 'Enter');
     await t.waitForScreen((x) => x.includes('Not read: disconnected (you pressed X) — R connects again'), 'the read refused');
     t.keys('q');
@@ -75,7 +65,7 @@ describe.skipIf(!(HAS_TMUX && TUI_BUILT))('e2e in tmux at 80×24: subscriptions,
     // A second run against the same server: the fallback line is not told again.
     const again = start('legacy-again', ['node', LEGACY, '--stdio']);
     await again.waitForScreen((x) => /^ Tools \d+/m.test(x), 'the tool list');
-    s = await toPane(again, (x) => LOG(x) && /\d kept/.test(x), 'the Log pane');
+    s = await reachPane(again, 'Log', (x) => LOG(x) && /\d kept/.test(x));
     expect(s).not.toContain(FALLBACK);
     again.keys('q');
   });
@@ -83,21 +73,19 @@ describe.skipIf(!(HAS_TMUX && TUI_BUILT))('e2e in tmux at 80×24: subscriptions,
   it('modern (the demo): a subscription to demo://clock shows in the header from the tool list, with its updates', { timeout: 90_000 }, async () => {
     const t = start('demo', ['node', BIN, 'demo-server', '--change-every', '700']);
     await t.waitForScreen((s) => /^ Tools \d+/m.test(s), 'the tool list');
-    await toPane(t, (x) => /^Resources \(\d\)/m.test(x) && x.includes('demo://clock'), 'the resources');
-    const at = t
-      .screen()
-      .split('\n')
-      .findIndex((l) => l.includes('demo://clock'));
-    const first = t
-      .screen()
-      .split('\n')
-      .findIndex((l) => /^[› ] /.test(l) && l.includes('demo://'));
-    for (let i = 0; i < at - first; i++) t.keys('Down');
+    await reachPane(t, 'Resources', (x) => /^Resources \(\d\)/m.test(x) && x.includes('demo://clock'));
+    // Down until demo://clock is the selected row (the demo's list changes under way: read it each step).
+    const selected = (x: string) => x.split('\n').find((l) => l.startsWith('› ')) ?? '';
+    for (let i = 0; i < 10 && !selected(t.screen()).includes('demo://clock'); i++) {
+      const before = selected(t.screen());
+      t.keys('Down');
+      await t.waitForScreen((x) => selected(x) !== before, 'the next resource', 3_000).catch(() => undefined);
+    }
     t.keys('Enter');
     await t.waitForScreen((x) => x.includes('✓ demo://clock'), 'the read');
     t.keys('U');
     await t.waitForScreen((x) => x.includes('● subscribed'), 'subscribed');
-    await toPane(t, (x) => /^Tools \(\d+\)/m.test(x), 'the tool list');
+    await reachPane(t, 'Tools', (x) => /^Tools \(\d+\)/m.test(x));
     const s = await t.waitForScreen((x) => /◉ demo:\/\/clock · [2-9]\d* updates/.test(x.split('\n')[0]), 'updates counted in the header');
     expect(s.split('\n')[0]).toMatch(/^● connected · mcp-inspect demo server [\d.]+ · ◉ demo:\/\/clock · \d+ updates/);
     t.keys('q');
