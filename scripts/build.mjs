@@ -23,6 +23,7 @@ import { builtinModules } from 'node:module';
 import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { licensesText } from './licenses.mjs';
+import { metaValidators } from './meta-validators.mjs';
 import { rechunk } from './rechunk.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -171,7 +172,7 @@ export const bundleOptions = {
   // src/util/version.ts: the version is a constant of the build, not a file read at run time.
   define: { __MCPI_VERSION__: JSON.stringify(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version) },
   logLevel: 'warning',
-  plugins: [dependencySource],
+  plugins: [dependencySource, metaValidators],
 };
 
 /**

@@ -1,4 +1,8 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -83,5 +87,30 @@ describe('the meta-schema validators the build compiles (scripts/meta-validators
     expect(validateValue(schema, { n: 3 })).toMatchObject({ valid: true, errors: [] });
     expect(validateValue(schema, { n: 1 }).errors.map((e) => e.message)).toEqual(['n must be >= 2']);
     expect(validateValue({ properties: { a: { $ref: '#/$defs/missing' } } }, {}).schemaError).toMatch(/\$ref "#\/\$defs\/missing" does not resolve/);
+  });
+
+  it("are what the shipped bundle's src/schema/meta.ts exports (scripts/build.mjs's bundleOptions take the plugin)", { timeout: 60_000 }, async () => {
+    // A plugin written but left out of bundleOptions compiles nothing and fails nothing else: this builds meta.ts as dist/ does.
+    const { bundleOptions } = (await import(new URL('../../scripts/build.mjs', import.meta.url).href)) as { bundleOptions: Record<string, unknown> };
+    const esbuild = await import('esbuild');
+    const out = await esbuild.build({
+      ...bundleOptions,
+      entryPoints: ['src/schema/meta.ts'],
+      splitting: false,
+      write: false,
+      outfile: 'meta.js',
+      sourcemap: false,
+    });
+    const dir = mkdtempSync(join(tmpdir(), 'mcpi-meta-'));
+    try {
+      const file = join(dir, 'meta.mjs');
+      writeFileSync(file, out.outputFiles[0].text);
+      const { PRECOMPILED_META } = (await import(pathToFileURL(file).href)) as { PRECOMPILED_META?: Record<string, ValidateFunction> };
+      expect(Object.keys(PRECOMPILED_META ?? {}).sort()).toEqual(Object.keys(ENGINES).sort());
+      expect(PRECOMPILED_META!['2020-12']({ type: 12 })).toBe(false);
+      expect(PRECOMPILED_META!['2020-12']({ type: 'string' })).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
