@@ -24,8 +24,58 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     written = e && e.code === 'EAGAIN' ? 0 : text.length;
   }
   if (written < text.length) process.stdout.write(text.subarray(written));
+} else if (argv[0] === 'load' && !process.execArgv.includes('--single-threaded')) {
+  loadSingleThreaded();
 } else {
   void run();
+}
+
+/**
+ * `mcp-inspect load` runs in a child Node with V8's helper threads off (`--single-threaded`:
+ * no concurrent compiling, marking or sweeping, no parallel scavenges). A load generator must
+ * leave the cores to the server it measures: on the 2-core machine those threads cost `load`
+ * a third of its CPU per request (~30 → ~20 µs, bench/load.mjs) and took it from the server.
+ * V8's flags cannot change once it runs (setting GC flags at run time crashed V8) and
+ * NODE_OPTIONS does not take this one: hence a child. This process only waits for it: it
+ * passes on signals (not a Ctrl-C from the terminal, which reaches the child itself) and
+ * exits as the child did. When the child cannot start, load runs here.
+ */
+function loadSingleThreaded() {
+  const { spawn } = require('node:child_process');
+  const child = spawn(process.execPath, ['--single-threaded', ...process.execArgv, __filename, ...argv], { stdio: 'inherit' });
+  const forward = (sig) => {
+    if (sig === 'SIGTERM' || !inForegroundGroup()) child.kill(sig);
+  };
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+  for (const s of signals) process.on(s, forward);
+  let started = false;
+  child.once('spawn', () => (started = true));
+  child.once('error', () => {
+    if (started) return;
+    for (const s of signals) process.off(s, forward);
+    void run();
+  });
+  child.once('exit', (code, signal) => {
+    for (const s of signals) process.off(s, forward);
+    if (signal) process.kill(process.pid, signal);
+    else process.exit(code ?? 1);
+  });
+}
+
+/**
+ * Whether this process is in its terminal's foreground process group (Linux: /proc), where a
+ * Ctrl-C (or a hang-up) reaches every process of the group, the child too. Elsewhere false:
+ * the signal is passed on (at worst the child sees it twice, and says it is still stopping).
+ */
+function inForegroundGroup() {
+  try {
+    const stat = require('node:fs').readFileSync('/proc/self/stat', 'utf8');
+    // pid (comm) state ppid pgrp session tty_nr tpgid …: comm may hold spaces and parentheses.
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(f[5]) > 0 && f[5] === f[2];
+  } catch {
+    return false;
+  }
 }
 
 async function run() {
