@@ -348,15 +348,14 @@ export class McpClient implements InspectorClient {
 
   /** See InspectorClient.prepare: a {@link Lane} with each method's own checks, and the method itself for what the lane does not do. */
   prepare(call: PreparedCall): PreparedRequest<PreparedOutcome> {
+    const lane = (method: MrtrMethod, params: JsonObject, acceptTask: boolean, finish: Lane<PreparedOutcome>['finish'], full: Lane<PreparedOutcome>['full']) =>
+      new Lane<PreparedOutcome>(this.core, this.rounds, method, params, acceptTask, finish, full);
     if (call.method === 'tools/call') {
       const params: JsonObject = { name: call.name, arguments: call.arguments };
-      const acceptTask = this.tasks.support()?.flavor === 'extension';
-      return new Lane<PreparedOutcome>(
-        this.core,
-        this.rounds,
+      return lane(
         METHOD.toolsCall,
         params,
-        acceptTask,
+        this.tasks.support()?.flavor === 'extension',
         (r) => this.callOutcome(call.name, params, r),
         (signal) => this.callTool(call.name, call.arguments, { signal }),
       );
@@ -364,9 +363,7 @@ export class McpClient implements InspectorClient {
     if (call.method === 'prompts/get') {
       const params: JsonObject = { name: call.name };
       if (Object.keys(call.arguments).length) params.arguments = call.arguments;
-      return new Lane<PreparedOutcome>(
-        this.core,
-        this.rounds,
+      return lane(
         METHOD.promptsGet,
         params,
         false,
@@ -375,9 +372,7 @@ export class McpClient implements InspectorClient {
       );
     }
     const params: JsonObject = { uri: call.uri };
-    return new Lane<PreparedOutcome>(
-      this.core,
-      this.rounds,
+    return lane(
       METHOD.resourcesRead,
       params,
       false,

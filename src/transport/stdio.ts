@@ -376,8 +376,8 @@ export class StdioTransport implements Transport {
   }
 
   async request(req: JsonRpcRequest, opts: RequestOptions = {}): Promise<TransportResponse> {
-    if (this.spawnError) throw this.spawnError;
-    if (this.exited) throw new TransportError('MCPI_CLOSED', this.exited);
+    const closed = this.closedError();
+    if (closed) throw closed;
     if (opts.signal?.aborted) throw new TransportError('MCPI_CANCELLED', 'cancelled');
     return new Promise<TransportResponse>((resolve, reject) => {
       const key = idKey(req.id);
@@ -391,9 +391,9 @@ export class StdioTransport implements Transport {
 
   /** See Transport.sendPrepared: {@link request} without its promise, its abort listener and its JSON.stringify. */
   sendPrepared(req: JsonRpcRequest, line: string, opts: PreparedOptions, sink: ResponseSink): PreparedHandle | undefined {
-    const failed = this.spawnError ?? (this.exited ? new TransportError('MCPI_CLOSED', this.exited) : undefined);
-    if (failed) {
-      sink.reject(failed);
+    const closed = this.closedError();
+    if (closed) {
+      sink.reject(closed);
       return undefined;
     }
     const key = idKey(req.id);
@@ -402,6 +402,11 @@ export class StdioTransport implements Transport {
     this.pending.set(key, p);
     if (this.proc && this.proc.stdin!.writable) this.writeLine(line, req);
     return p;
+  }
+
+  /** Why no request can be sent any more (the server could not start: MCPI_SPAWN; it exited: MCPI_CLOSED), or undefined. */
+  private closedError(): TransportError | undefined {
+    return this.spawnError ?? (this.exited ? new TransportError('MCPI_CLOSED', this.exited) : undefined);
   }
 
   private readonly cancelOnWire = (req: JsonRpcRequest, reason: string): void => this.sendCancelled(req, reason);
