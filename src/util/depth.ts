@@ -66,6 +66,9 @@ export function boundDepth<T>(value: T, max = MAX_DEPTH): { value: T; cut: boole
 
 /** `JSON.parse(text)` cut at {@link MAX_DEPTH} levels (see {@link boundDepth}). Throws the native `SyntaxError` for text that is not JSON. */
 export function parseBounded(text: string): unknown {
+  // Nesting past MAX_DEPTH takes more than 2 × MAX_DEPTH characters (an opening and a closing
+  // bracket per level): a shorter text (most messages: every answer of a load run) needs no walk.
+  if (text.length <= 2 * MAX_DEPTH) return JSON.parse(text) as unknown;
   return boundDepth(JSON.parse(text) as unknown).value;
 }
 

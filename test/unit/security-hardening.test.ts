@@ -129,6 +129,13 @@ describe('11: the depth bound', () => {
     expect(JSON.stringify(v)).toContain(JSON.stringify(deepMarker()));
     expect(boundDepth(parseBounded(deepText)).cut).toBe(false);
   });
+  it('the shortest texts around the bound: 129 nested arrays (258 characters) are cut, 128 (256, not walked) are whole', () => {
+    const nested = (n: number) => '['.repeat(n) + ']'.repeat(n);
+    expect(nested(MAX_DEPTH + 1)).toHaveLength(2 * MAX_DEPTH + 2);
+    expect(JSON.stringify(parseBounded(nested(MAX_DEPTH + 1)))).toContain(JSON.stringify(deepMarker()));
+    expect(parseBounded(nested(MAX_DEPTH))).toEqual(JSON.parse(nested(MAX_DEPTH)));
+    expect(boundDepth(parseBounded(nested(MAX_DEPTH))).cut).toBe(false);
+  });
   it('walks over values built in memory are bounded too: canonicalize, sanitizeDeep, withinDepth', () => {
     const v = deep();
     expect(stableStringify(v)).toContain('(nested deeper than 128 levels)');
