@@ -56,6 +56,7 @@ function loadSingleThreaded() {
     void run();
   });
   child.once('exit', (code, signal) => {
+    if (!started) return; // it could not start: 'error' runs load here
     for (const s of signals) process.off(s, forward);
     if (signal) process.kill(process.pid, signal);
     else process.exit(code ?? 1);
