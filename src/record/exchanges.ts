@@ -17,6 +17,8 @@ export interface Recorded {
 export interface Exchange {
   request: Recorded;
   response?: Recorded;
+  /** The HTTP exchange the request travelled in, when the recording says (MessageEntry.stream). */
+  stream?: number;
 }
 
 /** The conversation of a recording. */
@@ -45,8 +47,10 @@ export function isResponseMessage(m: Record<string, unknown>): boolean {
 
 /**
  * Reads a recording as a conversation. A response is paired with the earliest unanswered
- * request of the other side with the same id (HTTP recordings may hold several sessions
- * reusing ids). Batches are read message by message. Pure.
+ * request of the other side with the same id, one of its own HTTP exchange first (its
+ * `stream`: `proxy --http` records hosts that run at once and reuse ids, and their answers
+ * can come in any order; an HTTP+SSE answer comes on the GET stream, so it falls back to the
+ * id alone). Batches are read message by message. Pure.
  */
 export function conversationOf(rec: Recording): Conversation {
   const conv: Conversation = { host: [], hostRequests: [], serverRequests: [], serverNotifications: [], era: 'unknown' };
@@ -58,12 +62,15 @@ export function conversationOf(rec: Recording): Conversation {
       const r: Recorded = { t: e.t, message: m, raw: Array.isArray(e.message) ? JSON.stringify(m) : e.raw };
       if (e.from === 'host') conv.host.push(r);
       if (isRequestMessage(m)) {
-        const x: Exchange = { request: r };
+        const x: Exchange = { request: r, stream: e.stream };
         (e.from === 'host' ? conv.hostRequests : conv.serverRequests).push(x);
         open[e.from].push(x);
       } else if (isResponseMessage(m)) {
         const pending = open[e.from === 'host' ? 'server' : 'host'];
-        const i = pending.findIndex((x) => JSON.stringify(x.request.message.id) === JSON.stringify(m.id));
+        const id = JSON.stringify(m.id);
+        const sameId = (x: Exchange) => JSON.stringify(x.request.message.id) === id;
+        let i = e.stream === undefined ? -1 : pending.findIndex((x) => x.stream === e.stream && sameId(x));
+        if (i < 0) i = pending.findIndex(sameId);
         if (i >= 0) {
           pending[i].response = r;
           pending.splice(i, 1);

@@ -5,7 +5,7 @@
  *
  * Lines (every one a JSON object, `t` in ms since `start`):
  * - header: `{"format":"mcp-inspect/recording@1", target, transport, era, start, version}`
- * - message: `{"t", "from": "host"|"server", "raw": the line or SSE data as received, "message"?: the parsed JSON-RPC message}`
+ * - message: `{"t", "from": "host"|"server", "raw": the line or SSE data as received, "message"?: the parsed JSON-RPC message, "stream"?: the HTTP exchange it travelled in}`
  * - http: `{"t", "http": {kind: "request"|"response", method?, url?, status?, headers, session?, stream?}}`
  * - stderr: `{"t", "stderr": line}` (a stdio server's own stderr)
  * - fault: `{"t", "fault": {kind, detail?}}` (a fault `--inject` caused, before the message it touched)
@@ -47,6 +47,12 @@ export interface MessageEntry {
   message?: unknown;
   /** True when `--redact` masked values: `raw` is then the redacted message re-serialised, not the bytes. */
   redacted?: true;
+  /**
+   * The HTTP exchange the message travelled in (HttpInfo.stream), written by `proxy --http`:
+   * its hosts run at once and reuse ids, so an answer is paired with a request of its own
+   * exchange first (./exchanges.ts).
+   */
+  stream?: number;
 }
 
 /** An HTTP request or response that the following messages belong to. */
@@ -183,7 +189,13 @@ export function redactMessage(message: unknown, pointers: readonly string[][]): 
 }
 
 /** The message line for `raw` from `from` at `t`, with `--redact` pointers applied (`raw` is then re-serialised). Pure. */
-export function messageEntry(t: number, from: 'host' | 'server', raw: string, pointers: readonly string[][] = []): MessageEntry {
+export function messageEntry(t: number, from: 'host' | 'server', raw: string, pointers: readonly string[][] = [], stream?: number): MessageEntry {
+  const e = messageEntryOf(t, from, raw, pointers);
+  if (stream !== undefined) e.stream = stream;
+  return e;
+}
+
+function messageEntryOf(t: number, from: 'host' | 'server', raw: string, pointers: readonly string[][]): MessageEntry {
   const parsed = parseMessage(raw);
   if (parsed === undefined) return { t, from, raw };
   const { message, changed } = redactMessage(parsed, pointers);

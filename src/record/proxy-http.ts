@@ -68,8 +68,8 @@ function allowed(req: IncomingMessage, loopbackOnly: boolean): boolean {
 }
 
 /** Records the messages of a JSON body (one message or a batch). */
-function recordBody(rec: TrafficTap | undefined, from: 'host' | 'server', text: string): void {
-  if (rec && text.trim()) rec.message(from, text);
+function recordBody(rec: TrafficTap | undefined, from: 'host' | 'server', text: string, stream: number): void {
+  if (rec && text.trim()) rec.message(from, text, stream);
 }
 
 /**
@@ -77,7 +77,7 @@ function recordBody(rec: TrafficTap | undefined, from: 'host' | 'server', text: 
  * `endpoint` event's data is the POST URL, not a message: it is rewritten from `from` to `to`
  * origin). Emits each line as soon as it is complete.
  */
-function sseRewriter(rec: TrafficTap | undefined, from: string, to: string, emit: (s: string) => void): { push(s: string): void; end(): void } {
+function sseRewriter(rec: TrafficTap | undefined, from: string, to: string, stream: number, emit: (s: string) => void): { push(s: string): void; end(): void } {
   let buf = '';
   let event = '';
   const line = (l: string) => {
@@ -91,7 +91,7 @@ function sseRewriter(rec: TrafficTap | undefined, from: string, to: string, emit
         rec?.http({ kind: 'response', headers: {}, url: rewritten });
         return emit(`data: ${rewritten}${l.endsWith('\r') ? '\r' : ''}\n`);
       }
-      recordBody(rec, 'server', data);
+      recordBody(rec, 'server', data, stream);
     }
     emit(l + '\n');
   };
@@ -143,7 +143,7 @@ export async function startHttpProxy(opts: HttpProxyOptions): Promise<HttpProxy>
     for await (const c of req as AsyncIterable<Buffer>) parts.push(c);
     const body = Buffer.concat(parts);
     const text = body.toString('utf8');
-    if (req.method === 'POST') recordBody(rec, 'host', text);
+    if (req.method === 'POST') recordBody(rec, 'host', text, n);
     if (faults.dropGetStream && req.method === 'GET') {
       rec?.fault('drop-get-stream', 'answered the GET stream with 405');
       res.writeHead(405, { allow: 'POST, DELETE' }).end();
@@ -166,7 +166,7 @@ export async function startHttpProxy(opts: HttpProxyOptions): Promise<HttpProxy>
       if (isObject(m) && typeof m.method === 'string' && m.id !== undefined && random() < faults.errorRate) {
         rec?.fault('error-rate', `answered ${m.method} with an error instead of forwarding it`);
         const answer = injectedError(m.id);
-        recordBody(rec, 'server', answer);
+        recordBody(rec, 'server', answer, n);
         res.writeHead(200, { 'content-type': 'application/json' }).end(answer);
         return;
       }
@@ -210,7 +210,7 @@ export async function startHttpProxy(opts: HttpProxyOptions): Promise<HttpProxy>
         return;
       }
       if (sse) {
-        const rw = sseRewriter(rec, up.origin, proxyOrigin, (s) => res.write(s));
+        const rw = sseRewriter(rec, up.origin, proxyOrigin, n, (s) => res.write(s));
         upRes.setEncoding('utf8');
         upRes.on('data', (s: string) => rw.push(s));
         upRes.once('end', () => {
@@ -224,7 +224,7 @@ export async function startHttpProxy(opts: HttpProxyOptions): Promise<HttpProxy>
           res.write(c);
         });
         upRes.once('end', () => {
-          if (/json/i.test(flat['content-type'] ?? '')) recordBody(rec, 'server', Buffer.concat(chunks).toString('utf8'));
+          if (/json/i.test(flat['content-type'] ?? '')) recordBody(rec, 'server', Buffer.concat(chunks).toString('utf8'), n);
           res.end();
         });
       }

@@ -41,6 +41,7 @@ interface PendingMessage {
   t: number;
   from: 'host' | 'server';
   raw: string;
+  stream?: number;
   pending: true;
 }
 
@@ -128,12 +129,12 @@ export class TrafficTap {
     return roundMs(performance.now() - this.t0);
   }
 
-  /** One JSON-RPC line (without its newline) or SSE data, as `from` sent it. */
-  message(from: 'host' | 'server', raw: string): void {
+  /** One JSON-RPC line (without its newline) or SSE data, as `from` sent it; `stream`: the HTTP exchange it travelled in (MessageEntry.stream). */
+  message(from: 'host' | 'server', raw: string, stream?: number): void {
     if (!this.enabled) return;
     const t = this.now();
-    if (this.writer || this.hub?.attached) this.emit(messageEntry(t, from, raw, this.pointers));
-    else this.keep({ t, from, raw, pending: true }, raw.length);
+    if (this.writer || this.hub?.attached) this.emit(messageEntry(t, from, raw, this.pointers, stream));
+    else this.keep({ t, from, raw, stream, pending: true }, raw.length);
   }
 
   /** An HTTP request or response (headers and URL redacted). */
@@ -183,7 +184,7 @@ export class TrafficTap {
     if (!backlog) return out;
     if (this.backlogDropped && this.backlog.length) out.push(JSON.stringify({ t: this.backlog[0].t, gap: { lines: this.backlogDropped } }) + '\n');
     for (const [i, k] of this.backlog.entries()) {
-      const e = 'pending' in k ? messageEntry(k.t, k.from, k.raw, this.pointers) : k;
+      const e = 'pending' in k ? messageEntry(k.t, k.from, k.raw, this.pointers, k.stream) : k;
       // Parsed once: a later viewer gets the same line without parsing again.
       if ('pending' in k) this.backlog[i] = e;
       out.push(JSON.stringify(e) + '\n');

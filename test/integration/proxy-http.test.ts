@@ -52,6 +52,15 @@ describe('proxy --http', () => {
       expect(rec).toContain('"method":"tools/call"');
       expect(rec).not.toContain('s3cr3t-token-value');
       expect(rec).toContain('"authorization":"[redacted]"');
+      // Each message line names its HTTP exchange: the call and its answer, the same one.
+      const lines = rec
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { from?: string; stream?: number; message?: { id?: number; method?: string } });
+      const sent = lines.find((l) => l.from === 'host' && l.message?.method === 'tools/call')!;
+      const answer = lines.find((l) => l.from === 'server' && l.message?.id === sent.message!.id && l.message.method === undefined)!;
+      expect(sent.stream).toEqual(expect.any(Number));
+      expect(answer.stream).toBe(sent.stream);
     });
   }
 

@@ -6,6 +6,7 @@ import { RECORDING_FORMAT, RecordingError, httpEntry, messageEntry, parseRecordi
 import { RecordingWriter, parseMaxRecordBytes } from '../../src/record/writer.js';
 import { readRecording } from '../../src/record/reader.js';
 import { parseFaults } from '../../src/record/faults.js';
+import { conversationOf } from '../../src/record/exchanges.js';
 import { UsageError } from '../../src/protocol/errors.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mcpi-rec-'));
@@ -71,6 +72,29 @@ describe('recording format', () => {
     expect(e.http.headers.Authorization).toBe('[redacted]');
     expect(e.http.headers['Mcp-Session-Id']).toBe('sess-1');
     expect(e.http.url).not.toContain('s3cr3t');
+  });
+});
+
+describe('a recording read as a conversation', () => {
+  it('pairs an answer with the request of its own HTTP exchange (proxy --http: hosts at once, the same ids, answers in any order)', () => {
+    const call = (id: number, name: string) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: {} } });
+    const answer = (id: number, text: string) => JSON.stringify({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text }] } });
+    const lines = [
+      messageEntry(1, 'host', call(2, 'mixed'), [], 1),
+      messageEntry(2, 'host', call(2, 'image'), [], 2),
+      messageEntry(3, 'server', answer(2, 'the image'), [], 2),
+      messageEntry(4, 'server', answer(2, 'the mixed'), [], 1),
+    ];
+    expect(lines[0].stream).toBe(1);
+    const conv = conversationOf(parseRecording([header, ...lines.map((l) => JSON.stringify(l))].join('\n') + '\n'));
+    const got = conv.hostRequests.map((x) => [(x.request.message.params as { name: string }).name, JSON.stringify(x.response?.message.result)]);
+    expect(got).toEqual([
+      ['mixed', JSON.stringify({ content: [{ type: 'text', text: 'the mixed' }] })],
+      ['image', JSON.stringify({ content: [{ type: 'text', text: 'the image' }] })],
+    ]);
+    // Without streams (stdio, older recordings): the earliest unanswered request with that id, as before.
+    const plain = conversationOf(parseRecording([header, ...lines.map(({ stream: _s, ...l }) => JSON.stringify(l))].join('\n') + '\n'));
+    expect(plain.hostRequests.map((x) => (x.response?.message.result as { content: { text: string }[] }).content[0].text)).toEqual(['the image', 'the mixed']);
   });
 });
 
