@@ -58,7 +58,7 @@ describe('proxy --http', () => {
         .split('\n')
         .map((l) => JSON.parse(l) as { from?: string; stream?: number; message?: { id?: number; method?: string } });
       const sent = lines.find((l) => l.from === 'host' && l.message?.method === 'tools/call')!;
-      const answer = lines.find((l) => l.from === 'server' && l.message?.id === sent.message!.id && l.message.method === undefined)!;
+      const answer = lines.find((l) => l.from === 'server' && l.message?.id === sent.message!.id && l.message?.method === undefined)!;
       expect(sent.stream).toEqual(expect.any(Number));
       expect(answer.stream).toBe(sent.stream);
     });
