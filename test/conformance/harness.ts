@@ -14,7 +14,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bundle, bundleDir, bundleKey, bundleSync, readOrEmpty, runUnbundled, type BundleSpec } from '../helpers/bundles.js';
+import { bundle, bundleDir, bundleKey, bundledOrNone, readOrEmpty, runUnbundled, type BundleSpec } from '../helpers/bundles.js';
 
 /** One check as the suite reports it (checks.json). */
 export interface ConformanceCheck {
@@ -67,15 +67,8 @@ let entry: string[] | undefined;
  */
 function suiteEntry(): string[] {
   if (entry) return entry;
-  const installed = HAS_GLOB_SYNC ? [CONFORMANCE_BIN] : ['--import', SHIM, CONFORMANCE_BIN];
-  try {
-    const spec = conformanceSpec();
-    entry = spec ? [bundleSync(spec)] : installed;
-  } catch (e) {
-    runUnbundled(CONFORMANCE_BIN, e);
-    entry = installed;
-  }
-  return entry;
+  const bundled = bundledOrNone(CONFORMANCE_BIN, conformanceSpec);
+  return (entry = bundled ? [bundled] : HAS_GLOB_SYNC ? [CONFORMANCE_BIN] : ['--import', SHIM, CONFORMANCE_BIN]);
 }
 
 /**

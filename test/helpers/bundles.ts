@@ -121,6 +121,22 @@ export function runUnbundled(path: string, e: unknown): string {
   return path;
 }
 
+/**
+ * The bundle of program `path` (`spec()` built now unless it is there), or undefined when the
+ * program runs as it is: `spec()` gives none, or its bundle could not be built (said once, see
+ * {@link runUnbundled}; not tried again in this process).
+ */
+export function bundledOrNone(path: string, spec: () => BundleSpec | undefined): string | undefined {
+  if (isUnbundled(path)) return undefined;
+  try {
+    const s = spec();
+    return s && bundleSync(s);
+  } catch (e) {
+    runUnbundled(path, e);
+    return undefined;
+  }
+}
+
 /** Whether {@link runUnbundled} was said for `path` in this process. */
 export function isUnbundled(path: string): boolean {
   return unbundled.has(path);

@@ -7,7 +7,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bundle, bundleDir, bundleKey, bundleSync, isUnbundled, readOrEmpty, runUnbundled, type BundleSpec } from './bundles.js';
+import { bundle, bundleDir, bundleKey, bundledOrNone, readOrEmpty, runUnbundled, type BundleSpec } from './bundles.js';
 
 /** Absolute path of test/fixtures/ (with a trailing separator). */
 export const FIXTURES_DIR = fileURLToPath(new URL('../fixtures/', import.meta.url));
@@ -70,12 +70,8 @@ function fixtureSpec(path: string): BundleSpec {
  * fixture: `node <file> …args`; argv, stdout, stderr and exit codes are the fixture's.
  */
 export function bundledFixture(path: string): string {
-  if (!path.startsWith(FIXTURES_DIR) || !wantsBundle(path) || isUnbundled(path)) return path;
-  try {
-    return bundleSync(fixtureSpec(path));
-  } catch (e) {
-    return runUnbundled(path, e);
-  }
+  if (!path.startsWith(FIXTURES_DIR) || !wantsBundle(path)) return path;
+  return bundledOrNone(path, () => fixtureSpec(path)) ?? path;
 }
 
 /** Absolute path of @modelcontextprotocol/server-everything's entry (dist/index.js), as installed. */
@@ -103,12 +99,7 @@ function everythingSpec(): BundleSpec {
  * under the temp folder), or the installed entry when the bundle cannot be built.
  */
 export function everythingServer(): string {
-  if (isUnbundled(EVERYTHING_ENTRY)) return EVERYTHING_ENTRY;
-  try {
-    return bundleSync(everythingSpec());
-  } catch (e) {
-    return runUnbundled(EVERYTHING_ENTRY, e);
-  }
+  return bundledOrNone(EVERYTHING_ENTRY, everythingSpec) ?? EVERYTHING_ENTRY;
 }
 
 /** Builds every bundle above that is not built yet, side by side (the global setup, before any test file). */
