@@ -8,11 +8,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { HAS_TMUX, shellWord, tmuxServer } from '../helpers/tmux.js';
+import { removeTree } from '../helpers/files.js';
 
 /** Installed size budget of the package (du of node_modules/mcp-inspect), in KiB: 5 MB. */
 const BUDGET_KB = 5 * 1024;
@@ -60,7 +61,7 @@ beforeAll(() => {
 afterAll(async () => {
   for (const s of servers) s.kill('SIGKILL');
   term.kill();
-  rmSync(dir, { recursive: true, force: true });
+  removeTree(dir);
 });
 
 describe('the packed artifact, installed from its tarball', () => {

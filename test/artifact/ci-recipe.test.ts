@@ -12,6 +12,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, 
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { removeTree } from '../helpers/files.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
@@ -103,7 +104,7 @@ beforeAll(async () => {
 }, 240_000);
 
 afterAll(() => {
-  rmSync(dir, { recursive: true, force: true });
+  removeTree(dir);
 });
 
 describe("the README's CI recipe, as written", () => {

@@ -9,12 +9,13 @@
 //   r.failures          // checks that are FAILURE or WARNING (the suite counts both against you)
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundle, bundleDir, bundleKey, bundledOrNone, readOrEmpty, runUnbundled, type BundleSpec } from '../helpers/bundles.js';
+import { removeTree } from '../helpers/files.js';
 
 /** One check as the suite reports it (checks.json). */
 export interface ConformanceCheck {
@@ -190,7 +191,7 @@ async function run(
       exitCode: code,
     };
   } finally {
-    rmSync(out, { recursive: true, force: true });
+    removeTree(out);
   }
 }
 
@@ -267,7 +268,7 @@ export async function runServerRequirements(o: {
     }
     return results;
   } finally {
-    rmSync(out, { recursive: true, force: true });
+    removeTree(out);
   }
 }
 

@@ -1,10 +1,11 @@
 // One test file's workspace: a temporary folder and the long-running CLIs it started (proxies,
 // mocks, listens). After the file the CLIs get SIGTERM and are waited for, the HTTP fixtures
 // are stopped, the folder is removed, and no process the file started may be left.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect } from 'vitest';
+import { removeTree } from './files.js';
 import { leftoverPids, type CliProcess } from './cli.js';
 import { stopAllFixtures } from './servers.js';
 
@@ -20,7 +21,7 @@ export function fileScope(prefix: string): { dir: string; running: CliProcess[] 
     for (const p of running) p.kill('SIGTERM');
     await Promise.all(running.map((p) => p.done));
     await stopAllFixtures();
-    rmSync(dir, { recursive: true, force: true });
+    removeTree(dir);
     expect(leftoverPids()).toEqual([]);
   });
   return { dir, running };

@@ -19,6 +19,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN, REPO_ROOT } from './cli.js';
+import { removeTree } from './files.js';
 
 /** tmux is installed. Tests that need it skip without it. */
 export const HAS_TMUX = spawnSync('tmux', ['-V']).status === 0;
@@ -155,8 +156,8 @@ export function tmuxServer(tag: string): TmuxServer {
     },
     kill() {
       if (HAS_TMUX) spawnSync('tmux', ['-L', socket, 'kill-server']);
-      rmSync(dir, { recursive: true, force: true });
-      rmSync(TUI_ENV.MCP_INSPECT_STATE_DIR, { recursive: true, force: true });
+      removeTree(dir);
+      removeTree(TUI_ENV.MCP_INSPECT_STATE_DIR);
     },
   };
 }

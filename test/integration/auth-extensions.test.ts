@@ -7,7 +7,7 @@
 // `auth logout` revokes (RFC 7009); `auth login --explain` shows the steps and the one that
 // failed. Run `npm run build` first.
 import { afterEach, describe, expect, test } from 'vitest';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +16,7 @@ import { startOAuthFixture } from '../fixtures/oauth/index.mjs';
 import { runClientScenario } from '../conformance/harness.js';
 import { runCli, type CliResult } from '../helpers/cli.js';
 import { HEADLESS_BROWSER, tempConfigHome } from '../helpers/oauth.js';
+import { removeTree } from '../helpers/files.js';
 
 type Json = any;
 
@@ -30,7 +31,7 @@ afterEach(async () => {
 /** Runs a scenario through cli-client.mjs and returns the suite's verdict plus what the client reported. */
 async function scenario(name: string, env: Record<string, string> = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'mcpi-ext-'));
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  cleanups.push(() => removeTree(dir));
   const file = join(dir, 'result.json');
   const r = await runClientScenario({
     scenario: name,

@@ -1,7 +1,7 @@
 // Command-line surface of the real binary: usage errors (exit 64, one clear line, no stack),
 // --help/--version, --config files in both shapes, the built-in demo server (HTTP and stdio)
 // and the scripted demo tour.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +9,7 @@ import { BIN, expectOk, jsonLines, killAllClis, leftoverPids, ownStderr, runCli,
 import { DEMO_TOOLS } from '../helpers/demo.js';
 import { fixturePath, startHttpFixture, stopAllFixtures, type HttpFixture } from '../helpers/servers.js';
 import { runCliUntil } from '../helpers/wait.js';
+import { removeTree } from '../helpers/files.js';
 
 const MODERN = fixturePath('modern-server');
 const MODERN_CMD = ['--', process.execPath, MODERN, '--stdio'];
@@ -25,7 +26,7 @@ afterEach(async () => {
 
 afterAll(async () => {
   await stopAllFixtures();
-  rmSync(tmp, { recursive: true, force: true });
+  removeTree(tmp);
   expect(leftoverPids()).toEqual([]);
 });
 

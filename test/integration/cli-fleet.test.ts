@@ -11,6 +11,7 @@ import { describeResult, killAllClis, leftoverPids, runCli, stackLines, type Cli
 import { fixturePath, startHttpFixture, stopAllFixtures, type HttpFixture } from '../helpers/servers.js';
 // @ts-expect-error untyped JS fixture
 import { startOAuthFixture } from '../fixtures/oauth/index.mjs';
+import { removeTree } from '../helpers/files.js';
 
 vi.setConfig({ testTimeout: 180_000 });
 
@@ -31,8 +32,8 @@ afterAll(async () => {
   await http?.stop();
   await oauth?.close();
   await stopAllFixtures();
-  rmSync(home, { recursive: true, force: true });
-  rmSync(project, { recursive: true, force: true });
+  removeTree(home);
+  removeTree(project);
   expect(leftoverPids()).toEqual([]);
 });
 

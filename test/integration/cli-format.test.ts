@@ -1,13 +1,14 @@
 // Issue 24.10: `call --format raw` (text blocks exactly as received), `--format markdown`, and
 // `--save-media DIR` (files named from the tool and the block index), against the SDK v2
 // fixture (over stdio) and the demo server (over stdio: every content kind). Drives the built binary.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BIN, describeResult, killAllClis, leftoverPids, runCli, stackLines, type CliResult } from '../helpers/cli.js';
 import { fixturePath, stopAllFixtures } from '../helpers/servers.js';
 import { mediaFileName, safeNamePart } from '../../src/cli/content-format.js';
+import { removeTree } from '../helpers/files.js';
 
 const MODERN = fixturePath('modern-server');
 vi.setConfig({ testTimeout: 120_000 });
@@ -19,7 +20,7 @@ beforeAll(() => {
 afterAll(async () => {
   await killAllClis();
   await stopAllFixtures();
-  rmSync(tmp, { recursive: true, force: true });
+  removeTree(tmp);
   expect(leftoverPids()).toEqual([]);
 });
 

@@ -3,12 +3,13 @@
 // JSON file; the test edits the file and waits for the restart's diff lines, then ends the
 // listen with Ctrl-C. No server process may be left.
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describeResult, jsonLines, killAllClis, leftoverPids, runCli, stackLines, startCli, type CliResult } from '../helpers/cli.js';
 import { fixturePath } from '../helpers/servers.js';
 import { interrupt, waitForCount } from '../helpers/wait.js';
+import { removeTree } from '../helpers/files.js';
 
 const RELOAD = fixturePath('reload-server');
 const TS = String.raw`\d\d:\d\d:\d\d\.\d{3}`;
@@ -33,7 +34,7 @@ afterEach(async () => {
 });
 
 afterAll(() => {
-  rmSync(dir, { recursive: true, force: true });
+  removeTree(dir);
   expect(leftoverPids()).toEqual([]);
 });
 

@@ -2,12 +2,13 @@
 // prepared lane, src/client/lane.ts): the requests in flight count as cancelled (exit 130) or
 // as MCPI_TIMEOUT errors, and each is cancelled on the wire (notifications/cancelled, seen in
 // --trace). Waits on the trace lines, never on the clock.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BIN, describeResult, killAllClis, runCli, startCli } from '../helpers/cli.js';
 import { interrupt, waitForCount } from '../helpers/wait.js';
+import { removeTree } from '../helpers/files.js';
 
 const DEMO = ['--', process.execPath, BIN, 'demo-server'];
 /** A call that takes 50 s (10 steps of 5 s): it is in flight until cancelled. */
@@ -49,6 +50,6 @@ describe('load: cancellation and timeouts', { timeout: 120_000 }, () => {
     const d = JSON.parse(r.stdout);
     expect(d.requests).toMatchObject({ sent: 4, completed: 4, ok: 2, transportErrors: { MCPI_TIMEOUT: 2 } });
     expect(r.stderr.match(CANCELLED('timeout'))).toHaveLength(2);
-    rmSync(dirname(mix), { recursive: true, force: true });
+    removeTree(dirname(mix));
   });
 });

@@ -8,13 +8,14 @@
 // (--max-in-flight on the queueing server), --strict-args and undeclared-key warnings, and
 // tools that ask for input answered by --elicit (SDK v2 input rounds, an SDK v1 elicitation).
 // Runs are bounded by --requests, or by stages whose request count is fixed by their schedule.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, connect as tcpConnect, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, describeResult, killAllClis, leftoverPids, runCli, type CliResult } from '../helpers/cli.js';
 import { fixturePath, startHttpFixture, stopAllFixtures, type HttpFixture } from '../helpers/servers.js';
+import { removeTree } from '../helpers/files.js';
 
 const MODERN = ['--', process.execPath, fixturePath('modern-server'), '--stdio'];
 const QUEUE = ['--', process.execPath, fixturePath('faults/stdio-queue')];
@@ -37,7 +38,7 @@ afterEach(async () => {
 afterAll(async () => {
   await Promise.all([modernHttp?.stop(), legacyHttp?.stop()]);
   await stopAllFixtures();
-  rmSync(dir, { recursive: true, force: true });
+  removeTree(dir);
   expect(leftoverPids()).toEqual([]);
 });
 

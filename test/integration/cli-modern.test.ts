@@ -1,11 +1,12 @@
 // The scripted CLI (discover, tools, call) against the modern (SDK v2, 2026-07-28) fixture,
 // over real stdio pipes and real loopback HTTP, driving the built binary.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeResult, killAllClis, leftoverPids, ownStderr, runCli, stackLines, type CliResult } from '../helpers/cli.js';
 import { fixturePath, startHttpFixture, stopAllFixtures, type HttpFixture } from '../helpers/servers.js';
+import { removeTree } from '../helpers/files.js';
 
 const MODERN = fixturePath('modern-server');
 const ALL_TOOLS = ['add', 'echo', 'greet', 'slow', 'fail', 'typed', 'bad_header_array', 'bad_header_dup', 'change_tools'];
@@ -23,7 +24,7 @@ afterAll(async () => {
   await killAllClis();
   await http?.stop();
   await stopAllFixtures();
-  rmSync(tmp, { recursive: true, force: true });
+  removeTree(tmp);
   expect(leftoverPids()).toEqual([]);
 });
 

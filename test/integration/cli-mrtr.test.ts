@@ -2,13 +2,14 @@
 // exit-5 path and --resume, legacy servers' own requests, resources, prompts and completions,
 // against the surface fixtures (SDK v2 over stdio and HTTP, SDK v1 legacy, a raw peer) and
 // @modelcontextprotocol/server-everything over stdio. Drives the built binary.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { describeResult, killAllClis, leftoverPids, runCli, stackLines, startCli, type CliResult } from '../helpers/cli.js';
 import { fixturePath, startHttpFixture, stopAllFixtures, type HttpFixture } from '../helpers/servers.js';
 import { everythingServer } from '../helpers/fixture-bundles.js';
+import { removeTree } from '../helpers/files.js';
 
 const MODERN = fixturePath('surface/modern-surface');
 const LEGACY = fixturePath('surface/legacy-surface');
@@ -30,7 +31,7 @@ afterAll(async () => {
   await killAllClis();
   await http?.stop();
   await stopAllFixtures();
-  rmSync(tmp, { recursive: true, force: true });
+  removeTree(tmp);
   expect(leftoverPids()).toEqual([]);
 });
 

@@ -2,12 +2,13 @@
 // (the SDK v2 codec with a key made at start: the surface fixture's --per-process-key). The
 // pending document says so before, and the server's -32602 says so after; a server with a
 // shared key resumes fine. Drives the built binary.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { describeResult, killAllClis, leftoverPids, runCli, stackLines, type CliResult } from '../helpers/cli.js';
 import { fixturePath, startHttpFixture, stopAllFixtures, type HttpFixture } from '../helpers/servers.js';
+import { removeTree } from '../helpers/files.js';
 
 const SURFACE = fixturePath('surface/modern-surface');
 vi.setConfig({ testTimeout: 180_000 });
@@ -22,7 +23,7 @@ afterAll(async () => {
   await killAllClis();
   await http?.stop();
   await stopAllFixtures();
-  rmSync(tmp, { recursive: true, force: true });
+  removeTree(tmp);
   expect(leftoverPids()).toEqual([]);
 });
 

@@ -4,12 +4,13 @@
 // broken file (64 with its place), `call --save` (appending, numbering, several processes at
 // once, then run), and `run --against` two servers that differ in one tool (6), two that do
 // not (0), an expectation failing on one (8); --json, --junit, --markdown.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, describeResult, killAllClis, leftoverPids, runCli, startCli, type CliResult } from '../helpers/cli.js';
 import { fixturePath, startHttpFixture, stopAllFixtures, type HttpFixture } from '../helpers/servers.js';
+import { removeTree } from '../helpers/files.js';
 
 const DEMO = ['--', process.execPath, BIN, 'demo-server'];
 const MODERN_CMD = `"${process.execPath}" "${fixturePath('modern-server')}" --stdio`;
@@ -31,7 +32,7 @@ afterEach(async () => {
 afterAll(async () => {
   await Promise.all([modernHttp?.stop(), legacyHttp?.stop()]);
   await stopAllFixtures();
-  rmSync(dir, { recursive: true, force: true });
+  removeTree(dir);
   expect(leftoverPids()).toEqual([]);
 });
 

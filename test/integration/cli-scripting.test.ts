@@ -3,13 +3,14 @@
 // @modelcontextprotocol/server v2; legacy-server.mjs, surface/legacy-surface.mjs on the v1
 // SDK), the built-in demo, and a plain-HTTP listener for the TLS case (the SDK cannot be asked
 // to speak plain HTTP on an https:// URL).
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, expectOk, jsonLines, killAllClis, leftoverPids, ownStderr, runCli, startCli, type CliResult } from '../helpers/cli.js';
 import { fixturePath, startHttpFixture, stopAllFixtures, type HttpFixture } from '../helpers/servers.js';
+import { removeTree } from '../helpers/files.js';
 
 const MODERN = ['--', process.execPath, fixturePath('modern-server'), '--stdio'];
 const LEGACY_SURFACE = fixturePath('surface/legacy-surface');
@@ -31,7 +32,7 @@ afterEach(async () => {
 
 afterAll(async () => {
   await stopAllFixtures();
-  rmSync(tmp, { recursive: true, force: true });
+  removeTree(tmp);
   expect(leftoverPids()).toEqual([]);
 });
 

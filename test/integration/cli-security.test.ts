@@ -1,11 +1,12 @@
 // Issue 17 §8, 11, 12, 13, 14 from the built binary, against a raw hostile server
 // (test/fixtures/faults/stdio-hostile.mjs) and the modern HTTP fixture.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { describeResult, killAllClis, runCli, stackLines, type CliResult } from '../helpers/cli.js';
 import { fixturePath, startHttpFixture, stopAllFixtures, type HttpFixture } from '../helpers/servers.js';
+import { removeTree } from '../helpers/files.js';
 
 vi.setConfig({ testTimeout: 180_000 });
 const HOSTILE = ['--', process.execPath, fixturePath('faults/stdio-hostile')];
@@ -19,7 +20,7 @@ afterAll(async () => {
   await killAllClis();
   await http?.stop();
   await stopAllFixtures();
-  rmSync(tmp, { recursive: true, force: true });
+  removeTree(tmp);
 });
 function ok(r: CliResult, code = 0): void {
   expect(r.code, describeResult(r)).toBe(code);

@@ -6,11 +6,12 @@
  * starts fetches at least the interval apart, all within the server's lifetime so far).
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describeResult, jsonLines, killAllClis, runCli } from '../helpers/cli.js';
+import { removeTree } from '../helpers/files.js';
 
 const storm = fileURLToPath(new URL('../../bench/storm-server.mjs', import.meta.url));
 afterAll(killAllClis);
@@ -54,7 +55,7 @@ describe('list_changed storm', () => {
     );
     expect(r.code, describeResult(r)).toBe(0);
     const stats = JSON.parse(readFileSync(report, 'utf8')) as StormReport;
-    rmSync(dir, { recursive: true, force: true });
+    removeTree(dir);
     expect(stats.notifications).toBe(1000);
     expect(stats.finalGeneration).toBe(1000);
     // The final state reached: the server answered a list of the last generation, and the last diff shows it.

@@ -3,7 +3,7 @@
 // GET stream answered 404, ids across a --resume, a 401 with nothing to log in to, an endless
 // SSE `data:` line, the OAuth token and a redirect to another origin, and the HTTP+SSE
 // transport under our redirect policy. Drives the built binary (build first).
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -12,6 +12,7 @@ import { describeResult, killAllClis, leftoverPids, ownStderr, runCli, stackLine
 import { tempConfigHome } from '../helpers/oauth.js';
 import { fixturePath, startHttpFixture, stopAllFixtures, type HttpFixture } from '../helpers/servers.js';
 import { runCliUntil } from '../helpers/wait.js';
+import { removeTree } from '../helpers/files.js';
 
 vi.setConfig({ testTimeout: 120_000 });
 
@@ -33,7 +34,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await killAllClis();
   await stopAllFixtures();
-  rmSync(tmp, { recursive: true, force: true });
+  removeTree(tmp);
   expect(leftoverPids()).toEqual([]);
 });
 

@@ -4,7 +4,7 @@
 // (XDG_RUNTIME_DIR of this test). `attach` lists it; `attach NAME --json` gets the lines so
 // far and then the host's traffic as it happens, and ends with exit 0 when the proxy ends; the
 // stream is a recording `mock` serves. The HTTP proxy is listed too; a name that runs nothing is 64.
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
@@ -14,6 +14,7 @@ import { startHost } from '../helpers/host.js';
 import { waitForCount } from '../helpers/wait.js';
 import { parseRecording, isMessageEntry } from '../../src/record/format.js';
 import { conversationOf } from '../../src/record/exchanges.js';
+import { removeTree } from '../helpers/files.js';
 
 vi.setConfig({ testTimeout: 120_000 });
 
@@ -30,7 +31,7 @@ const SERVER = [process.execPath, fixturePath('legacy-server.mjs'), '--stdio'];
 afterAll(async () => {
   await killAllClis();
   await stopAllFixtures();
-  rmSync(dir, { recursive: true, force: true });
+  removeTree(dir);
   expect(leftoverPids()).toEqual([]);
 });
 

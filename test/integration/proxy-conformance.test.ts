@@ -10,13 +10,14 @@
 // the typed prefix), tools-call-with-progress and server-sse-multiple-streams (timing and
 // concurrent streams), dns-rebinding-protection (it tests the server's own HTTP handling, which
 // the mock does instead of the recording).
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { leftoverPids, startCli, type CliProcess } from '../helpers/cli.js';
 import { startDemoServer, type DemoServer } from '../../src/demo/server.js';
 import { runServerScenario } from '../conformance/harness.js';
+import { removeTree } from '../helpers/files.js';
 
 const SPEC = '2026-07-28';
 const READ_ONLY = [
@@ -45,7 +46,7 @@ afterAll(async () => {
   for (const p of procs) p.kill('SIGTERM');
   await Promise.all(procs.map((p) => p.done));
   await demo?.close();
-  rmSync(dir, { recursive: true, force: true });
+  removeTree(dir);
   expect(leftoverPids()).toEqual([]);
 });
 

@@ -3,7 +3,7 @@
 // 0) and against a server with other tools (exit 6), and served by `mcp-inspect mock` (stdio
 // and HTTP) to the same SDK client, which gets the same results. Also a modern session
 // (mcp-inspect's own client, server/discover) and a snapshot file as a mock.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -12,13 +12,14 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, REPO_ROOT, describeResult, leftoverPids, runCli, startCli } from '../helpers/cli.js';
 import { fixturePath } from '../helpers/servers.js';
+import { removeTree } from '../helpers/files.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mcpi-replay-'));
 const REC = join(dir, 'legacy.ndjson');
 const LEGACY = [process.execPath, fixturePath('legacy-server.mjs'), '--stdio'];
 const MODERN = [process.execPath, fixturePath('modern-server.mjs'), '--stdio'];
 afterAll(() => {
-  rmSync(dir, { recursive: true, force: true });
+  removeTree(dir);
   expect(leftoverPids()).toEqual([]);
 });
 

@@ -5,7 +5,7 @@
 // host closing stdin or signalling the proxy (no orphans), the whole environment passed, and
 // the --inject faults.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -16,12 +16,13 @@ import { fixturePath } from '../helpers/servers.js';
 import { readRecording } from '../../src/record/reader.js';
 import { isMessageEntry } from '../../src/record/format.js';
 import { everythingServer } from '../helpers/fixture-bundles.js';
+import { removeTree } from '../helpers/files.js';
 
 const EVERYTHING = everythingServer();
 const TEE = fixturePath('tee-stdio.mjs');
 const dir = mkdtempSync(join(tmpdir(), 'mcpi-proxy-'));
 afterAll(() => {
-  rmSync(dir, { recursive: true, force: true });
+  removeTree(dir);
   expect(leftoverPids()).toEqual([]);
 });
 

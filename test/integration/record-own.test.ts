@@ -5,7 +5,7 @@
 // over stdio and from a recording made over Streamable HTTP (a legacy session: http lines,
 // the request's line before its message, as the proxy writes them); a modern HTTP recording
 // mocks for mcp-inspect itself. --redact and --max-record-bytes apply as for the proxy.
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
@@ -14,6 +14,7 @@ import { fixturePath, startHttpFixture, stopAllFixtures } from '../helpers/serve
 import { startHost } from '../helpers/host.js';
 import { isMessageEntry, type HttpEntry, type MessageEntry } from '../../src/record/format.js';
 import { readRecording } from '../../src/record/reader.js';
+import { removeTree } from '../helpers/files.js';
 
 vi.setConfig({ testTimeout: 120_000 });
 
@@ -24,7 +25,7 @@ const MODERN = [process.execPath, fixturePath('modern-server.mjs'), '--stdio'];
 afterAll(async () => {
   await killAllClis();
   await stopAllFixtures();
-  rmSync(dir, { recursive: true, force: true });
+  removeTree(dir);
   expect(leftoverPids()).toEqual([]);
 });
 

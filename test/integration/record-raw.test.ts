@@ -6,7 +6,7 @@
 // bodies and with SSE streams: the recording's server `raw` are those texts, its http lines
 // carry the exchange counter `stream` (request and response alike), and `replay` of it
 // against the same server exits 0.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
@@ -14,6 +14,7 @@ import { describeResult, killAllClis, leftoverPids, runCli } from '../helpers/cl
 import { fixturePath, startHttpFixture, stopAllFixtures, type HttpFixture } from '../helpers/servers.js';
 import { isMessageEntry, type HttpEntry, type RecordingEntry } from '../../src/record/format.js';
 import { readRecording } from '../../src/record/reader.js';
+import { removeTree } from '../helpers/files.js';
 
 const isHttpEntry = (e: RecordingEntry): e is HttpEntry => 'http' in e;
 
@@ -25,7 +26,7 @@ const FIXTURE = 'faults/noncanonical.mjs';
 afterAll(async () => {
   await killAllClis();
   await stopAllFixtures();
-  rmSync(dir, { recursive: true, force: true });
+  removeTree(dir);
   expect(leftoverPids()).toEqual([]);
 });
 

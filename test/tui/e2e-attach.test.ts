@@ -7,7 +7,7 @@
  * call from the viewer is refused with a sentence saying why; the proxy's end is shown; q quits
  * with 0. Skipped when tmux is missing or dist/ is not built.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -15,6 +15,7 @@ import { BIN } from '../helpers/cli.js';
 import { fixturePath } from '../helpers/servers.js';
 import { startHost } from '../helpers/host.js';
 import { HAS_TMUX, TUI_BUILT, TUI_ENV, inspectorCommand, tmuxServer } from '../helpers/tmux.js';
+import { removeTree } from '../helpers/files.js';
 
 const canRun = HAS_TMUX && TUI_BUILT;
 const term = tmuxServer('e2e-attach');
@@ -22,7 +23,7 @@ const dir = mkdtempSync(join(tmpdir(), 'mcpi-e2e-attach-'));
 const env = { XDG_RUNTIME_DIR: join(dir, 'run'), MCP_INSPECT_STATE_DIR: join(dir, 'state'), TMPDIR: dir };
 afterAll(() => {
   term.kill();
-  rmSync(dir, { recursive: true, force: true });
+  removeTree(dir);
 });
 
 describe.skipIf(!canRun)('e2e in tmux: attach to a proxy between an SDK host and an SDK server', () => {

@@ -7,7 +7,7 @@
  * JSON unlike JSON.stringify (test/fixtures/faults/noncanonical.mjs) is recorded byte for byte.
  * Skipped when tmux is missing or dist/ is not built.
  */
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -17,13 +17,14 @@ import { startHost } from '../helpers/host.js';
 import { HAS_TMUX, TUI_BUILT, inspectorCommand, tmuxServer } from '../helpers/tmux.js';
 import { readRecording } from '../../src/record/reader.js';
 import { isMessageEntry } from '../../src/record/format.js';
+import { removeTree } from '../helpers/files.js';
 
 const canRun = HAS_TMUX && TUI_BUILT;
 const term = tmuxServer('e2e-record');
 const dir = mkdtempSync(join(tmpdir(), 'mcpi-e2e-record-'));
 afterAll(() => {
   term.kill();
-  rmSync(dir, { recursive: true, force: true });
+  removeTree(dir);
 });
 
 describe.skipIf(!canRun)('e2e in tmux: recording from the TUI', () => {

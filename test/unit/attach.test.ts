@@ -3,7 +3,7 @@
 // a slow viewer's gap), and the host's view built from the stream's lines (wire events,
 // findings, the description, list diffs with cause `host`). Real Unix sockets in a temporary
 // folder; no proxy process (the integration tests run those).
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -17,9 +17,10 @@ import type { Finding } from '../../src/check/types.js';
 import type { WireEvent } from '../../src/protocol/wire-event.js';
 import { runtimeDirCandidates } from '../../src/state/index.js';
 import { HANG_MS } from '../helpers/wait.js';
+import { removeTree } from '../helpers/files.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mcpi-att-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(() => removeTree(dir));
 
 /** Waits until `cond` holds (polling; the deadline only guards against a hang). */
 async function waitFor(cond: () => boolean | Promise<boolean>, what: string): Promise<void> {

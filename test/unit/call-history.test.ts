@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -19,9 +19,10 @@ import {
 import { historyTarget } from '../../src/cli/commands/tui.js';
 import { replayArguments } from '../../src/tui/hooks/useCallHistory.js';
 import { collectableArguments, envPlaceholder, resultOfSummary } from '../../src/tui/hooks/useCollectPrompt.js';
+import { removeTree } from '../helpers/files.js';
 
 const root = mkdtempSync(join(tmpdir(), 'mcpi-history-'));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+afterAll(() => removeTree(root));
 let n = 0;
 /** A fresh state folder and a history on it, with its warnings. */
 function fresh(key = 'demo') {

@@ -2,7 +2,7 @@
 // ${calls.…} interpolation, the expectations' verdicts, the expectation a saved call gets, and
 // appending to a file (kept content, numbering, the lock). Cross-process appends are tested
 // with the real CLI (test/integration/cli-run.test.ts).
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -19,9 +19,10 @@ import {
 } from '../../src/collection/format.js';
 import { judge } from '../../src/collection/expect.js';
 import { appendCall, callNames, readCollection } from '../../src/collection/file.js';
+import { removeTree } from '../helpers/files.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'mcpi-collection-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(() => removeTree(dir));
 
 const doc = (calls: unknown[]) => JSON.stringify({ format: COLLECTION_FORMAT, calls }, null, 2);
 function parseError(text: string): CollectionError {

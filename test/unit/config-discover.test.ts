@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +13,7 @@ import {
   type Discovery,
 } from '../../src/config/index.js';
 import { UsageError } from '../../src/protocol/errors.js';
+import { removeTree } from '../helpers/files.js';
 
 let root: string;
 let home: string;
@@ -113,7 +114,7 @@ enabled = false
   write(join(project, '.vscode', 'mcp.json'), `{ "servers": { "memory": { "command": "project-memory" } } }`);
 });
 
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+afterAll(() => removeTree(root));
 
 function ctx(extra: Partial<ConfigContext> = {}): ConfigContext {
   return { cwd: project, home, platform: 'linux', env: { USER_NAME: 'ada', GH_TOKEN: 'gh-123', REMOTE_TOKEN: 'rt' }, readFile: readConfigFile, ...extra };

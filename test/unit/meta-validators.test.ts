@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +8,7 @@ import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { describe, expect, it, vi } from 'vitest';
+import { removeTree } from '../helpers/files.js';
 
 // The build's generator (scripts/meta-validators.mjs, plain JavaScript): the sources it puts in
 // place of src/schema/meta.ts, evaluated here as the bundle's CommonJS wrapper would.
@@ -110,7 +111,7 @@ describe('the meta-schema validators the build compiles (scripts/meta-validators
       expect(PRECOMPILED_META!['2020-12']({ type: 12 })).toBe(false);
       expect(PRECOMPILED_META!['2020-12']({ type: 'string' })).toBe(true);
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      removeTree(dir);
     }
   });
 });

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -8,9 +8,10 @@ import { readRecording } from '../../src/record/reader.js';
 import { parseFaults } from '../../src/record/faults.js';
 import { conversationOf } from '../../src/record/exchanges.js';
 import { UsageError } from '../../src/protocol/errors.js';
+import { removeTree } from '../helpers/files.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mcpi-rec-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(() => removeTree(dir));
 
 const header = JSON.stringify({
   format: RECORDING_FORMAT,

@@ -3,7 +3,7 @@
 // URL redaction, the state folder and project-entry approval (through resolveTarget, the
 // one place every config-reading command goes through).
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -21,9 +21,10 @@ import { redactUrl, redactUrlsIn } from '../../src/util/redact.js';
 import { stateDir, readStateFile, writeStateFile } from '../../src/state/index.js';
 import { resolveTarget } from '../../src/cli/target.js';
 import { ConfigError } from '../../src/config/types.js';
+import { removeTree } from '../helpers/files.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'mcpi-security-'));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+afterAll(() => removeTree(tmp));
 
 describe('8: the exit-5 hint is one quoted shell word', () => {
   const input = parseInputRequired({

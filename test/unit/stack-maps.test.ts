@@ -1,13 +1,14 @@
-import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { transformSync } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
 import { mapStack } from '../../src/cli/stack-maps.js';
+import { removeTree } from '../helpers/files.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mcpi-stack-maps-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(() => removeTree(dir));
 
 /** A bundle file in dir/dist/ with its map (made by esbuild, as the build makes them), whose `boom()` throws from src/boom.ts line 4. */
 function bundle(name: string, withMap: boolean): string {
