@@ -34,14 +34,6 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
  */
 const PATCHES = [
   {
-    // undici's cookie helpers read globalThis.Headers when the module loads, and reading that
-    // global makes Node load its own copy of undici (~25 ms of CPU on every HTTP run) for a
-    // brand check of helpers we never call: the check is made on its first use instead.
-    file: 'node_modules/undici/lib/web/cookies/index.js',
-    from: 'const brandChecks = webidl.brandCheckMultiple([Headers, globalThis.Headers].filter(Boolean))',
-    to: 'let brandChecksOnce\nconst brandChecks = (v) => (brandChecksOnce ??= webidl.brandCheckMultiple([Headers, globalThis.Headers].filter(Boolean)))(v)',
-  },
-  {
     // Ink connects to React DevTools when DEV=true, through react-devtools-core (not a
     // dependency) and ws. Bundled, DEV=true would end in a crash (Ink then reads its own
     // package.json, which is not shipped), and DEV is a common variable name: the bundle
@@ -166,7 +158,9 @@ export const bundleOptions = {
   target: 'node20.18',
   // jsonc-parser's `main` is a UMD build whose require() of its own modules esbuild cannot
   // follow (the bundle then fails at run time); its ESM build bundles cleanly.
-  alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
+  // undici's index loads its whole library (fetch, WebSocket, caches, mocks…) when it loads:
+  // scripts/undici-entry.cjs gives src/ the four things it imports, the rest on first use.
+  alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js', undici: './scripts/undici-entry.cjs' },
   // Bundled CommonJS (commander, ajv, react …) require()s Node's built-ins (through esbuild's
   // __require, which calls `require.apply`). Every file gets this banner, so its require is made
   // on the first call: createRequire costs ~50 µs a file, and most files never call it.
