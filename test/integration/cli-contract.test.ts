@@ -1,7 +1,7 @@
 // `snapshot`, `diff` and `check` through the real binary against real servers: the official
 // SDK servers (test/fixtures/modern-server.mjs, legacy-server.mjs), the demo server, and the
 // planted-fault peer test/fixtures/faults/contract-faults.mjs (one fault per check rule).
-import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -102,6 +102,17 @@ describe('diff', () => {
     expect((await runCli(['diff', join(dir, 'nope.json')])).code).toBe(64);
     expect((await runCli(['diff', join(dir, 'nope.json'), join(dir, 'nope2.json')])).code).toBe(64);
     expect((await runCli(['diff', join(dir, 'base.json'), 'http://127.0.0.1:9/mcp', '--timeout', '2000'])).code).toBe(3);
+    // A recording holds one server: with two live sides the second recording replaced the first.
+    const rec = join(dir, 'two.ndjson');
+    for (const args of [
+      ['http://127.0.0.1:9/mcp', 'http://127.0.0.1:9/mcp', '--record', rec],
+      ['http://127.0.0.1:9/mcp', '--record', rec, '--', 'node', '-e', '0'],
+    ]) {
+      const r = await runCli(['diff', ...args]);
+      expect(r.code, describeResult(r)).toBe(64);
+      expect(r.stderr).toContain('--record records one server, and both sides of this diff are live');
+      expect(existsSync(rec)).toBe(false);
+    }
   });
 });
 

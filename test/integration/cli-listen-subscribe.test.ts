@@ -36,6 +36,25 @@ describe('listen --resource', () => {
     await server.stop();
   });
 
+  it('a new session (the server restarted) is subscribed again, and its updates are re-read and diffed', { timeout: 120_000 }, async () => {
+    const first = await startHttpFixture('surface/legacy-surface', ['--http']);
+    const port = new URL(first.url).port;
+    const listen = startCli(['listen', first.url, '--resource', 'legacy://counter'], { timeoutMs: 120_000 });
+    await listen.waitFor(/subscribed to legacy:\/\/counter \(resources\/subscribe\)/, { stream: 'stderr', timeoutMs: 60_000 });
+    await first.stop();
+    // The new process knows neither the session nor the subscription.
+    const second = await startHttpFixture('surface/legacy-surface', ['--http', '--port', port]);
+    await listen.waitFor(/new session: .*started a new session/, { timeoutMs: 60_000 });
+    await listen.waitFor(/(subscribed to legacy:\/\/counter \(resources\/subscribe\)[^]*){2}/, { stream: 'stderr', timeoutMs: 60_000 });
+    const touch = await runCli(['call', second.url, 'touch_resource']);
+    expect(touch.code, describeResult(touch)).toBe(0);
+    await listen.waitFor(/^ {2}\+ count: 1$/m, { timeoutMs: 60_000 });
+    const r = await interrupt(listen);
+    expect(r.code, describeResult(r)).toBe(0);
+    expect(stackLines(r.stderr)).toEqual([]);
+    await second.stop();
+  });
+
   it('a modern server gets the URI in subscriptions/listen, never resources/subscribe', { timeout: 120_000 }, async () => {
     const server = await startHttpFixture('surface/modern-surface', ['--http']);
     const listen = startCli(['listen', server.url, '--json', '--resource', 'surface://counter', '--trace']);

@@ -26,16 +26,26 @@ export type DiffSide = { kind: 'file'; path: string } | { kind: 'live'; url?: st
 
 /**
  * The two sides from the operands: two words (files or URLs), or one word and the command
- * after `--` (the live side is B), or one word and `--config` (B too). Throws UsageError.
+ * after `--` (the live side is B), or one word and `--config` (B too). Throws UsageError, also
+ * for `--record` with two live sides (a recording holds one server's traffic).
  */
 export function diffSides(words: string[], command: string[], flags: CommonFlags): [DiffSide, DiffSide] {
   const side = (w: string): DiffSide => (isUrl(w) ? { kind: 'live', url: w, label: w } : { kind: 'file', path: w });
-  if (words.length === 2 && !command.length) return [side(words[0]), side(words[1])];
-  if (words.length === 1 && (command.length || flags.config))
-    return [side(words[0]), { kind: 'live', label: command.length ? command.join(' ') : `--config ${flags.config}` }];
-  throw new UsageError(
-    'diff compares two sides: two snapshot files or URLs (mcp-inspect diff a.json b.json), or a snapshot and the server after -- (mcp-inspect diff mcp-snapshot.json -- node server.js)',
-  );
+  let sides: [DiffSide, DiffSide];
+  if (words.length === 2 && !command.length) sides = [side(words[0]), side(words[1])];
+  else if (words.length === 1 && (command.length || flags.config))
+    sides = [side(words[0]), { kind: 'live', label: command.length ? command.join(' ') : `--config ${flags.config}` }];
+  else
+    throw new UsageError(
+      'diff compares two sides: two snapshot files or URLs (mcp-inspect diff a.json b.json), or a snapshot and the server after -- (mcp-inspect diff mcp-snapshot.json -- node server.js)',
+    );
+  // A recording is one server's traffic (its header names the target): with two live sides the
+  // second one's recording replaced the first's.
+  if (flags.record && sides.every((s) => s.kind === 'live'))
+    throw new UsageError(
+      '--record records one server, and both sides of this diff are live: take a snapshot of one side with its recording (mcp-inspect snapshot TARGET -o a.json --record a.ndjson), then diff that snapshot with the other side',
+    );
+  return sides;
 }
 
 /** The body of `diff` (its spec, with the help: ./diff.spec.ts). */

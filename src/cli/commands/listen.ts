@@ -210,6 +210,9 @@ export async function runListen(s: Session, flags: ListenFlags): Promise<Command
           })) {
             if (run.signal.aborted) break;
             out.item(eventJson(ev), () => renderEvent(ev, out));
+            // A renewed legacy session (the server forgot the old one, or restarted) has no
+            // subscriptions: make them again, or the server never says the resource changed.
+            if (ev.type === 'session' && ev.renewal) void subscribeLegacy(client);
             const uri = ev.type === 'notification' && ev.method === METHOD.resourceUpdated ? ev.params?.uri : undefined;
             if (typeof uri === 'string' && watched.has(uri)) {
               const after = await reread(uri);
