@@ -190,16 +190,18 @@ export function redactMessage(message: unknown, pointers: readonly string[][]): 
 
 /** The message line for `raw` from `from` at `t`, with `--redact` pointers applied (`raw` is then re-serialised). Pure. */
 export function messageEntry(t: number, from: 'host' | 'server', raw: string, pointers: readonly string[][] = [], stream?: number): MessageEntry {
-  const e = messageEntryOf(t, from, raw, pointers);
+  const e: MessageEntry = { t, from, raw };
+  const parsed = parseMessage(raw);
+  if (parsed !== undefined) {
+    const { message, changed } = redactMessage(parsed, pointers);
+    e.message = message;
+    if (changed) {
+      e.raw = JSON.stringify(message);
+      e.redacted = true;
+    }
+  }
   if (stream !== undefined) e.stream = stream;
   return e;
-}
-
-function messageEntryOf(t: number, from: 'host' | 'server', raw: string, pointers: readonly string[][]): MessageEntry {
-  const parsed = parseMessage(raw);
-  if (parsed === undefined) return { t, from, raw };
-  const { message, changed } = redactMessage(parsed, pointers);
-  return changed ? { t, from, raw: JSON.stringify(message), message, redacted: true } : { t, from, raw, message };
 }
 
 /** The http line: headers passed through the project's header redaction, the URL through `redactUrl`. Pure. */
