@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
@@ -47,7 +48,7 @@ class SlowFirst extends BaseSequencer {
 }
 
 /** How many forks run test files (see poolOptions below). */
-const FORKS = Number(process.env.MCPI_TEST_FORKS) || 2;
+const FORKS = Number(process.env.MCPI_TEST_FORKS) || 4;
 
 const common = {
   include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
@@ -57,6 +58,9 @@ const common = {
   // cores such a test took 35-50 s, so 30 s failed tests that were only slow.
   testTimeout: 120_000,
   hookTimeout: 120_000,
+  // The built CLI, which test/helpers/cli-in-process.ts imports: loaded by Node as it is, once
+  // per fork (as the binary loads it once per process), not transformed into a copy per test file.
+  server: { deps: { external: [new RegExp(`^${fileURLToPath(new URL('./dist/', import.meta.url)).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`)] } },
 };
 
 // src/util/version.ts: the version is a constant of the build (scripts/build.mjs defines it too).
@@ -72,12 +76,14 @@ export default defineConfig({
     // files. Each file still starts from fresh modules of its own: the project below keeps
     // the per-file isolation inside the fork (vitest resets the module registry and vi.mock's
     // mocks before every file), so only node_modules are loaded once per fork.
-    // Two forks, both kept to the end (minForks = maxForks): tinypool ends a fork above
-    // minForks once it is idle, and a file handed to it in that moment was lost with an
-    // unhandled "Terminating worker thread" (a clean-clone CI run with three forks, one
-    // started on demand: two files never ran; vitest-dev/vitest#8564 is the same race).
-    // Nor was a third fork quicker: 829 s of vitest in that run, 758 s with two forks in the
-    // next idle clean-clone run (and 166% of the two cores). MCPI_TEST_FORKS overrides the number.
+    // Four forks on the two cores, all kept to the end (minForks = maxForks): tinypool ends a
+    // fork above minForks once it is idle, and a file handed to it in that moment was lost
+    // with an unhandled "Terminating worker thread" (vitest-dev/vitest#8564 is the same race).
+    // Since one-shot CLI runs happen inside the forks (test/helpers/cli-in-process.ts), a
+    // fork spends much of a file waiting for servers, terminals and timers: idle, two forks
+    // ran the suite in 484-506 s of wall (700 CPU-s), four in 422-448 s (730 CPU-s). When
+    // every run was a process, the suite was CPU-bound and a third fork was no quicker.
+    // MCPI_TEST_FORKS overrides the number.
     poolOptions: { forks: { maxForks: FORKS, minForks: FORKS, isolate: false } },
     projects: [{ test: { ...common, name: 'mcp-inspect', isolate: true } }],
     sequence: { sequencer: SlowFirst },

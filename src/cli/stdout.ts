@@ -4,14 +4,18 @@
  */
 
 let stdoutClosed = false;
+let guarded = false;
 const closedListeners = new Set<() => void>();
 
 /**
  * Handles EPIPE on stdout (`mcp-inspect … | head`): instead of crashing with a stack trace,
  * stop writing and tell the listeners (the session aborts, so the server is shut down in order).
- * Installed once by main().
+ * Called by every main(); installs the listener once per process (the tests run main() many
+ * times in one process).
  */
 export function installStdoutGuard(): void {
+  if (guarded) return;
+  guarded = true;
   process.stdout.on('error', (e: NodeJS.ErrnoException) => {
     if (e.code !== 'EPIPE' && e.code !== 'ERR_STREAM_DESTROYED') throw e;
     if (stdoutClosed) return;

@@ -9,6 +9,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import { pidAlive } from './servers.js';
+import { inProcessEligible, runInProcess } from './cli-in-process.js';
 
 /** Absolute path of bin/mcp-inspect.js. */
 export const BIN = fileURLToPath(new URL('../../bin/mcp-inspect.js', import.meta.url));
@@ -100,7 +101,7 @@ function ppidOf(pid: number): number | undefined {
  * is orphaned (then it was already seen as a descendant, and stays one), and a pid is reused
  * only after the kernel's counter went round pid_max, not within one CLI's run.
  */
-function descendantScanner(root: number): () => number[] {
+function descendantScanner(root: number | (() => number[])): () => number[] {
   const parent = new Map<number, number | undefined>();
   return () => {
     let entries: string[];
@@ -120,7 +121,7 @@ function descendantScanner(root: number): () => number[] {
       children.get(pp)!.push(p);
     }
     const out: number[] = [];
-    const queue = [root];
+    const queue = typeof root === 'number' ? [root] : root();
     while (queue.length) {
       for (const c of children.get(queue.shift()!) ?? []) {
         out.push(c);
@@ -291,9 +292,64 @@ export function startCli(args: string[], opts: CliOptions = {}): CliProcess {
   return handle;
 }
 
-/** Runs `node bin/mcp-inspect.js ...args` to completion. Never rejects: look at `code`, `timedOut`. */
+/**
+ * Runs `node bin/mcp-inspect.js ...args` to completion. Never rejects: look at `code`, `timedOut`.
+ * A run that cannot tell the difference runs main() of the same bundle in this process instead
+ * (cli-in-process.ts): the same stdout, stderr, exit code and spawned processes, without a
+ * Node start-up and a cold load of the bundle per run. Its `pid` is this process's.
+ */
 export function runCli(args: string[], opts: CliOptions = {}): Promise<CliResult> {
+  if (inProcessEligible({ args, ...opts }, REPO_ROOT)) return runCliInProcess(args, opts);
   return startCli(args, opts).done;
+}
+
+async function runCliInProcess(args: string[], opts: CliOptions): Promise<CliResult> {
+  const started = Date.now();
+  const roots: number[] = [];
+  const seen = new Set<number>();
+  const descendants = descendantScanner(() => [...roots]);
+  const scan = () => {
+    for (const d of descendants()) {
+      seen.add(d);
+      tracked.add(d);
+    }
+  };
+  const scanner = setInterval(scan, 40);
+  try {
+    const r = await runInProcess(args, cliEnv(opts.env), opts.timeoutMs ?? 20_000, (child) => {
+      if (child.pid === undefined) return;
+      roots.push(child.pid);
+      seen.add(child.pid);
+      tracked.add(child.pid);
+      scan();
+    });
+    if (r.timedOut) {
+      scan();
+      for (const d of seen) {
+        try {
+          process.kill(d, 'SIGKILL');
+        } catch {
+          /* gone */
+        }
+      }
+    }
+    clearInterval(scanner);
+    const durationMs = Date.now() - started;
+    const orphans = await waitAllGone(seen, 10_000);
+    return {
+      code: r.code,
+      signal: r.timedOut ? 'SIGKILL' : null,
+      stdout: r.stdout,
+      stderr: r.stderr,
+      durationMs,
+      timedOut: r.timedOut,
+      pid: process.pid,
+      descendants: [...seen],
+      orphans,
+    };
+  } finally {
+    clearInterval(scanner);
+  }
 }
 
 /** Kills every CLI still running (SIGKILL, descendants too) and waits for them (for afterAll/afterEach). */

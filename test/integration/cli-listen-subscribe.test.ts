@@ -41,6 +41,9 @@ describe('listen --resource', () => {
     const port = new URL(first.url).port;
     const listen = startCli(['listen', first.url, '--resource', 'legacy://counter'], { timeoutMs: 120_000 });
     await listen.waitFor(/subscribed to legacy:\/\/counter \(resources\/subscribe\)/, { stream: 'stderr', timeoutMs: 60_000 });
+    // The listen is up (its first listing printed) before the server goes: a server gone while
+    // listen still starts is a failure to connect (exit 3), not a drop to reconnect from.
+    await listen.waitFor(/ tools? listed/, { timeoutMs: 60_000 });
     await first.stop();
     // The new process knows neither the session nor the subscription.
     const second = await startHttpFixture('surface/legacy-surface', ['--http', '--port', port]);
