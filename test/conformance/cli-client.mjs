@@ -3,7 +3,11 @@
 // work. This wrapper only maps the suite's inputs to CLI flags and runs two commands, as a
 // user would: `tools <url>` (connect → 401 → login through the headless --browser → retry),
 // then `call <url> <first tool>` (with the token stored by the first run, and a step-up
-// when the server asks for more scopes).
+// when the server asks for more scopes). Each is main() of the built bundle (what
+// bin/mcp-inspect.js runs), one after the other in this process, with its stdout and stderr
+// captured: three Node start-ups and cold loads of the bundle less per scenario (the tests
+// run ~40 scenarios). What one run knows reaches the next only through the token store, as
+// between two processes: the CLI keeps no state of its own between runs.
 //
 //   conformance client --command "node test/conformance/cli-client.mjs" --scenario auth/metadata-default --spec-version 2026-07-28
 //
@@ -12,13 +16,12 @@
 // valid_jwt → --assertion FILE; idp_* → --idp-issuer/--idp-client-id/--id-token FILE). The CIMD URL the suite expects is always
 // offered (--client-metadata-url; used only where the AS advertises support). Tokens go to a
 // temporary config home. Exits with the CLI's exit code (0 when both commands succeeded).
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const CLI = fileURLToPath(new URL('../../bin/mcp-inspect.js', import.meta.url));
+const DIST_MAIN = new URL('../../dist/cli/main.js', import.meta.url).href;
 const HEADLESS = fileURLToPath(new URL('../fixtures/oauth/headless-browser.mjs', import.meta.url));
 /** The CIMD URL the suite's CIMD scenario expects (it is never fetched). */
 const CIMD_URL = 'https://conformance-test.local/client-metadata.json';
@@ -26,7 +29,9 @@ const CIMD_URL = 'https://conformance-test.local/client-metadata.json';
 const serverUrl = process.argv.at(-1);
 const context = process.env.MCP_CONFORMANCE_CONTEXT ? JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT) : {};
 const home = mkdtempSync(join(tmpdir(), 'mcpi-conformance-cli-'));
-const env = { ...process.env, XDG_CONFIG_HOME: home, HOME: home, BROWSER: '', NO_COLOR: '1' };
+// The environment of every run (the CLI reads it when it needs a value).
+Object.assign(process.env, { XDG_CONFIG_HOME: home, HOME: home, BROWSER: '', NO_COLOR: '1' });
+const { main } = await import(DIST_MAIN);
 
 const flags = ['--browser', `"${process.execPath}" "${HEADLESS}"`, '--client-metadata-url', CIMD_URL, '--timeout', '20000'];
 if (context.client_id) flags.push('--client-id', String(context.client_id));
@@ -57,19 +62,45 @@ if (process.env.MCPI_CONFORMANCE_FLAGS) flags.push(...process.env.MCPI_CONFORMAN
 /** What the tests read back (MCPI_CONFORMANCE_RESULT names the file): each run, `auth status`, the token files. */
 const result = { context, runs: [], status: undefined, storeFiles: [] };
 
-/** Runs the CLI; its stderr is passed through (the suite keeps it); resolves with exit code and stdout. */
-function cli(args, extra = flags) {
-  process.stderr.write(`[cli-client] mcp-inspect ${args.join(' ')}\n`);
-  const r = spawnSync(process.execPath, [CLI, ...args, ...extra], { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 });
-  process.stderr.write(r.stderr ?? '');
-  process.stdout.write(r.stdout ?? '');
-  result.runs.push({ args, code: r.status, stdout: r.stdout ?? '', stderr: r.stderr ?? '' });
-  return { code: r.status ?? 1, stdout: r.stdout ?? '' };
+/** Runs main(argv) with stdout and stderr captured; resolves with its exit code and both outputs. */
+async function run(argv) {
+  let stdout = '';
+  let stderr = '';
+  const saved = { out: process.stdout.write, err: process.stderr.write };
+  const capture = (append) => (chunk, encoding, cb) => {
+    append(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
+    const done = typeof encoding === 'function' ? encoding : cb;
+    if (typeof done === 'function') queueMicrotask(done);
+    return true;
+  };
+  process.stdout.write = capture((s) => (stdout += s));
+  process.stderr.write = capture((s) => (stderr += s));
+  let code;
+  try {
+    code = await main(argv);
+  } catch (e) {
+    stderr += `${e?.stack ?? e}\n`;
+    code = 1;
+  } finally {
+    process.stdout.write = saved.out;
+    process.stderr.write = saved.err;
+  }
+  return { code, stdout, stderr };
 }
 
-function report() {
+/** Runs the CLI; its stderr is passed through (the suite keeps it); resolves with exit code and stdout. */
+async function cli(args, extra = flags) {
+  process.stderr.write(`[cli-client] mcp-inspect ${args.join(' ')}\n`);
+  const r = await run([...args, ...extra]);
+  process.stderr.write(r.stderr);
+  process.stdout.write(r.stdout);
+  result.runs.push({ args, code: r.code, stdout: r.stdout, stderr: r.stderr });
+  return { code: r.code, stdout: r.stdout };
+}
+
+async function report() {
   if (!process.env.MCPI_CONFORMANCE_RESULT) return;
-  const status = spawnSync(process.execPath, [CLI, 'auth', 'status', serverUrl, '--json'], { env, encoding: 'utf8' });
+  const status = await run(['auth', 'status', serverUrl, '--json']);
   try {
     result.status = JSON.parse(status.stdout);
   } catch {
@@ -85,14 +116,14 @@ function report() {
 
 let code = 0;
 try {
-  const list = cli(['tools', serverUrl, '--json']);
+  const list = await cli(['tools', serverUrl, '--json']);
   code = list.code;
   if (code === 0) {
     const first = JSON.parse(list.stdout).tools?.[0]?.name;
-    if (first) code = cli(['call', serverUrl, first]).code;
+    if (first) code = (await cli(['call', serverUrl, first])).code;
   }
 } finally {
-  report();
+  await report();
   rmSync(home, { recursive: true, force: true });
 }
 process.exit(code);
