@@ -98,15 +98,14 @@ export interface InProcessOutcome {
   stdout: string;
   stderr: string;
   timedOut: boolean;
-  /** The processes the run spawned (its stdio servers, browsers…), for the descendant scan. */
-  children: ChildProcess[];
 }
 
 /**
  * Runs `main(args)` with process.env set to `env` (restored after), stdout and stderr
  * captured and not TTYs, and the spawned children recorded. After main() resolves, the
- * children's pipes are closed, as the binary's exit closes them. After `timeoutMs` the
- * children are killed (SIGKILL) and the run reports `timedOut` without waiting for main().
+ * children's pipes are closed, as the binary's exit closes them. After `timeoutMs` the run
+ * reports `timedOut` without waiting for main(); killing what it spawned (`onSpawn` saw each
+ * child) is the caller's, which also knows their descendants.
  */
 export async function runInProcess(args: string[], env: NodeJS.ProcessEnv, timeoutMs: number, onSpawn: (c: ChildProcess) => void): Promise<InProcessOutcome> {
   running = true;
@@ -159,13 +158,10 @@ export async function runInProcess(args: string[], env: NodeJS.ProcessEnv, timeo
     const first = await Promise.race([ran, timedOut]);
     clearTimeout(timer);
     restore();
-    if (first === 'timeout') {
-      for (const c of children) c.kill('SIGKILL');
-      return { code: null, stdout, stderr, timedOut: true, children };
-    }
+    if (first === 'timeout') return { code: null, stdout, stderr, timedOut: true };
     // The binary exits here: its end of every pipe to a child closes.
     for (const c of children) for (const s of [c.stdin, c.stdout, c.stderr]) s?.destroy();
-    return { code: first, stdout, stderr, timedOut: false, children };
+    return { code: first, stdout, stderr, timedOut: false };
   } catch (e) {
     if (running) restore();
     throw e;
