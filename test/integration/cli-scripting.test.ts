@@ -310,10 +310,11 @@ describe('5. messages a script can match', () => {
 
   it('listen --json diff lines: added, removed and changed are objects with name', async () => {
     const listen = startCli(['listen', '--json', '--quiet', '--', process.execPath, fixturePath('modern-server'), '--stdio', '--changes-every', '300']);
-    await listen.waitFor(/"type":"diff"/);
+    // The first diff may show no change (a change the first listing already held); wait for one that does.
+    await listen.waitFor(/"type":"diff".*"(added|removed)":\[\{/);
     listen.kill('SIGINT');
     const r = await listen.done;
-    const diff = jsonLines(r.stdout).find((e) => e.type === 'diff');
+    const diff = jsonLines(r.stdout).find((e) => e.type === 'diff' && e.added.length + e.removed.length > 0);
     for (const k of ['added', 'removed', 'changed']) for (const x of diff[k]) expect(x).toEqual(expect.objectContaining({ name: expect.any(String) }));
     expect(diff.added.length + diff.removed.length).toBeGreaterThan(0);
   });
