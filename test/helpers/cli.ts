@@ -61,27 +61,23 @@ export interface CliProcess {
 const tracked = new Set<number>();
 const live = new Set<CliProcess>();
 
-/** One /proc scan: pid → ppid for every process (Linux; empty elsewhere). */
-function ppidMap(): Map<number, number> {
-  const out = new Map<number, number>();
-  let entries: string[];
-  try {
-    entries = readdirSync('/proc');
-  } catch {
-    return out;
-  }
-  for (const e of entries) {
-    if (!/^\d+$/.test(e)) continue;
-    try {
-      const stat = readFileSync(`/proc/${e}/stat`, 'utf8');
-      const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      out.set(Number(e), Number(rest[1]));
-    } catch {
-      /* gone meanwhile */
-    }
-  }
-  return out;
-}
+/**
+ * The parent of every process this module has met in /proc (pid → ppid; undefined: gone before
+ * its stat file was read), shared by every scan of this test file ({@link procChildren}). A
+ * scan lists /proc and reads /proc/<pid>/stat only for the pids it has not met yet: a full read
+ * of every process's stat file cost ~10 ms with a few hundred processes on the worker's own
+ * thread, and {@link startCli}, the in-process runs and the hosts scan every 40 ms while they
+ * run (one file: thousands of scans). A pid met once keeps its parent: a process changes parent
+ * only when it is orphaned (then it was already a descendant, and stays one). A pid is dropped
+ * when a listing no longer holds it, so a pid the kernel hands out again is read afresh: the
+ * kernel hands pids out in order, and one comes back only after the counter went round pid_max
+ * (32768 on the 2-core machine), thousands of processes later. After a pause of
+ * {@link PARENTS_STALE_MS} without a listing the map is dropped all the same.
+ */
+const parents = new Map<number, number | undefined>();
+let lastListing = 0;
+/** ms without a listing after which every parent is read again: the suite starts ~50 processes a second at most, far from going round pid_max in that time. */
+const PARENTS_STALE_MS = 30_000;
 
 /** The parent of `pid` (from /proc/<pid>/stat), or undefined when it is gone. */
 function ppidOf(pid: number): number | undefined {
@@ -93,55 +89,39 @@ function ppidOf(pid: number): number | undefined {
   }
 }
 
-/**
- * A scanner of one process's descendants that reads /proc/<pid>/stat only for pids it has
- * not met yet. A full scan reads every process's stat file (~10 ms with a hundred processes,
- * on the vitest worker's own thread) and {@link startCli} scans every 40 ms for as long as
- * the CLI runs. A pid met once keeps its parent here: a process changes parent only when it
- * is orphaned (then it was already seen as a descendant, and stays one), and a pid is reused
- * only after the kernel's counter went round pid_max, not within one CLI's run.
- */
-function descendantScanner(root: number | (() => number[])): () => number[] {
-  const parent = new Map<number, number | undefined>();
-  return () => {
-    let entries: string[];
-    try {
-      entries = readdirSync('/proc');
-    } catch {
-      return [];
-    }
-    const children = new Map<number, number[]>();
-    for (const e of entries) {
-      if (!/^\d+$/.test(e)) continue;
-      const p = Number(e);
-      if (!parent.has(p)) parent.set(p, ppidOf(p));
-      const pp = parent.get(p);
-      if (pp === undefined) continue;
-      if (!children.has(pp)) children.set(pp, []);
-      children.get(pp)!.push(p);
-    }
-    const out: number[] = [];
-    const queue = typeof root === 'number' ? [root] : root();
-    while (queue.length) {
-      for (const c of children.get(queue.shift()!) ?? []) {
-        out.push(c);
-        queue.push(c);
-      }
-    }
-    return out;
-  };
+/** One listing of /proc: ppid → its children's pids, for every process alive now (Linux; empty elsewhere). */
+function procChildren(): Map<number, number[]> {
+  const children = new Map<number, number[]>();
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return children;
+  }
+  const now = Date.now();
+  if (now - lastListing > PARENTS_STALE_MS) parents.clear();
+  lastListing = now;
+  const present = new Set<number>();
+  for (const e of entries) {
+    const c = e.charCodeAt(0);
+    if (c < 48 || c > 57) continue; // not a pid (self, sys, …)
+    const p = Number(e);
+    present.add(p);
+    if (!parents.has(p)) parents.set(p, ppidOf(p));
+    const pp = parents.get(p);
+    if (pp === undefined) continue;
+    const list = children.get(pp);
+    if (list) list.push(p);
+    else children.set(pp, [p]);
+  }
+  for (const p of parents.keys()) if (!present.has(p)) parents.delete(p);
+  return children;
 }
 
-/** Descendants of `pid` in one consistent /proc snapshot. */
-export function descendantsNow(pid: number): number[] {
-  const map = ppidMap();
-  const children = new Map<number, number[]>();
-  for (const [p, pp] of map) {
-    if (!children.has(pp)) children.set(pp, []);
-    children.get(pp)!.push(p);
-  }
+/** The descendants of `roots` in `children` (see {@link procChildren}), breadth first. */
+function descendantsIn(children: Map<number, number[]>, roots: number[]): number[] {
   const out: number[] = [];
-  const queue = [pid];
+  const queue = [...roots];
   while (queue.length) {
     for (const c of children.get(queue.shift()!) ?? []) {
       out.push(c);
@@ -149,6 +129,22 @@ export function descendantsNow(pid: number): number[] {
     }
   }
   return out;
+}
+
+/**
+ * A scanner of the descendants of `root` (a pid, or the pids a function gives at each scan;
+ * none: no scan).
+ */
+function descendantScanner(root: number | (() => number[])): () => number[] {
+  return () => {
+    const roots = typeof root === 'number' ? [root] : root();
+    return roots.length ? descendantsIn(procChildren(), roots) : [];
+  };
+}
+
+/** Descendants of `pid` now, from one listing of /proc (each process under the parent it had when first met). */
+export function descendantsNow(pid: number): number[] {
+  return descendantsIn(procChildren(), [pid]);
 }
 
 /** Waits until every pid in `pids` is gone (zombies count as gone); returns the ones still alive after `timeoutMs`. */
