@@ -12,9 +12,13 @@
  *   tui.keys('q');
  *   expect(await tui.exitCode()).toBe('0');
  *
- * The waits poll for a condition (every 40 ms: a capture is one short tmux client run); their deadlines only guard against a hang.
+ * The waits poll for a condition (a capture every 40 ms); their deadlines only guard against a
+ * hang. Captures and keys go through one control-mode client per server (`tmux -C`, see
+ * {@link controlClient}), in order, instead of a tmux process each: a capture run as its own
+ * process cost ~13 ms of CPU (the tmux client, and the worker's own spawn of it) and blocked the
+ * worker while it ran, and the e2e tests take thousands.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -78,12 +82,16 @@ export interface TmuxStart {
 /** One terminal running one command. */
 export interface TmuxSession {
   readonly name: string;
-  /** Sends keys as `tmux send-keys` takes them: text, or key names such as `Enter`, `Escape`, `Tab`, `C-c`. */
+  /**
+   * Sends keys as `tmux send-keys` takes them: text, or key names such as `Enter`, `Escape`,
+   * `Tab`, `C-c`. Returns at once; they reach the terminal before the next capture, and tmux's
+   * refusal (no such key, no such session) is thrown by the next wait or capture.
+   */
   keys(...keys: string[]): void;
-  /** The visible screen now, as text (`capture-pane -p`). */
-  screen(): string;
-  /** The visible screen now with its colours and attributes as SGR escapes (`capture-pane -p -e`). */
-  colorScreen(): string;
+  /** The visible screen, as text (`capture-pane -p`), captured after the keys sent before. */
+  screen(): Promise<string>;
+  /** The visible screen with its colours and attributes as SGR escapes (`capture-pane -p -e`), captured after the keys sent before. */
+  colorScreen(): Promise<string>;
   /**
    * Resolves with the first screen `pred` accepts; rejects after `timeoutMs` (default the
    * session's `waitMs`) with `what` and the last screen in the message.
@@ -111,11 +119,92 @@ export interface TmuxServer {
   kill(): void;
 }
 
+/** `s` as one double-quoted word of tmux's command language (control mode reads commands in it, a line each). */
+export function tmuxWord(s: string): string {
+  const escaped = s
+    .replace(/[\\"$]/g, (c) => `\\${c}`)
+    .replace(/\n/g, '\\n')
+    .replace(/\t/g, '\\t')
+    .replace(/[\x00-\x08\x0b-\x1f\x7f]/g, (c) => `\\${c.charCodeAt(0).toString(8).padStart(3, '0')}`);
+  return `"${escaped}"`;
+}
+
+/** The session the control client sits in (it must be attached to one); never a test's. */
+const CONTROL_SESSION = '__mcpi_control';
+
+/** A control-mode client of one tmux server (see {@link controlClient}). */
+interface ControlClient {
+  /** Runs one command line (words quoted with {@link tmuxWord}); resolves with its output, rejects with tmux's error. */
+  run(line: string): Promise<string>;
+  /** Ends the client. */
+  close(): void;
+}
+
+/**
+ * A control-mode client (`tmux -C`, tmux(1) CONTROL MODE) on the server at `socket`, which
+ * must be running: it sits in a session of its own, and each command line written to its
+ * stdin is answered, in order, by a block `%begin TIME NUMBER FLAGS` … `%end` (or `%error`)
+ * with the same three numbers, FLAGS 1 for the commands this client sent. Everything else it
+ * prints (notifications, the block of its own session's creation) is skipped.
+ */
+function controlClient(socket: string): ControlClient {
+  const proc: ChildProcess = spawn('tmux', ['-L', socket, '-C', 'new-session', '-s', CONTROL_SESSION, 'sleep 86400'], { stdio: ['pipe', 'pipe', 'ignore'] });
+  const pending: { resolve(out: string): void; reject(e: Error): void }[] = [];
+  let ended: Error | undefined;
+  let block: { end: string; error: string; ours: boolean; lines: string[] } | undefined;
+  let rest = '';
+  proc.stdout!.setEncoding('utf8');
+  proc.stdout!.on('data', (d: string) => {
+    rest += d;
+    for (let i = rest.indexOf('\n'); i >= 0; i = rest.indexOf('\n')) {
+      const line = rest.slice(0, i);
+      rest = rest.slice(i + 1);
+      if (block) {
+        if (line === block.end || line === block.error) {
+          const { ours, lines } = block;
+          block = undefined;
+          if (!ours) continue;
+          const out = lines.map((l) => `${l}\n`).join('');
+          const p = pending.shift();
+          if (line.startsWith('%end')) p?.resolve(out);
+          else p?.reject(new Error(`tmux: ${out.trim()}`));
+        } else block.lines.push(line);
+      } else if (line.startsWith('%begin ')) {
+        const numbers = line.slice('%begin '.length);
+        block = { end: `%end ${numbers}`, error: `%error ${numbers}`, ours: numbers.endsWith(' 1'), lines: [] };
+      }
+    }
+  });
+  const fail = (e: Error) => {
+    ended ??= e;
+    for (const p of pending.splice(0)) p.reject(ended);
+  };
+  proc.on('error', fail);
+  proc.on('close', () => fail(new Error(`the tmux control client of ${socket} ended`)));
+  proc.stdin!.on('error', () => undefined);
+  return {
+    run(line) {
+      if (ended) return Promise.reject(ended);
+      return new Promise((resolve, reject) => {
+        pending.push({ resolve, reject });
+        proc.stdin!.write(`${line}\n`);
+      });
+    },
+    close() {
+      proc.stdin!.end();
+      proc.kill();
+    },
+  };
+}
+
 /** A tmux server for one test file; `tag` names its socket and folder (`mcpi-<tag>-<pid>`). */
 export function tmuxServer(tag: string): TmuxServer {
   const socket = `mcpi-${tag}-${process.pid}`;
   const dir = mkdtempSync(join(tmpdir(), `mcpi-${tag}-`));
   const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
+  // Started at the first capture or keys, once a session's new-session (below) started the server.
+  let control: ControlClient | undefined;
+  const run = (...words: string[]) => (control ??= controlClient(socket)).run(words.map(tmuxWord).join(' '));
   return {
     socket,
     dir,
@@ -127,24 +216,38 @@ export function tmuxServer(tag: string): TmuxServer {
       // The shell stays (sleep) after the command so that its last screen can be captured.
       const line = `${opts.command}; echo $? > ${shellWord(exitFile)}; sleep 60`;
       tmux('new-session', '-d', '-s', name, '-x', String(opts.cols), '-y', String(opts.rows), '-c', opts.cwd ?? REPO_ROOT, line);
-      const screen = () => tmux('capture-pane', '-p', '-t', name);
+      // A refusal of keys() (sent without waiting), thrown by the next capture.
+      let keysFailed: Error | undefined;
+      const capture = async (...flags: string[]) => {
+        const s = await run('capture-pane', '-p', ...flags, '-t', name);
+        if (keysFailed) throw keysFailed;
+        return s;
+      };
+      const screen = () => capture();
+      const pause = () => new Promise((r) => setTimeout(r, 40));
       const until = async (ready: () => boolean, what: string, timeoutMs: number): Promise<void> => {
         const start = Date.now();
         while (!ready()) {
-          if (Date.now() - start >= timeoutMs) throw new Error(`timed out waiting for ${what}; screen:\n${screen()}`);
-          await new Promise((r) => setTimeout(r, 40));
+          if (Date.now() - start >= timeoutMs) throw new Error(`timed out waiting for ${what}; screen:\n${await screen()}`);
+          await pause();
         }
       };
       const exited = () => existsSync(exitFile) && readFileSync(exitFile, 'utf8').trim() !== '';
       return {
         name,
-        keys: (...k) => void tmux('send-keys', '-t', name, ...k),
+        keys: (...k) => {
+          run('send-keys', '-t', name, ...k).catch((e: Error) => (keysFailed ??= new Error(`keys ${JSON.stringify(k)}: ${e.message}`)));
+        },
         screen,
-        colorScreen: () => tmux('capture-pane', '-p', '-e', '-t', name),
+        colorScreen: () => capture('-e'),
         async waitForScreen(pred, what, timeoutMs = opts.waitMs ?? SCREEN_MS) {
-          let s = '';
-          await until(() => pred((s = screen())), what, timeoutMs);
-          return s;
+          const start = Date.now();
+          for (;;) {
+            const s = await screen();
+            if (pred(s)) return s;
+            if (Date.now() - start >= timeoutMs) throw new Error(`timed out waiting for ${what}; screen:\n${s}`);
+            await pause();
+          }
         },
         async exitCode(timeoutMs = EXIT_MS) {
           await until(exited, 'the exit', timeoutMs);
@@ -155,6 +258,7 @@ export function tmuxServer(tag: string): TmuxServer {
       };
     },
     kill() {
+      control?.close();
       if (HAS_TMUX) spawnSync('tmux', ['-L', socket, 'kill-server']);
       removeTree(dir);
       removeTree(TUI_ENV.MCP_INSPECT_STATE_DIR);
@@ -200,7 +304,7 @@ export async function reachPane(t: TmuxSession, name: PaneName, shows?: (s: stri
   const i = PANE_TITLES.findIndex(([n]) => n === name);
   const ok = shows ?? ((s: string) => PANE_TITLES[i][1].test(s));
   for (let step = 0; step < 60; step++) {
-    const s = t.screen();
+    const s = await t.screen();
     if (ok(s)) return s;
     const at = paneOnScreen(s);
     if (at === i || (at < 0 && step % 4 !== 3)) {

@@ -23,7 +23,7 @@ describe.skipIf(!(HAS_TMUX && TUI_BUILT))('load in a terminal', () => {
     await t.waitForScreen((s) => /3 sent, 0 done, 3 in flight/.test(s), 'the progress line');
     t.keys('C-c');
     expect(await t.exitCode()).toBe('130');
-    const s = t.screen();
+    const s = await t.screen();
     expect(s.match(/countdown: 3 in flight \(closed loop\), 3 sent, 0 completed/g)).toHaveLength(1);
     expect(s).toMatch(/errors: 3 cancelled/);
     expect(s).not.toContain('still stopping');

@@ -49,7 +49,7 @@ describe.skipIf(!canRun)('e2e in tmux at 80×24: pictures against server-everyth
     // 20×20 pixels in at most 11 rows (24 rows: 17 for the result view): 22 columns × 11 rows, 10 above the fold.
     expect(blockRows(s)).toBe(10);
     expect(s).toContain('S save block · i picture');
-    expect(t.colorScreen()).toMatch(/\x1b\[38;5;\d+m/); // 256 colors (no COLORTERM)
+    expect(await t.colorScreen()).toMatch(/\x1b\[38;5;\d+m/); // 256 colors (no COLORTERM)
     t.keys('S');
     s = await t.waitForScreen((x) => x.includes('Saved 4,033 B'), 'the save');
     const path = join(dir, 'get-tiny-image-1.png');

@@ -231,7 +231,7 @@ describe.skipIf(!canRun)('e2e in tmux at 80×24: resource subscriptions', () => 
       await t.waitForScreen((x) => /^› .*legacy:\/\//m.test(x), 'the list');
       // legacy://counter: move down to it.
       for (let i = 0; i < 6; i++) {
-        const x = t.screen();
+        const x = await t.screen();
         if (/^› .*legacy:\/\/counter/m.test(x)) break;
         t.keys('j');
         await t.waitForScreen((y) => y !== x, 'the selection moved', 3000).catch(() => undefined);

@@ -76,8 +76,8 @@ describe.skipIf(!(HAS_TMUX && TUI_BUILT))('e2e in tmux at 80×24: subscriptions,
     await reachPane(t, 'Resources', (x) => /^Resources \(\d\)/m.test(x) && x.includes('demo://clock'));
     // Down until demo://clock is the selected row (the demo's list changes under way: read it each step).
     const selected = (x: string) => x.split('\n').find((l) => l.startsWith('› ')) ?? '';
-    for (let i = 0; i < 10 && !selected(t.screen()).includes('demo://clock'); i++) {
-      const before = selected(t.screen());
+    for (let i = 0; i < 10 && !selected(await t.screen()).includes('demo://clock'); i++) {
+      const before = selected(await t.screen());
       t.keys('Down');
       await t.waitForScreen((x) => selected(x) !== before, 'the next resource', 3_000).catch(() => undefined);
     }

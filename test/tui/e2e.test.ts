@@ -106,7 +106,7 @@ describe.skipIf(!canRun)('e2e in tmux (built binary, modern stdio fixture)', () 
     // Quit: the terminal is restored, the exit code is 0, and no process is left.
     keys('q');
     expect(await tui.exitCode()).toBe('0');
-    s = tui.screen();
+    s = await tui.screen();
     expect(s).not.toContain('Tools (9)'); // alternate screen left
     await expect.poll(() => procs.filter(alive), { timeout: 20_000 }).toEqual([]);
   });
