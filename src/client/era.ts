@@ -106,6 +106,18 @@ export class Handshake {
     const probeCtl = new AbortController();
     const probe = this.discoverRequest(probeCtl.signal);
     probe.catch(() => undefined);
+    // A request timeout no longer than the probe window: the probe's own timeout ends the window,
+    // and it goes as any failed probe (fallBack). A timer of the same length beside it made the
+    // path (and the message) depend on which of two timers ran first.
+    if (probeMs >= this.core.timeoutMs) {
+      let answer: DiscoverResult;
+      try {
+        answer = await probe;
+      } catch (e) {
+        return this.fallBack(e);
+      }
+      return this.useDiscover(answer);
+    }
     let timer: NodeJS.Timeout | undefined;
     const early = await Promise.race([
       probe.then(
