@@ -8,12 +8,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, dirname, join } from 'node:path';
+import { basename, delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { HAS_TMUX, shellWord, tmuxServer } from '../helpers/tmux.js';
 import { removeTree } from '../helpers/files.js';
+import { packedTarball } from '../helpers/pack.js';
 
 /** Installed size budget of the package (du of node_modules/mcp-inspect), in KiB: 5 MB. */
 const BUDGET_KB = 5 * 1024;
@@ -39,21 +40,14 @@ const npm = (args: string[], cwd = dir) => run('npm', [...args, '--no-audit', '-
 const servers = new Set<ChildProcess>();
 const term = tmuxServer('artifact');
 
-beforeAll(() => {
-  // The sources the build reads, with the repository's node_modules (esbuild and the
-  // libraries it inlines).
-  const src = join(dir, 'src-copy');
-  mkdirSync(src);
-  for (const f of ['package.json', 'package-lock.json', 'tsconfig.json', 'README.md', 'bin', 'scripts', 'src']) {
-    cpSync(join(root, f), join(src, f), { recursive: true });
-  }
-  symlinkSync(join(root, 'node_modules'), join(src, 'node_modules'), 'dir');
-  const out = join(dir, 'out');
-  mkdirSync(out);
-  npm(['pack', '--pack-destination', out, '--cache', join(dir, 'cache-pack')], src);
-  const tgz = readdirSync(out).filter((f) => f.endsWith('.tgz'));
-  expect(tgz).toEqual([`mcp-inspect-${version}.tgz`]);
-  tarball = join(out, tgz[0]);
+beforeAll(async () => {
+  // `npm pack` in a copy of the sources (test/helpers/pack.ts: one pack shared with ci-recipe.test.ts).
+  // A copy in this test's folder: npx is given it by a relative path (./out/…).
+  const packed = await packedTarball();
+  expect(basename(packed)).toBe(`mcp-inspect-${version}.tgz`);
+  mkdirSync(join(dir, 'out'));
+  tarball = join(dir, 'out', basename(packed));
+  cpSync(packed, tarball);
   // --offline: a runtime dependency would have to come from the registry, and fails here.
   npm(['install', '--prefix', prefix, '--cache', join(dir, 'cache-install'), '--offline', tarball]);
 }, 180_000);

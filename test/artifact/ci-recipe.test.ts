@@ -8,11 +8,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { removeTree } from '../helpers/files.js';
+import { packedTarball } from '../helpers/pack.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
@@ -71,24 +72,14 @@ function exec(cmd: string, args: string[], opts: { cwd: string; env: NodeJS.Proc
 const sh = (line: string) => exec('sh', ['-c', line], { cwd: project, env });
 
 beforeAll(async () => {
-  // npm pack, as a checkout of the repository does it (its prepack builds), in a copy of the sources.
-  const src = join(dir, 'src-copy');
-  mkdirSync(src);
-  for (const f of ['package.json', 'package-lock.json', 'tsconfig.json', 'README.md', 'bin', 'scripts', 'src'])
-    cpSync(join(root, f), join(src, f), { recursive: true });
-  symlinkSync(join(root, 'node_modules'), join(src, 'node_modules'), 'dir');
-  const out = join(dir, 'out');
-  mkdirSync(out);
-  const pack = await exec('npm', ['pack', '--pack-destination', out, '--no-audit', '--no-fund', '--loglevel=error', '--cache', join(dir, 'cache-pack')], {
-    cwd: src,
-    env: { ...env, npm_config_offline: undefined },
-  });
-  expect(pack.status, pack.stderr).toBe(0);
+  // npm pack, as a checkout of the repository does it (its prepack builds), in a copy of the
+  // sources (test/helpers/pack.ts: one pack shared with artifact.test.ts).
+  const tarball = await packedTarball();
   // The server project: a package with a build, a lock file for `npm ci`, the tarball in tools/,
   // and dist/server.js, a real MCP server over stdio (the demo server of the installed package).
   mkdirSync(join(project, 'tools'), { recursive: true });
   mkdirSync(join(project, 'dist'));
-  cpSync(join(out, `mcp-inspect-${version}.tgz`), join(project, 'tools', `mcp-inspect-${version}.tgz`));
+  cpSync(tarball, join(project, 'tools', `mcp-inspect-${version}.tgz`));
   writeFileSync(
     join(project, 'package.json'),
     JSON.stringify({ name: 'my-mcp-server', version: '1.0.0', private: true, type: 'module', scripts: { build: 'node -e "process.exit(0)"' } }, null, 2),
