@@ -48,7 +48,7 @@ class SlowFirst extends BaseSequencer {
 }
 
 /** How many forks run test files (see poolOptions below). */
-const FORKS = Number(process.env.MCPI_TEST_FORKS) || 5;
+const FORKS = Number(process.env.MCPI_TEST_FORKS) || 4;
 
 const common = {
   include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
@@ -76,15 +76,13 @@ export default defineConfig({
     // files. Each file still starts from fresh modules of its own: the project below keeps
     // the per-file isolation inside the fork (vitest resets the module registry and vi.mock's
     // mocks before every file), so only node_modules are loaded once per fork.
-    // Five forks on the two cores, all kept to the end (minForks = maxForks): tinypool ends a
+    // Four forks on the two cores, all kept to the end (minForks = maxForks): tinypool ends a
     // fork above minForks once it is idle, and a file handed to it in that moment was lost
     // with an unhandled "Terminating worker thread" (vitest-dev/vitest#8564 is the same race).
     // Since one-shot CLI runs happen inside the forks (test/helpers/cli-in-process.ts), a
     // fork spends much of a file waiting for servers, terminals and timers: idle, two forks
     // ran the suite in 484-506 s of wall (700 CPU-s), four in 422-448 s (730 CPU-s). When
-    // every run was a process, the suite was CPU-bound and a third fork was no quicker. Once the
-    // tmux tests stopped blocking their fork on a tmux process per capture: three forks 362 s,
-    // four 336 s, five 311 s (522 CPU-s), six 322 s, one run each, one after the other.
+    // every run was a process, the suite was CPU-bound and a third fork was no quicker.
     // MCPI_TEST_FORKS overrides the number.
     poolOptions: { forks: { maxForks: FORKS, minForks: FORKS, isolate: false } },
     projects: [{ test: { ...common, name: 'mcp-inspect', isolate: true } }],
