@@ -259,6 +259,7 @@ export function tmuxServer(tag: string): TmuxServer {
     },
     kill() {
       control?.close();
+      control = undefined;
       if (HAS_TMUX) spawnSync('tmux', ['-L', socket, 'kill-server']);
       removeTree(dir);
       removeTree(TUI_ENV.MCP_INSPECT_STATE_DIR);
