@@ -3,11 +3,25 @@
 // one file instead of resolving, reading and compiling hundreds of node_modules files: the
 // CommonJS/ESM loader was most of a start's CPU time. A bundle is built once per content and
 // kept under the temp folder; a test that cannot have one runs the original file.
+//
+// A bundle also starts from V8's code cache. Node 20 keeps no compiled code between runs (no
+// module.enableCompileCache), and compiling a bundle of 1-5 MB was ~35 ms of each start of
+// an SDK fixture (~0.17 s of CPU in all) and ~95 ms of each start of the conformance suite
+// (~0.42 s). Only a classic script can be given a code cache without flags (vm.Script's
+// `cachedData`), so the program is bundled as one async function (its top-level `await`s
+// kept), with Node's built-in modules taken through `require` instead of `import` statements
+// and `import.meta.url` passed in: `<out>.body.js`. The file at `out` is a small ES module
+// that compiles the body with the cache `<out>.body.js.v8cache` (written by the first start
+// that finds none, or finds it rejected: another V8 or other V8 flags) and runs it. The body
+// runs as the ES module bundle did (strict code, the same `require` and `import.meta.url`);
+// a program whose bundle keeps an `import`/`export` statement or another `import.meta` is
+// bundled as that ES module instead.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { build, buildSync, version as esbuildVersion, type BuildOptions, type BuildResult } from 'esbuild';
+import { basename, dirname, join } from 'node:path';
+import { build, buildSync, version as esbuildVersion, type BuildOptions, type BuildResult, type Plugin } from 'esbuild';
 
 /** One program to bundle. */
 export interface BundleSpec {
@@ -39,12 +53,33 @@ const BANNER = "import { createRequire as __mcpiBundleRequire } from 'node:modul
  * Node's major version (the target) and the dependency tree (package-lock.json). 16 hex digits.
  */
 export function bundleKey(...parts: (string | Buffer)[]): string {
-  const h = createHash('sha256').update(`mcpi-bundle/1\0${esbuildVersion}\0${process.versions.node.split('.')[0]}\0`);
+  const h = createHash('sha256').update(`mcpi-bundle/2\0${esbuildVersion}\0${process.versions.node.split('.')[0]}\0`);
   for (const p of parts) h.update(p).update('\0');
   return h.digest('hex').slice(0, 16);
 }
 
-function options(spec: BundleSpec): BuildOptions & { write: false } {
+/** The name the body of a script bundle gets for `import.meta.url` (one no bundled program declares). */
+const IMPORT_META_URL = '__mcpiImportMetaUrl';
+
+/**
+ * esbuild plugin: each static import of a Node built-in module becomes a CommonJS module of
+ * one line, `module.exports = require('node:fs')`, so that the output has no `import`
+ * statement left (esbuild turns the named imports into property reads on that object, as
+ * Node's own ES module wrapper of a built-in offers them). Dynamic `import()`s stay as they are.
+ */
+const builtinsByRequire: Plugin = {
+  name: 'mcpi-builtins-by-require',
+  setup(b) {
+    b.onResolve({ filter: /.*/ }, (a) => {
+      if (a.namespace === 'mcpi-builtin') return { path: a.path, external: true };
+      return isBuiltin(a.path) && a.kind !== 'dynamic-import' ? { path: a.path, namespace: 'mcpi-builtin' } : undefined;
+    });
+    b.onLoad({ filter: /.*/, namespace: 'mcpi-builtin' }, (a) => ({ contents: `module.exports = require(${JSON.stringify(a.path)});`, loader: 'js' }));
+  },
+};
+
+/** esbuild's options: for the body of a script bundle (`script`), or for an ES module bundle. */
+function options(spec: BundleSpec, script: boolean): BuildOptions & { write: false } {
   return {
     ...(spec.contents === undefined
       ? { entryPoints: [spec.entry] }
@@ -53,11 +88,71 @@ function options(spec: BundleSpec): BuildOptions & { write: false } {
     platform: 'node',
     format: 'esm',
     target: `node${process.versions.node.split('.')[0]}`,
-    banner: { js: BANNER },
+    ...(script ? { plugins: [builtinsByRequire], define: { 'import.meta.url': IMPORT_META_URL } } : { banner: { js: BANNER } }),
     outfile: spec.out,
     write: false,
     logLevel: 'silent',
   };
+}
+
+/** The bundle's text as esbuild wrote it. Throws when there is none. */
+function outputText(spec: BundleSpec, result: BuildResult<{ write: false }>): string {
+  const text = result.outputFiles?.find((f) => f.path === spec.out)?.text;
+  if (!text) throw new Error(`esbuild wrote no ${spec.out}`);
+  return text;
+}
+
+/**
+ * The files of a script bundle, path → text (the body, then the module at `out` that runs it),
+ * from esbuild's output for `options(spec, true)`; undefined when that output is no script body
+ * (an `import`/`export` statement or an `import.meta` left in it).
+ */
+function scriptFiles(spec: BundleSpec, result: BuildResult<{ write: false }>): Record<string, string> | undefined {
+  const text = outputText(spec, result).replace(/^#!.*\n/, '');
+  if (/^(?:import\s*[\w{*'"]|export\s)/m.test(text) || /\bimport\.meta\b/.test(text)) return undefined;
+  const body = `${spec.out}.body.js`;
+  return {
+    [body]: `(async function (require, ${IMPORT_META_URL}) {"use strict";\n${text}\n})`,
+    [spec.out]: runner(basename(body)),
+  };
+}
+
+/**
+ * The ES module at a script bundle's `out`: compiles the body beside it (file name `body`) with
+ * V8's code cache and runs it with the `require` and `import.meta.url` of `out` (what the ES
+ * module bundle had). The cache is made once the body's synchronous part has run (the functions
+ * compiled by then are in it), written under another name and renamed into place, as other
+ * starts may read it or write it at the same time; a cache that cannot be written is left unmade.
+ */
+function runner(body: string): string {
+  return `// Runs ${body} from V8's code cache (see test/helpers/bundles.ts in mcp-inspect).
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { Script, constants } from 'node:vm';
+
+const file = fileURLToPath(new URL(${JSON.stringify(`./${body}`)}, import.meta.url));
+const cacheFile = \`\${file}.v8cache\`;
+let cachedData;
+try {
+  cachedData = readFileSync(cacheFile);
+} catch {
+  // The first start: it writes the cache.
+}
+const script = new Script(readFileSync(file, 'utf8'), { filename: file, cachedData, importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER });
+if (!cachedData || script.cachedDataRejected) {
+  setImmediate(() => {
+    const tmp = \`\${cacheFile}.\${process.pid}.tmp\`;
+    try {
+      writeFileSync(tmp, script.createCachedData());
+      renameSync(tmp, cacheFile);
+    } catch {
+      rmSync(tmp, { force: true });
+    }
+  });
+}
+script.runInThisContext()(createRequire(import.meta.url), import.meta.url);
+`;
 }
 
 /** A unique name beside `path` for writing before the rename (test files in other forks may build the same bundle at once). */
@@ -65,10 +160,11 @@ function aside(path: string): string {
   return `${path}.${process.pid}-${Math.random().toString(36).slice(2)}.tmp`;
 }
 
-/** Writes the links, the files and then the bundle, each under a temporary name renamed into place, so a reader sees the bundle only once all of it is there. */
-function place(spec: BundleSpec, result: BuildResult<{ write: false }>): string {
-  const text = result.outputFiles?.find((f) => f.path === spec.out)?.contents;
-  if (!text) throw new Error(`esbuild wrote no ${spec.out}`);
+/**
+ * Writes the links, the files and then the bundle's own files (`out` last), each under a
+ * temporary name renamed into place, so a reader sees `out` only once all of it is there.
+ */
+function place(spec: BundleSpec, outputs: Record<string, string>): string {
   mkdirSync(dirname(spec.out), { recursive: true });
   for (const [path, target] of Object.entries(spec.links ?? {})) {
     if (existsSync(path)) continue;
@@ -77,7 +173,8 @@ function place(spec: BundleSpec, result: BuildResult<{ write: false }>): string 
     symlinkSync(target, tmp);
     renameSync(tmp, path);
   }
-  for (const [path, body] of Object.entries({ ...spec.files, [spec.out]: text })) {
+  const { [spec.out]: out, ...rest } = outputs;
+  for (const [path, body] of Object.entries({ ...spec.files, ...rest, [spec.out]: out })) {
     const tmp = aside(path);
     writeFileSync(tmp, body);
     try {
@@ -93,13 +190,15 @@ function place(spec: BundleSpec, result: BuildResult<{ write: false }>): string 
 /** Builds `spec` unless its bundle is already there; resolves with the bundle's path. Rejects when esbuild fails. */
 export async function bundle(spec: BundleSpec): Promise<string> {
   if (existsSync(spec.out)) return spec.out;
-  return place(spec, await build(options(spec)));
+  const files = scriptFiles(spec, await build(options(spec, true)));
+  return place(spec, files ?? { [spec.out]: outputText(spec, await build(options(spec, false))) });
 }
 
 /** {@link bundle}, blocking (for paths wanted at a test file's top level). Throws when esbuild fails. */
 export function bundleSync(spec: BundleSpec): string {
   if (existsSync(spec.out)) return spec.out;
-  return place(spec, buildSync(options(spec)));
+  const files = scriptFiles(spec, buildSync(options(spec, true)));
+  return place(spec, files ?? { [spec.out]: outputText(spec, buildSync(options(spec, false))) });
 }
 
 /** The folder under the temp folder where the bundles of one key live. */
