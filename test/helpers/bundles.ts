@@ -53,7 +53,7 @@ const BANNER = "import { createRequire as __mcpiBundleRequire } from 'node:modul
  * Node's major version (the target) and the dependency tree (package-lock.json). 16 hex digits.
  */
 export function bundleKey(...parts: (string | Buffer)[]): string {
-  const h = createHash('sha256').update(`mcpi-bundle/2\0${esbuildVersion}\0${process.versions.node.split('.')[0]}\0`);
+  const h = createHash('sha256').update(`mcpi-bundle/3\0${esbuildVersion}\0${process.versions.node.split('.')[0]}\0`);
   for (const p of parts) h.update(p).update('\0');
   return h.digest('hex').slice(0, 16);
 }
@@ -62,17 +62,20 @@ export function bundleKey(...parts: (string | Buffer)[]): string {
 const IMPORT_META_URL = '__mcpiImportMetaUrl';
 
 /**
- * esbuild plugin: each static import of a Node built-in module becomes a CommonJS module of
- * one line, `module.exports = require('node:fs')`, so that the output has no `import`
- * statement left (esbuild turns the named imports into property reads on that object, as
- * Node's own ES module wrapper of a built-in offers them). Dynamic `import()`s stay as they are.
+ * esbuild plugin: each import of a Node built-in module, static or `import()`, becomes a
+ * CommonJS module of one line, `module.exports = require('node:fs')`, so that the output has
+ * no `import` statement left (esbuild turns the named imports into property reads on that
+ * object, as Node's own ES module wrapper of a built-in offers them) and no `import()` of a
+ * built-in: a script's `import()` goes through vm's experimental main-context loader, which
+ * says so on stderr the first time. Other `import()`s (none in the bundles of the suite: a
+ * computed specifier) stay as they are.
  */
 const builtinsByRequire: Plugin = {
   name: 'mcpi-builtins-by-require',
   setup(b) {
     b.onResolve({ filter: /.*/ }, (a) => {
       if (a.namespace === 'mcpi-builtin') return { path: a.path, external: true };
-      return isBuiltin(a.path) && a.kind !== 'dynamic-import' ? { path: a.path, namespace: 'mcpi-builtin' } : undefined;
+      return isBuiltin(a.path) ? { path: a.path, namespace: 'mcpi-builtin' } : undefined;
     });
     b.onLoad({ filter: /.*/, namespace: 'mcpi-builtin' }, (a) => ({ contents: `module.exports = require(${JSON.stringify(a.path)});`, loader: 'js' }));
   },
@@ -109,7 +112,7 @@ function outputText(spec: BundleSpec, result: BuildResult<{ write: false }>): st
  */
 function scriptFiles(spec: BundleSpec, result: BuildResult<{ write: false }>): Record<string, string> | undefined {
   const text = outputText(spec, result).replace(/^#!.*\n/, '');
-  if (/^(?:import\s*[\w{*'"]|export\s)/m.test(text) || /\bimport\.meta\b/.test(text)) return undefined;
+  if (/^(?:import|export)(?:\s*[{*'"]|\s+[\w$])/m.test(text) || /\bimport\.meta\b/.test(text)) return undefined;
   const body = `${spec.out}.body.js`;
   return {
     [body]: `(async function (require, ${IMPORT_META_URL}) {"use strict";\n${text}\n})`,
