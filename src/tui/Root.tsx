@@ -84,7 +84,7 @@ export function Root({
   const [log, pushLog] = useBatchedReducer<Ring<LogEntry>, LogEntry>(ringReducer(LOG_BUFFER), EMPTY_RING);
   const [auth, setAuth] = useState<AuthView | undefined>(undefined);
   const [ctrlCHint, setCtrlCHint] = useState(false);
-  /** Keys typed while connecting: handed to the App, which replays them after its first full frame. */
+  /** Keys typed while connecting (and until the App's key handler takes over): handed to the App, which takes them out and replays them after its first full frame. */
   const typedEarly = useRef<KeyEvent[]>([]);
   const [inputQueue] = useState(() => new InputQueue(roots, services.now));
 
@@ -142,7 +142,10 @@ export function Root({
       if (m?.command === 'quit.force') return void ctrlC();
       if (m?.command === 'quit') quit();
       else if (m?.command === 'connect.retry' || m?.command === 'connection.reconnect') retry();
-      else if (conn.phase === 'connecting' && m === undefined) typedEarly.current.push({ input, key });
+      // Kept for the App: while connecting, and also once connected but before this handler is
+      // unsubscribed (the effects of the commit that mounts the App run after its frame is drawn,
+      // so a key typed the moment the list shows reaches this handler, not the App's).
+      else if ((conn.phase === 'connecting' || conn.phase === 'connected') && m === undefined) typedEarly.current.push({ input, key });
     },
     conn.phase === 'connecting' || conn.phase === 'failed',
   );

@@ -244,8 +244,8 @@ export function useConnection({ client: given, listenFilter, pollMs, resynced }:
 /**
  * What the inspector does when the connection's state moves (call it after the key handler:
  * the order of the effects is the App's). At the first full frame (the first tool list or its
- * error) the keys typed while connecting (`pendingKeys`) are replayed, in order, through
- * `inject`; `onWireWanted` is called then or earlier, as soon as `wanted` (the user left the
+ * error) the keys typed while connecting (`pendingKeys`, emptied as they are taken) are
+ * replayed, in order, through `inject`; `onWireWanted` is called then or earlier, as soon as `wanted` (the user left the
  * tool list or showed the Wire pane), so that the shell stops holding the wire ring's updates.
  * When the same client's server answers again after being unreachable: a flash, and a listen
  * that failed while it was away is opened again.
@@ -257,23 +257,26 @@ export function useConnectionEffects(o: {
   watch: UseListenSession;
   flash(text: string, style?: StyleKey, opts?: FlashOptions): void;
   wanted: boolean;
-  pendingKeys?: readonly KeyEvent[];
+  pendingKeys?: KeyEvent[];
   inject(keys: readonly KeyEvent[]): void;
   onWireWanted?(): void;
 }): void {
   const { given, reach, watch, flash, onWireWanted, inject } = o;
   const ws = watch.state;
   const firstFrame = ws.tools !== undefined || ws.toolsError !== undefined;
-  const replay = useRef(o.pendingKeys?.length ? o.pendingKeys : undefined);
+  // The shell's queue itself, read at the first frame and again whenever this effect runs: the
+  // shell adds the keys that reach it after this App mounted (see Root.tsx). Taken out as they
+  // are replayed, so that an App mounted again (a reconnect after a failure) does not replay them twice.
+  const pending = useRef(o.pendingKeys);
+  pending.current = o.pendingKeys;
   const wireWanted = firstFrame || o.wanted;
   useEffect(() => {
     if (wireWanted) onWireWanted?.();
   }, [wireWanted, onWireWanted]);
   useEffect(() => {
-    if (!firstFrame || !replay.current) return;
-    const k = replay.current;
-    replay.current = undefined;
-    inject(k);
+    if (!firstFrame) return;
+    const k = pending.current?.splice(0);
+    if (k?.length) inject(k);
   }, [firstFrame, inject]);
 
   // Reachable again (a request got an answer): a listen that failed while the server was away is opened again.

@@ -33,8 +33,8 @@ export interface UIState {
   size?: Partial<TermSize>;
   /** The authorization state for the header (HTTP targets). */
   auth?: AuthView;
-  /** Keys typed while connecting: replayed, in order, once the first tool list is on screen. */
-  pendingKeys?: readonly KeyEvent[];
+  /** Keys typed while connecting (the shell's queue, which the App empties): replayed, in order, once the first tool list is on screen. */
+  pendingKeys?: KeyEvent[];
   /** What the shell is doing with the connection, when it is not this client's own state. */
   lifecycle?: Lifecycle;
   /** The connection was made anew (R, a restart): what the client's re-sync step found for `client` against the lists before. */
