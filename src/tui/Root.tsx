@@ -84,7 +84,10 @@ export function Root({
   const [log, pushLog] = useBatchedReducer<Ring<LogEntry>, LogEntry>(ringReducer(LOG_BUFFER), EMPTY_RING);
   const [auth, setAuth] = useState<AuthView | undefined>(undefined);
   const [ctrlCHint, setCtrlCHint] = useState(false);
-  /** Keys typed while connecting (and until the App's key handler takes over): handed to the App, which takes them out and replays them after its first full frame. */
+  /**
+   * Keys typed while connecting (and until the App's key handler takes over): handed to the
+   * App, which takes them out and replays them after its first full frame.
+   */
   const typedEarly = useRef<KeyEvent[]>([]);
   const [inputQueue] = useState(() => new InputQueue(roots, services.now));
 

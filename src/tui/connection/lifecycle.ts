@@ -245,8 +245,9 @@ export function useConnection({ client: given, listenFilter, pollMs, resynced }:
  * What the inspector does when the connection's state moves (call it after the key handler:
  * the order of the effects is the App's). At the first full frame (the first tool list or its
  * error) the keys typed while connecting (`pendingKeys`, emptied as they are taken) are
- * replayed, in order, through `inject`; `onWireWanted` is called then or earlier, as soon as `wanted` (the user left the
- * tool list or showed the Wire pane), so that the shell stops holding the wire ring's updates.
+ * replayed, in order, through `inject`; `onWireWanted` is called then or earlier, as soon as
+ * `wanted` (the user left the tool list or showed the Wire pane), so that the shell stops
+ * holding the wire ring's updates.
  * When the same client's server answers again after being unreachable: a flash, and a listen
  * that failed while it was away is opened again.
  */
