@@ -262,23 +262,21 @@ export function useConnectionEffects(o: {
   inject(keys: readonly KeyEvent[]): void;
   onWireWanted?(): void;
 }): void {
-  const { given, reach, watch, flash, onWireWanted, inject } = o;
+  const { given, reach, watch, flash, onWireWanted, inject, pendingKeys } = o;
   const ws = watch.state;
   const firstFrame = ws.tools !== undefined || ws.toolsError !== undefined;
-  // The shell's queue itself, read at the first frame and again whenever this effect runs: the
-  // shell adds the keys that reach it after this App mounted (see Root.tsx). Taken out as they
-  // are replayed, so that an App mounted again (a reconnect after a failure) does not replay them twice.
-  const pending = useRef(o.pendingKeys);
-  pending.current = o.pendingKeys;
   const wireWanted = firstFrame || o.wanted;
   useEffect(() => {
     if (wireWanted) onWireWanted?.();
   }, [wireWanted, onWireWanted]);
+  // The shell's queue itself (one array for the shell's life), read at the first frame rather
+  // than at mount: the shell may add a key that reached it after this App mounted (Root.tsx).
+  // Taken out as replayed, so an App mounted again after a retry does not replay them twice.
   useEffect(() => {
     if (!firstFrame) return;
-    const k = pending.current?.splice(0);
+    const k = pendingKeys?.splice(0);
     if (k?.length) inject(k);
-  }, [firstFrame, inject]);
+  }, [firstFrame, inject, pendingKeys]);
 
   // Reachable again (a request got an answer): a listen that failed while the server was away is opened again.
   const unreachableWas = useRef<InspectorClient | undefined>(undefined);
