@@ -80,6 +80,9 @@ function inForegroundGroup() {
 }
 
 async function run() {
+  // A stdio target (`tools -- node server.js`) is spawned first, by a small module, so that the
+  // server starts while the rest loads; main() takes it over (src/cli/early.ts).
+  if (argv.includes('--')) require('../dist/cli/early.cjs').spawnTargetEarly(argv);
   // Stack traces of our own bugs point at src/: the maps are read when one is printed (src/cli/stack-maps.ts).
   const { main } = await import('../dist/cli/main.js');
   const code = await main(argv);

@@ -201,6 +201,23 @@ export async function build({ metafile = false } = {}) {
   });
   await writeFile(join(root, 'THIRD_PARTY_LICENSES'), licensesText(root, result.metafile));
   result.metafile = await rechunk(root, result.metafile, { banner: bundleOptions.banner.js });
+  // dist/cli/early.cjs: the early spawn of a stdio target (src/cli/early.ts), on its own and as
+  // CommonJS: bin/mcp-inspect.js require()s it before the first ES module loads (Node's ES
+  // module loader costs ~10 ms to start, which the server's start would wait for). Node's
+  // built-ins only; its copy of src/transport/held-child.ts hands the server over through a
+  // slot of the process.
+  const early = await esbuild.build({
+    ...bundleOptions,
+    splitting: false,
+    format: 'cjs',
+    banner: {},
+    entryPoints: { 'cli/early': 'src/cli/early.ts' },
+    outdir,
+    outbase: 'src',
+    entryNames: '[dir]/[name]',
+    outExtension: { '.js': '.cjs' },
+  });
+  for (const [f, o] of Object.entries(early.metafile.outputs)) result.metafile.outputs[f] = o;
   if (metafile) await writeFile(join(outdir, 'meta.json'), JSON.stringify(result.metafile));
   return result;
 }

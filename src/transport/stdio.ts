@@ -5,7 +5,7 @@
  * about the server's output as findings, and always ends the process (close stdin → SIGTERM → SIGKILL).
  * spec: basic/transports/stdio (2026-07-28)
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import type { Readable } from 'node:stream';
 import { TransportError } from '../protocol/errors.js';
@@ -31,6 +31,7 @@ import {
 import { startRequestTimer, type RequestTimer } from './request-timer.js';
 import { routeNotification } from './route.js';
 import { spawnEnv } from './spawn-env.js';
+import { spawnHeld, takeEarlyChild, type HeldChild } from './held-child.js';
 
 export interface StdioOptions {
   command: string;
@@ -133,7 +134,7 @@ export class StdioTransport implements Transport {
    * from the spawn on, because when the process exits child_process resumes an unread pipe and
    * what was in it is dropped (a server that died at once lost the reason it printed).
    */
-  private held: { out: Buffer[]; err: Buffer[]; release: () => void } | undefined;
+  private held: Pick<HeldChild, 'out' | 'err' | 'release'> | undefined;
 
   constructor(private readonly opts: StdioOptions) {
     this.exitPromise = new Promise((r) => (this.resolveExit = r));
@@ -157,42 +158,20 @@ export class StdioTransport implements Transport {
   prespawn(): void {
     if (this.proc) return;
     const { command, args, env, cwd, inheritEnv } = this.opts;
-    const proc = spawn(command, args, {
-      env: spawnEnv(env, { inheritEnv }),
-      cwd,
-      stdio: ['pipe', 'pipe', 'pipe'],
-      // Own process group, so that Ctrl-C in the terminal reaches mcp-inspect only (it then
-      // shuts the server down in order) and a wrapper's children (npx, sh -c) are signalled too.
-      detached: true,
-      windowsHide: true,
-    });
-    this.proc = proc;
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    const holdOut = (c: Buffer) => out.push(c);
-    const holdErr = (c: Buffer) => err.push(c);
-    proc.stdout.on('data', holdOut);
-    proc.stderr.on('data', holdErr);
-    this.held = {
-      out,
-      err,
-      release: () => {
-        proc.stdout.off('data', holdOut);
-        proc.stderr.off('data', holdErr);
-      },
-    };
-    this.spawned = new Promise<void>((resolve, reject) => {
-      proc.once('spawn', () => resolve());
-      proc.once('error', (e: NodeJS.ErrnoException) => {
-        const reason = e.code === 'ENOENT' ? `command not found: ${command}` : e.code === 'EACCES' ? `permission denied: ${command}` : e.message;
-        this.spawnError = new TransportError('MCPI_SPAWN', `cannot start the server: ${reason}`, { cause: e });
-        this.exited = this.spawnError.message;
-        this.resolveExit();
-        reject(this.spawnError);
-      });
+    const spec = { command, args, env: spawnEnv(env, { inheritEnv }), cwd };
+    // The CLI may have spawned this very command line already, before its code loaded (src/cli/early.ts).
+    const child = takeEarlyChild(spec) ?? spawnHeld(spec);
+    this.proc = child.proc;
+    this.held = child;
+    this.spawned = child.spawned.catch((e: NodeJS.ErrnoException) => {
+      const reason = e.code === 'ENOENT' ? `command not found: ${command}` : e.code === 'EACCES' ? `permission denied: ${command}` : e.message;
+      this.spawnError = new TransportError('MCPI_SPAWN', `cannot start the server: ${reason}`, { cause: e });
+      this.exited = this.spawnError.message;
+      this.resolveExit();
+      throw this.spawnError;
     });
     this.spawned.catch(() => undefined); // start() reports it (a transport closed before start() has no one to tell)
-    this.exit = new Promise((resolve) => proc.once('exit', (code, signal) => resolve({ code, signal })));
+    this.exit = child.exit;
     // Closed before start(): close() waits for the exit.
     void this.exit.then(() => this.started || this.resolveExit());
   }

@@ -16,6 +16,9 @@ import { fileURLToPath } from 'node:url';
 
 /** The built CLI's entry (what bin/mcp-inspect.js imports). */
 const DIST_MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+/** The early spawn of a stdio target, which bin/mcp-inspect.js require()s before it (src/cli/early.ts). */
+const DIST_EARLY = fileURLToPath(new URL('../../dist/cli/early.cjs', import.meta.url));
+type Early = { spawnTargetEarly(argv: readonly string[]): boolean; discardEarlyChild(): void };
 
 /**
  * Commands run in-process: those that end by themselves (a `listen --count`, a `load -n`, an
@@ -151,12 +154,17 @@ export async function runInProcess(args: string[], env: NodeJS.ProcessEnv, timeo
     };
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timedOut = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), timeoutMs)));
+    // As bin/mcp-inspect.js does: the stdio target of a command line with `--` spawned first.
+    const early = args.includes('--') ? (createRequire(import.meta.url)(DIST_EARLY) as Early) : undefined;
+    early?.spawnTargetEarly(args);
     const ran = main(args).catch((e: unknown) => {
       stderr += `${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`;
       return 1;
     });
     const first = await Promise.race([ran, timedOut]);
     clearTimeout(timer);
+    // As the binary's exit does: an early server the run did not take is stopped.
+    early?.discardEarlyChild();
     restore();
     if (first === 'timeout') return { code: null, stdout, stderr, timedOut: true };
     // The binary exits here: its end of every pipe to a child closes.
