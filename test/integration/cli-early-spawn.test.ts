@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, describeResult, leftoverPids, startCli } from '../helpers/cli.js';
+import { describeResult, leftoverPids, startCli } from '../helpers/cli.js';
 
 const START_LOG = join(import.meta.dirname, '..', 'fixtures', 'start-log.mjs');
 const dir = mkdtempSync(join(tmpdir(), 'mcpi-early-'));
