@@ -6,9 +6,10 @@
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { describeResult, jsonLines, killAllClis, leftoverPids, runCli, stackLines, startCli, type CliResult } from '../helpers/cli.js';
 import { fixturePath, startHttpFixture, stopAllFixtures, type HttpFixture } from '../helpers/servers.js';
+import { removeTree } from '../helpers/files.js';
 
 function ok(r: CliResult, code = 0): void {
   expect(r.code, describeResult(r)).toBe(code);
@@ -66,6 +67,8 @@ afterEach(async () => {
 
 afterAll(async () => {
   await stopAllFixtures();
+  removeTree(home);
+  removeTree(project);
   expect(leftoverPids()).toEqual([]);
 });
 
@@ -149,6 +152,7 @@ describe('discovered configs in a fresh HOME', () => {
 
   it('an empty HOME: servers says where it looked', async () => {
     const empty = mkdtempSync(join(tmpdir(), 'mcpi-empty-'));
+    onTestFinished(() => removeTree(empty));
     const r = await runCli(['servers'], { env: { ...env(), HOME: empty }, cwd: project });
     ok(r);
     expect(r.stdout).toMatch(/^no MCP servers found\. Searched:\n/);

@@ -7,12 +7,14 @@ import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { BIN, describeResult, killAllClis, leftoverPids, runCli } from '../helpers/cli.js';
 import { fixturePath, startHttpFixture, stopAllFixtures } from '../helpers/servers.js';
+import { removeTree } from '../helpers/files.js';
 
 afterEach(async () => {
   await killAllClis();
 });
 afterAll(async () => {
   await stopAllFixtures();
+  removeTree(dir);
   expect(leftoverPids()).toEqual([]);
 });
 

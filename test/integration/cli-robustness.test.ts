@@ -3,7 +3,7 @@
  * places, secrets in URLs, malformed config files, and server data of the wrong shape.
  * Real binary, real peers.
  */
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +11,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { BIN, killAllClis, runCli, stackLines, startCli, waitAllGone, descendantsNow } from '../helpers/cli.js';
 import { fixturePath, pidAlive, startHttpFixture, stopAllFixtures } from '../helpers/servers.js';
+import { removeTree } from '../helpers/files.js';
 
 const node = process.execPath;
 const demoServer = ['--', node, BIN, 'demo-server', '--change-every', '200'];
@@ -119,6 +120,7 @@ describe('options and targets', () => {
 
   it('config entries of the wrong type are usage errors, not stack traces', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcpi-cfg-'));
+    onTestFinished(() => removeTree(dir));
     for (const entry of [{ command: ['node'] }, { command: 'node', args: 'a b' }, { command: 'node', cwd: 5 }, { command: 'node', env: 'X=1' }, null]) {
       const f = join(dir, 'c.json');
       writeFileSync(f, JSON.stringify({ mcpServers: { x: entry } }));

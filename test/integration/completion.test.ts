@@ -8,8 +8,9 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, runCli } from '../helpers/cli.js';
+import { removeTree } from '../helpers/files.js';
 import { COMMANDS } from '../../src/cli/commands/index.js';
 
 const has = (shell: string) => spawnSync('sh', ['-c', `command -v ${shell}`]).status === 0;
@@ -36,6 +37,8 @@ beforeAll(async () => {
     writeFileSync(scripts[shell], r.stdout);
   }
 });
+
+afterAll(() => removeTree(dir));
 
 /** Runs `script` in `shell` from the empty temp folder; returns stdout lines. */
 function run(shell: string, args: string[]): string[] {

@@ -1,9 +1,9 @@
 // Assertions and client keys (src/auth/assertions.ts): an expired or wrong-audience assertion
 // is refused before it is sent, naming the claim; the algorithm of a client key is inferred
 // from the key; user mistakes are usage errors naming the file, never its content.
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkAssertion, loadClientKey, readJwtFile } from '../../src/auth/assertions.js';
@@ -34,6 +34,7 @@ describe('checkAssertion', () => {
 
 describe('files', () => {
   const dir = mkdtempSync(join(tmpdir(), 'mcpi-keys-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const write = (name: string, text: string) => {
     const p = join(dir, name);
     writeFileSync(p, text);

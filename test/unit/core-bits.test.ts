@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { buildRequestMeta, serverInfoOf, subscriptionIdOf, withMeta } from '../../src/protocol/meta.js';
 import { sanitize, sanitizeLine, sanitizeDeep } from '../../src/util/sanitize.js';
 import { redactHeaders, looksSecret } from '../../src/util/redact.js';
@@ -10,7 +10,7 @@ import { exitCodeFor } from '../../src/cli/exit.js';
 import { mergeHeaders, describeBody } from '../../src/transport/http.js';
 import { asMessage, idKey } from '../../src/protocol/jsonrpc.js';
 import { UsageError } from '../../src/protocol/errors.js';
-import { writeFileSync, mkdtempSync } from 'node:fs';
+import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -147,6 +147,7 @@ describe('command line', () => {
     });
     await expect(resolveTarget('http://127.0.0.1:1/mcp', [], { transport: 'streamable-http' })).resolves.toMatchObject({ kind: 'http', transportFixed: true });
     const dir = mkdtempSync(join(tmpdir(), 'mcpi-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const f1 = join(dir, 'claude.json');
     writeFileSync(
       f1,
