@@ -44,7 +44,7 @@ afterAll(async () => {
 function legacyClient() {
   const client = new Client({ name: 'demo-legacy-test', version: '1.0.0' }, { capabilities: { elicitation: {}, sampling: {}, roots: { listChanged: true } } });
   const seen = {
-    wire: [] as { method?: string; id?: unknown; params?: { progress?: number } }[],
+    wire: [] as { method?: string; id?: unknown; params?: { progress?: number; progressToken?: unknown } }[],
     logs: [] as string[],
     questions: [] as { method: string; meta: unknown }[],
     notes: [] as string[],
@@ -93,7 +93,7 @@ async function connect(kind: 'stdio' | 'http') {
   // response in the same chunk, so its onprogress may miss the last step; the wire does not.
   const dispatch = transport.onmessage!;
   transport.onmessage = (m, extra) => {
-    c.seen.wire.push(m as { method?: string; id?: unknown; params?: { progress?: number } });
+    c.seen.wire.push(m as { method?: string; id?: unknown; params?: { progress?: number; progressToken?: unknown } });
     dispatch(m, extra);
   };
   clients.push(c.client);
@@ -157,11 +157,16 @@ describe.each(['stdio', 'http'] as const)('the demo as a legacy server over %s (
     expect(seen.logs).toEqual(['error', 'critical', 'alert', 'emergency']);
     const steps: number[] = [];
     await client.callTool({ name: 'countdown', arguments: { from: 3, delayMs: 5 } }, undefined, { onprogress: (p) => void steps.push(p.progress) });
-    expect(steps[0]).toBe(1);
     const progress = seen.wire.filter((m) => m.method === 'notifications/progress');
     expect(progress.map((m) => m.params?.progress)).toEqual([1, 2, 3]);
     const liftoff = seen.wire.findIndex((m) => JSON.stringify(m).includes('Liftoff'));
     expect(seen.wire.indexOf(progress[2])).toBeLessThan(liftoff); // every step before the result
+    // Each step names the call (the SDK's progressToken is the request's id), so the SDK routes
+    // it to onprogress; which steps it dispatches depends on the chunks they came in (on a busy
+    // machine all three and the result can share one, and the SDK then drops them all, as the
+    // comment in connect() says), so only their order is checked there.
+    expect(progress.map((m) => m.params?.progressToken)).toEqual([1, 2, 3].map(() => seen.wire[liftoff].id));
+    expect(steps).toEqual([1, 2, 3].slice(0, steps.length));
 
     expect(textOf(await client.callTool({ name: 'ask_name', arguments: {} }))).toBe('Hello, Ada! Nice choice: green.');
     expect(textOf(await client.callTool({ name: 'ask_model', arguments: {} }))).toBe('The model says: a haiku, from the test');
