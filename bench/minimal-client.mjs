@@ -21,7 +21,13 @@ const meta = {
  * server in a session of its own, as mcp-inspect spawns it (bench/load.mjs --same-spawn).
  */
 export function connectMinimal(command, args, { detached = false } = {}) {
-  const proc = spawn(command, args, { stdio: ['pipe', 'pipe', 'ignore'], detached });
+  // The server gets the environment hosts give (and mcp-inspect, src/transport/spawn-env.ts):
+  // with the whole environment, a variable Node reads at its start (NODE_EXTRA_CA_CERTS: ~50 ms
+  // to parse a system bundle) would slow this client's server and not mcp-inspect's.
+  const env = Object.fromEntries(
+    ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER'].filter((k) => process.env[k] !== undefined).map((k) => [k, process.env[k]]),
+  );
+  const proc = spawn(command, args, { stdio: ['pipe', 'pipe', 'ignore'], detached, env });
   const pending = new Map();
   createInterface({ input: proc.stdout }).on('line', (line) => {
     const m = JSON.parse(line);
