@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { describeResult, leftoverPids, startCli } from '../helpers/cli.js';
+import { pidAlive } from '../helpers/servers.js';
 
 const START_LOG = join(import.meta.dirname, '..', 'fixtures', 'start-log.mjs');
 const dir = mkdtempSync(join(tmpdir(), 'mcpi-early-'));
@@ -77,18 +78,6 @@ describe('early spawn of a stdio target (bin/mcp-inspect.js)', () => {
     expect(ended).toEqual({ code: null, signal: 'SIGINT' });
     expect(existsSync(pidFile)).toBe(true);
     const pid = Number(readFileSync(pidFile, 'utf8'));
-    await expect
-      .poll(
-        () => {
-          try {
-            process.kill(pid, 0);
-            return 'running';
-          } catch {
-            return 'gone';
-          }
-        },
-        { timeout: 20_000 },
-      )
-      .toBe('gone');
+    await expect.poll(() => pidAlive(pid), { timeout: 20_000 }).toBe(false);
   });
 });

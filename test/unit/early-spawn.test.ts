@@ -10,6 +10,7 @@ import { resolveTarget } from '../../src/cli/target.js';
 import { discardEarlyChild, takeEarlyChild } from '../../src/transport/held-child.js';
 import { spawnEnv } from '../../src/transport/spawn-env.js';
 import { stdioTransport } from '../../src/transport/stdio.js';
+import { pidAlive } from '../helpers/servers.js';
 
 /** The transport main() would make for the command line after `--`. */
 async function transportOf(command: string[]) {
@@ -25,15 +26,6 @@ const IDLE = ['-e', 'setInterval(() => {}, 1000)'];
 function earlyPid(): number | undefined {
   const slot = (globalThis as Record<symbol, { pending?: { child: { proc: { pid?: number } } } } | undefined>)[Symbol.for('mcp-inspect.early-child')];
   return slot?.pending?.child.proc.pid;
-}
-
-function gone(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch {
-    return true;
-  }
 }
 
 describe('which command lines are spawned early', () => {
@@ -84,7 +76,7 @@ describe('the stdio transport takes the early process over', () => {
     const command = [NODE, '-e', "process.stderr.write('hello from early\\n'); process.exit(4)"];
     expect(spawnTargetEarly(['tools', '--', ...command])).toBe(true);
     const pid = earlyPid()!;
-    await expect.poll(() => gone(pid), { timeout: 20_000 }).toBe(true);
+    await expect.poll(() => !pidAlive(pid), { timeout: 20_000 }).toBe(true);
     const t = await transportOf(command);
     t.prespawn();
     expect(t.pid).toBe(pid);
@@ -109,13 +101,13 @@ describe('the stdio transport takes the early process over', () => {
     const pid = earlyPid()!;
     expect(takeEarlyChild({ command: NODE, args: IDLE, env: { ...spawnEnv(), API_KEY: 'k' } })).toBeUndefined();
     expect(earlyPid()).toBeUndefined();
-    await expect.poll(() => gone(pid), { timeout: 20_000 }).toBe(true);
+    await expect.poll(() => !pidAlive(pid), { timeout: 20_000 }).toBe(true);
   });
 
   it('nobody takes it: discardEarlyChild() (the exit of the process) stops it', async () => {
     expect(spawnTargetEarly(['discover', '--', NODE, ...IDLE])).toBe(true);
     const pid = earlyPid()!;
     discardEarlyChild();
-    await expect.poll(() => gone(pid), { timeout: 20_000 }).toBe(true);
+    await expect.poll(() => !pidAlive(pid), { timeout: 20_000 }).toBe(true);
   });
 });

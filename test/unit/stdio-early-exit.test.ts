@@ -4,15 +4,7 @@
 // spawn on (seen in CI: "exited with code 9" without node's reason).
 import { describe, expect, it } from 'vitest';
 import { StdioTransport } from '../../src/transport/stdio.js';
-
-function gone(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch {
-    return true;
-  }
-}
+import { pidAlive } from '../helpers/servers.js';
 
 describe('a server spawned early that exits before start()', () => {
   it('keeps its stderr and stdout for the error and the hooks', async () => {
@@ -22,7 +14,7 @@ describe('a server spawned early that exits before start()', () => {
     });
     t.prespawn();
     const pid = t.pid!;
-    await expect.poll(() => gone(pid), { timeout: 20_000 }).toBe(true);
+    await expect.poll(() => !pidAlive(pid), { timeout: 20_000 }).toBe(true);
     const stderr: string[] = [];
     const findings: string[] = [];
     const closed = new Promise<string>((resolve) => t.setHooks({ onStderr: (l) => stderr.push(l), onFinding: (f) => findings.push(f.rule), onClose: resolve }));
