@@ -106,11 +106,8 @@ export function spawnEarly(spec: SpawnSpec): void {
  * a second call returns undefined.
  */
 export function takeEarlyChild(spec: SpawnSpec): HeldChild | undefined {
-  const slot = slots[SLOT];
-  const e = slot?.pending;
-  if (!slot || !e) return undefined;
-  slot.pending = undefined;
-  e.off();
+  const e = takePending();
+  if (!e) return undefined;
   if (sameSpawn(e.spec, spec)) return e.child;
   stop(e.child);
   return undefined;
@@ -118,12 +115,18 @@ export function takeEarlyChild(spec: SpawnSpec): HeldChild | undefined {
 
 /** Stops the early server if no transport took it (at exit; a test that runs the CLI in its own process, after each run). */
 export function discardEarlyChild(): void {
+  const e = takePending();
+  if (e) stop(e.child);
+}
+
+/** Empties the slot, and stops listening for the signals that would have stopped its server. */
+function takePending(): EarlySlot['pending'] {
   const slot = slots[SLOT];
   const e = slot?.pending;
-  if (!slot || !e) return;
+  if (!slot || !e) return undefined;
   slot.pending = undefined;
   e.off();
-  stop(e.child);
+  return e;
 }
 
 function sameSpawn(a: SpawnSpec, b: SpawnSpec): boolean {
