@@ -80,6 +80,7 @@ function inForegroundGroup() {
 }
 
 async function run() {
+  if (argv[0] !== 'load') wasmBaselineOnly();
   // A stdio target (`tools -- node server.js`) is spawned first, by a small module, so that the
   // server starts while the rest loads; main() takes it over (src/cli/early.ts).
   if (argv.includes('--')) require('../dist/cli/early.cjs').spawnTargetEarly(argv);
@@ -96,4 +97,24 @@ async function run() {
     });
   }
   process.exit(code);
+}
+
+/**
+ * WebAssembly is compiled by V8's baseline compiler only (Liftoff), not again by its optimizing
+ * one (TurboFan). The HTTP client's parser (undici's llhttp) and the TUI's layout engine (Ink's
+ * yoga) are WebAssembly modules; V8 compiles each with Liftoff to run at once and then with
+ * TurboFan on a helper thread. That second compile cost `tools <url>` ~170 ms of its ~430 ms of
+ * CPU on the 2-core machine, and mostly after the work was done: the exit waits for it to
+ * end (0.42 → 0.23 s of wall). Liftoff's code is slower, which a command that parses a few
+ * responses and lays out a terminal never notices; `load`, which parses thousands a second,
+ * keeps both compilers. Wasm flags are read when a module is
+ * compiled, so setting them here, before any module is, is safe (V8's GC flags are not: see
+ * above). A Node that refuses the flag runs as before.
+ */
+function wasmBaselineOnly() {
+  try {
+    require('node:v8').setFlagsFromString('--liftoff-only');
+  } catch {
+    // not this V8's flag: both compilers, as before
+  }
 }
