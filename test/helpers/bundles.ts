@@ -53,7 +53,7 @@ const BANNER = "import { createRequire as __mcpiBundleRequire } from 'node:modul
  * Node's major version (the target) and the dependency tree (package-lock.json). 16 hex digits.
  */
 export function bundleKey(...parts: (string | Buffer)[]): string {
-  const h = createHash('sha256').update(`mcpi-bundle/3\0${esbuildVersion}\0${process.versions.node.split('.')[0]}\0`);
+  const h = createHash('sha256').update(`mcpi-bundle/4\0${esbuildVersion}\0${process.versions.node.split('.')[0]}\0`);
   for (const p of parts) h.update(p).update('\0');
   return h.digest('hex').slice(0, 16);
 }
@@ -132,8 +132,13 @@ function runner(body: string): string {
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
 import { Script, constants } from 'node:vm';
 
+// WebAssembly (the HTTP parser of undici and of fetch) compiled by Liftoff only, as
+// bin/mcp-inspect.js does: V8's second, optimizing compile of it is ~0.1 s of CPU per start.
+// Before the Script: V8's code cache holds the flags it was made with.
+setFlagsFromString('--liftoff-only');
 const file = fileURLToPath(new URL(${JSON.stringify(`./${body}`)}, import.meta.url));
 const cacheFile = \`\${file}.v8cache\`;
 let cachedData;
