@@ -80,10 +80,10 @@ function inForegroundGroup() {
 }
 
 async function run() {
-  if (argv[0] !== 'load') wasmBaselineOnly();
   // A stdio target (`tools -- node server.js`) is spawned first, by a small module, so that the
   // server starts while the rest loads; main() takes it over (src/cli/early.ts).
   if (argv.includes('--')) require('../dist/cli/early.cjs').spawnTargetEarly(argv);
+  if (compilesWasm()) wasmBaselineOnly();
   // Stack traces of our own bugs point at src/: the maps are read when one is printed (src/cli/stack-maps.ts).
   const { main } = await import('../dist/cli/main.js');
   const code = await main(argv);
@@ -109,7 +109,9 @@ async function run() {
  * responses and lays out a terminal never notices; `load`, which parses thousands a second,
  * keeps both compilers. Wasm flags are read when a module is
  * compiled, so setting them here, before any module is, is safe (V8's GC flags are not: see
- * above). A Node that refuses the flag runs as before.
+ * above). A Node that refuses the flag runs as before. A flag set at run time also makes V8
+ * refuse Node's code cache for the built-in modules loaded after it (~15 ms of a `tools --
+ * server` run, bench/run.mjs), so it is set only where WebAssembly will be compiled.
  */
 function wasmBaselineOnly() {
   try {
@@ -117,4 +119,15 @@ function wasmBaselineOnly() {
   } catch {
     // not this V8's flag: both compilers, as before
   }
+}
+
+/**
+ * Whether this run will likely compile WebAssembly: a target that is not a command after `--`
+ * (a URL, a configured server, the demo) is reached over HTTP, and the TUI (no command word
+ * first: `mcp-inspect -- cmd`, `mcp-inspect --era legacy -- cmd`) lays out with yoga. A command
+ * on a stdio target (`tools -- node server.js`) compiles none. A wrong guess costs time only.
+ */
+function compilesWasm() {
+  if (argv[0] === 'load') return false;
+  return !argv.includes('--') || argv[0] === '--' || argv[0].startsWith('-');
 }
