@@ -3,7 +3,8 @@
 // from the key; user mistakes are usage errors naming the file, never its content.
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { removeTree } from '../helpers/files.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkAssertion, loadClientKey, readJwtFile } from '../../src/auth/assertions.js';
@@ -34,7 +35,7 @@ describe('checkAssertion', () => {
 
 describe('files', () => {
   const dir = mkdtempSync(join(tmpdir(), 'mcpi-keys-'));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  afterAll(() => removeTree(dir));
   const write = (name: string, text: string) => {
     const p = join(dir, name);
     writeFileSync(p, text);

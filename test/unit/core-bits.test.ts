@@ -10,7 +10,8 @@ import { exitCodeFor } from '../../src/cli/exit.js';
 import { mergeHeaders, describeBody } from '../../src/transport/http.js';
 import { asMessage, idKey } from '../../src/protocol/jsonrpc.js';
 import { UsageError } from '../../src/protocol/errors.js';
-import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { writeFileSync, mkdtempSync } from 'node:fs';
+import { removeTree } from '../helpers/files.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -147,7 +148,7 @@ describe('command line', () => {
     });
     await expect(resolveTarget('http://127.0.0.1:1/mcp', [], { transport: 'streamable-http' })).resolves.toMatchObject({ kind: 'http', transportFixed: true });
     const dir = mkdtempSync(join(tmpdir(), 'mcpi-'));
-    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    onTestFinished(() => removeTree(dir));
     const f1 = join(dir, 'claude.json');
     writeFileSync(
       f1,
