@@ -229,23 +229,60 @@ export function runServerScenario(o: {
  * `url` in one suite process (`conformance server --requirements REVISION`), one after the
  * other in the suite's order: the scored scenarios, and those the revision runs and reports
  * without scoring them (extension and pending scenarios). Resolves with each scenario's
- * result by name, judged as {@link runServerScenario} judges one (`passed`: checks, none of
- * them FAILURE; a scenario that times out or cannot run gets a FAILURE check from the suite),
- * `output` being the suite's output for that scenario. A scenario that left no result is
- * missing from the map. One process for all: each start of the suite costs ~1.3 s of CPU.
+ * result by name (see {@link runServerSuite}). A scenario that left no result is missing from
+ * the map. One process for all: each start of the suite costs ~1.3 s of CPU.
  * `timeoutMs` bounds each scenario (default 30 s), `totalTimeoutMs` the run (default 10 min).
  */
-export async function runServerRequirements(o: {
+export function runServerRequirements(o: {
   url: string;
   revision: string;
   timeoutMs?: number;
   totalTimeoutMs?: number;
   env?: NodeJS.ProcessEnv;
 }): Promise<Map<string, ScenarioResult>> {
+  return runServerSuite(o.url, ['--requirements', o.revision], o);
+}
+
+/**
+ * Runs the server scenarios `scenarios` against the MCP server at `url`, as few suite
+ * processes as it takes: the suite's active set for `specVersion` (`conformance server
+ * --spec-version V`, no `--scenario`: its scored and core scenarios, one after the other in
+ * one process), then each named scenario that run did not hold (a pending one, such as
+ * sep-2164-resource-not-found) in a process of its own ({@link runServerScenario}). Resolves
+ * with the result of each of `scenarios`, in their order; the active set's other scenarios run
+ * too (they are quick) and are left out. A result from the active run is judged as
+ * {@link runServerSuite} judges one, so a caller that must refuse WARNING checks as well reads
+ * `failures`. For tests that run many scenarios against one server: one process per scenario
+ * cost ~1.4 s of CPU each, the active set of 20 in one process ~1.1 s in all.
+ * `timeoutMs` bounds each scenario (default 30 s).
+ */
+export async function runServerScenarios(o: { scenarios: string[]; url: string; specVersion?: string; timeoutMs?: number }): Promise<ScenarioResult[]> {
+  const specVersion = o.specVersion ?? SPEC_VERSION;
+  const active = await runServerSuite(o.url, ['--spec-version', specVersion], o);
+  const results: ScenarioResult[] = [];
+  for (const scenario of o.scenarios) {
+    const r = active.get(scenario) ?? (await runServerScenario({ scenario, url: o.url, specVersion, ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}) }));
+    results.push(r);
+  }
+  return results;
+}
+
+/**
+ * Runs `conformance server --url URL ...selection` (a run of many scenarios in one process)
+ * and reads each scenario's result from its part of the output and its result folder,
+ * judged as {@link runServerScenario} judges one: `passed` when it has checks and none is
+ * FAILURE (a scenario that times out or cannot run gets a FAILURE check from the suite),
+ * `output` being the suite's output for that scenario.
+ */
+async function runServerSuite(
+  url: string,
+  selection: string[],
+  o: { timeoutMs?: number; totalTimeoutMs?: number; env?: NodeJS.ProcessEnv },
+): Promise<Map<string, ScenarioResult>> {
   const out = mkdtempSync(join(tmpdir(), 'mcpi-conformance-out-'));
   try {
     const scenarioTimeout = o.timeoutMs ?? 30_000;
-    const args = ['server', '--url', o.url, '--requirements', o.revision, '--timeout', String(scenarioTimeout), '-o', out];
+    const args = ['server', '--url', url, ...selection, '--timeout', String(scenarioTimeout), '-o', out];
     const { code, output } = await runSuite(args, o.totalTimeoutMs ?? 600_000, o.env);
     const results = new Map<string, ScenarioResult>();
     // Each scenario's part of the output starts with its banner and names its result folder.
