@@ -1,12 +1,11 @@
 // The official conformance suite's scored authorization scenarios for 2026-07-28, driven
-// through mcp-inspect's own CLI (test/conformance/cli-client.mjs runs bin/mcp-inspect.js
-// `tools` then `call` with a headless --browser command: build first). Each scenario must
-// get the suite's OVERALL: PASSED. The six extension scenarios run beside them.
+// through mcp-inspect's own CLI (test/conformance/clients.mjs authClient runs `tools` then
+// `call` with a headless --browser command, in this process: in-process-client.ts; build
+// first). Each scenario must get the suite's OVERALL: PASSED. The six extension scenarios run
+// beside them.
 import { describe, expect, test } from 'vitest';
-import { fileURLToPath } from 'node:url';
 import { listAuthClientScenarios, runClientScenario } from '../conformance/harness.js';
-
-const CLI_CLIENT = fileURLToPath(new URL('../conformance/cli-client.mjs', import.meta.url));
+import { inProcessClient } from '../conformance/in-process-client.js';
 
 /** The 25 scored auth/* client scenarios of 2026-07-28 (checked against the suite's own list below). */
 const SCENARIOS = [
@@ -41,7 +40,7 @@ const SCENARIOS = [
  * The authorization extensions' client scenarios (run and reported by the suite, not scored
  * for the revision): DPoP (SEP-1932), client credentials with a secret and with
  * private_key_jwt (SEP-1046), workload identity (SEP-1933), enterprise-managed authorization
- * (SEP-990). cli-client.mjs turns each scenario's context into the flags a user would pass.
+ * (SEP-990). clients.mjs turns each scenario's context into the flags a user would pass.
  */
 const EXTENSION_SCENARIOS = [
   'auth/dpop',
@@ -56,7 +55,7 @@ describe('conformance: auth/* extension client scenarios', () => {
   for (const scenario of EXTENSION_SCENARIOS) {
     // Two CLI runs plus the suite's servers, some with three parties: room on a loaded 2-core machine.
     test(scenario, { timeout: 120_000 }, async () => {
-      const r = await runClientScenario({ scenario, command: `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI_CLIENT)}`, force: true });
+      const r = await runClientScenario({ scenario, command: await inProcessClient('auth'), force: true });
       const why = r.failures.map((c) => `${c.status} ${c.id}: ${c.description} ${c.errorMessage ?? ''}`).join('\n');
       expect(r.passed, `${why}\n${r.clientStderr}\n${r.output.slice(-1500)}`).toBe(true);
     });
@@ -71,7 +70,7 @@ describe('conformance: auth/* client scenarios (2026-07-28)', () => {
   for (const scenario of SCENARIOS) {
     // Up to three CLI runs plus the suite's servers per scenario: a deadline that only guards a hang on a loaded 2-core machine.
     test(scenario, { timeout: 120_000 }, async () => {
-      const r = await runClientScenario({ scenario, command: `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI_CLIENT)}` });
+      const r = await runClientScenario({ scenario, command: await inProcessClient('auth') });
       const why = r.failures.map((c) => `${c.status} ${c.id}: ${c.description}`).join('\n');
       expect(r.passed, `${why}\n${r.clientStderr}\n${r.output.slice(-1500)}`).toBe(true);
     });

@@ -1,6 +1,6 @@
 // The OAuth extensions through mcp-inspect's own CLI, beyond "the scenario passes": against
-// the official conformance suite's servers (driven by test/conformance/cli-client.mjs, which
-// reports each run, `auth status` and the token files when MCPI_CONFORMANCE_RESULT is set) and
+// the official conformance suite's servers (driven by test/conformance/clients.mjs authClient,
+// run in this process by in-process-client.ts, which reports each run, `auth status` and the token files when MCPI_CONFORMANCE_RESULT is set) and
 // against the loopback fixtures (test/fixtures/oauth): a refused workload assertion exits 4
 // naming the claim and is never sent; the DPoP key is kept with the token (0600) and `auth
 // status` shows the binding; keys and assertions never appear in --trace or the token file;
@@ -10,10 +10,10 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 // @ts-expect-error untyped JS fixture
 import { startOAuthFixture } from '../fixtures/oauth/index.mjs';
 import { runClientScenario } from '../conformance/harness.js';
+import { inProcessClient } from '../conformance/in-process-client.js';
 import { runCli, type CliResult } from '../helpers/cli.js';
 import { HEADLESS_BROWSER, tempConfigHome } from '../helpers/oauth.js';
 import { removeTree } from '../helpers/files.js';
@@ -22,20 +22,19 @@ type Json = any;
 
 /** Each test runs the CLI several times (a scenario: two commands and auth status), one after the other, on a shared 2-core machine. */
 const SLOW = 90_000;
-const CLI_CLIENT = fileURLToPath(new URL('../conformance/cli-client.mjs', import.meta.url));
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-/** Runs a scenario through cli-client.mjs and returns the suite's verdict plus what the client reported. */
+/** Runs a scenario through the auth client and returns the suite's verdict plus what the client reported. */
 async function scenario(name: string, env: Record<string, string> = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'mcpi-ext-'));
   cleanups.push(() => removeTree(dir));
   const file = join(dir, 'result.json');
   const r = await runClientScenario({
     scenario: name,
-    command: `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI_CLIENT)}`,
+    command: await inProcessClient('auth'),
     env: { ...process.env, MCPI_CONFORMANCE_RESULT: file, ...env },
     force: true,
   });

@@ -1,13 +1,11 @@
 // The official conformance suite's scored core (non-auth) client scenarios for 2026-07-28,
-// driven through mcp-inspect's own CLI as a user would (test/conformance/cli-core-client.mjs:
-// `tools`, then `call` per scenario, input rounds continued with `call --resume` from the
-// exit-5 pending document; build first). Each scenario must get the suite's OVERALL: PASSED.
+// driven through mcp-inspect's own CLI as a user would (test/conformance/clients.mjs coreClient,
+// run in this process by in-process-client.ts: `tools`, then `call` per scenario, input rounds
+// continued with `call --resume` from the exit-5 pending document; build first). Each scenario must get the suite's OVERALL: PASSED.
 // With the 25 auth/* scenarios of auth-conformance.test.ts these are the suite's 32.
 import { describe, expect, test } from 'vitest';
-import { fileURLToPath } from 'node:url';
 import { listScenarios, runClientScenario } from '../conformance/harness.js';
-
-const CLI_CLIENT = fileURLToPath(new URL('../conformance/cli-core-client.mjs', import.meta.url));
+import { inProcessClient } from '../conformance/in-process-client.js';
 
 /** The 7 scored core client scenarios of 2026-07-28. */
 const SCENARIOS = [
@@ -32,7 +30,7 @@ describe('conformance: core client scenarios (2026-07-28)', () => {
     test(
       scenario,
       async () => {
-        const r = await runClientScenario({ scenario, command: `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI_CLIENT)}` });
+        const r = await runClientScenario({ scenario, command: await inProcessClient('core') });
         const why = r.failures.map((c) => `${c.status} ${c.id}: ${c.description} ${c.errorMessage ?? ''}`).join('\n');
         expect(r.passed, `${why}\n${r.clientStderr}\n${r.output.slice(-1500)}`).toBe(true);
       },
