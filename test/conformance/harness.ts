@@ -98,6 +98,8 @@ function conformanceSpec(): BundleSpec | undefined {
     entry: CONFORMANCE_BIN,
     contents,
     out: join(root, 'dist', 'index.mjs'),
+    // The suite is an HTTP client (undici, fetch).
+    liftoffOnly: true,
     links: {
       [join(root, 'requirements')]: join(PACKAGE_DIR, 'requirements'),
       ...(basename(modules) === 'node_modules' ? { [join(root, 'node_modules')]: modules } : {}),

@@ -39,6 +39,13 @@ export interface BundleSpec {
   links?: Record<string, string>;
   /** Files written beside the bundle, path → text (a package.json giving `.js` its module type). */
   files?: Record<string, string>;
+  /**
+   * The program compiles WebAssembly (an HTTP client: undici, fetch): its runner has V8 compile
+   * it with Liftoff only (see runner). Not for the others: a V8 flag set at run time makes V8
+   * refuse Node's code cache for the built-in modules loaded after it (~25 ms of a start of an
+   * SDK fixture server, which compiles no WebAssembly).
+   */
+  liftoffOnly?: boolean;
 }
 
 /**
@@ -53,7 +60,7 @@ const BANNER = "import { createRequire as __mcpiBundleRequire } from 'node:modul
  * Node's major version (the target) and the dependency tree (package-lock.json). 16 hex digits.
  */
 export function bundleKey(...parts: (string | Buffer)[]): string {
-  const h = createHash('sha256').update(`mcpi-bundle/4\0${esbuildVersion}\0${process.versions.node.split('.')[0]}\0`);
+  const h = createHash('sha256').update(`mcpi-bundle/5\0${esbuildVersion}\0${process.versions.node.split('.')[0]}\0`);
   for (const p of parts) h.update(p).update('\0');
   return h.digest('hex').slice(0, 16);
 }
@@ -116,7 +123,7 @@ function scriptFiles(spec: BundleSpec, result: BuildResult<{ write: false }>): R
   const body = `${spec.out}.body.js`;
   return {
     [body]: `(async function (require, ${IMPORT_META_URL}) {"use strict";\n${text}\n})`,
-    [spec.out]: runner(basename(body)),
+    [spec.out]: runner(basename(body), spec.liftoffOnly === true),
   };
 }
 
@@ -126,19 +133,22 @@ function scriptFiles(spec: BundleSpec, result: BuildResult<{ write: false }>): R
  * module bundle had). The cache is made once the body's synchronous part has run (the functions
  * compiled by then are in it), written under another name and renamed into place, as other
  * starts may read it or write it at the same time; a cache that cannot be written is left unmade.
+ * `liftoffOnly`: the flag is set first (see BundleSpec.liftoffOnly).
  */
-function runner(body: string): string {
-  return `// Runs ${body} from V8's code cache (see test/helpers/bundles.ts in mcp-inspect).
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
-import { setFlagsFromString } from 'node:v8';
-import { Script, constants } from 'node:vm';
+function runner(body: string, liftoffOnly: boolean): string {
+  const liftoff = `import { setFlagsFromString } from 'node:v8';
 
 // WebAssembly (the HTTP parser of undici and of fetch) compiled by Liftoff only, as
 // bin/mcp-inspect.js does: V8's second, optimizing compile of it is ~0.1 s of CPU per start.
 // Before the Script: V8's code cache holds the flags it was made with.
 setFlagsFromString('--liftoff-only');
+`;
+  return `// Runs ${body} from V8's code cache (see test/helpers/bundles.ts in mcp-inspect).
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { Script, constants } from 'node:vm';
+${liftoffOnly ? liftoff : ''}
 const file = fileURLToPath(new URL(${JSON.stringify(`./${body}`)}, import.meta.url));
 const cacheFile = \`\${file}.v8cache\`;
 let cachedData;
