@@ -345,7 +345,12 @@ async function runOne(inv: Invocation, s: Session, plan: Plan): Promise<CommandR
     await writeJunit(
       plan.flags.junit,
       'mcp-inspect run',
-      collection.calls.map((c, i) => ({ name: c.name, time: runs[i].elapsedMs, failure: runs[i].met ? undefined : failures(runs[i]) })),
+      // A call that completed has a time, 0 ms included (a quick call within one millisecond).
+      collection.calls.map((c, i) => ({
+        name: c.name,
+        time: runs[i].samplesMs.length ? runs[i].elapsedMs : undefined,
+        failure: runs[i].met ? undefined : failures(runs[i]),
+      })),
     );
   const doc = {
     collection: collection.file,
@@ -622,8 +627,9 @@ function markdownAgainst(
 }
 
 /**
- * Writes the `--junit` file: one test case per call (`time` in ms, written in seconds), failed
- * with what differed. Throws UsageError when it cannot be written.
+ * Writes the `--junit` file: one test case per call (`time` in ms, written in seconds; undefined
+ * for a call that did not complete, which then has no time), failed with what differed. Throws
+ * UsageError when it cannot be written.
  */
 async function writeJunit(file: string, suite: string, calls: { name: string; time?: number; failure?: string }[]): Promise<void> {
   const { renderJunit } = await import('../../contract/report.js');
@@ -632,7 +638,7 @@ async function writeJunit(file: string, suite: string, calls: { name: string; ti
     calls.map((c) => ({
       classname: 'mcp-inspect.run',
       name: c.name,
-      ...(c.time !== undefined && c.time > 0 ? { time: Math.round(c.time) / 1000 } : {}),
+      ...(c.time !== undefined ? { time: Math.round(c.time) / 1000 } : {}),
       ...(c.failure !== undefined ? { failure: { type: 'expectation', message: c.failure.split('\n')[0], body: c.failure } } : {}),
     })),
   );
