@@ -47,7 +47,11 @@ describe.skipIf(!canRun)('e2e in tmux at 80×24: the start-up failure screen fit
       ].join('\n'),
     );
     const t = session('stack', ['--', 'node', server]);
-    const s = await t.waitForScreen((x) => x.includes('Server output') && x.includes('r retry · q quit'), 'the failure screen');
+    // The failure screen can be drawn before the Server output pane has the last stderr lines: wait for them too.
+    const s = await t.waitForScreen(
+      (x) => x.includes('Server output') && x.includes('r retry · q quit') && /^\d\d:\d\d:\d\d Error: a very long/m.test(x),
+      'the failure screen with the last stderr lines',
+    );
     const lines = s.split('\n');
     expect(lines[0]).toMatch(/^● failed · node .*stack\.mjs · mcp-inspect$/);
     expect(lines[1]).toBe('listen —');
