@@ -51,11 +51,11 @@ export async function inProcessClient(kind: 'auth' | 'core'): Promise<string> {
       conn.setEncoding('utf8');
       conn.on('error', () => undefined);
       conn.on('data', (d: string) => {
+        if (text.includes('\n')) return; // the request is complete (one line)
         text += d;
         if (!text.includes('\n')) return;
-        const request = JSON.parse(text) as { kind: 'auth' | 'core'; serverUrl: string; env: Record<string, string> };
         queue = queue.then(() =>
-          serveClient(request).then(
+          serveClient(text).then(
             (r) => conn.end(JSON.stringify(r)),
             (e: unknown) =>
               conn.end(JSON.stringify({ code: 1, stdout: '', stderr: `relay host: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n` })),
@@ -71,8 +71,9 @@ export async function inProcessClient(kind: 'auth' | 'core'): Promise<string> {
   return [process.execPath, RELAY, await relaySocket, kind].map((a) => JSON.stringify(a)).join(' ');
 }
 
-/** Runs one scenario's client for the relay; resolves with its exit code and what it wrote. */
-async function serveClient(request: { kind: 'auth' | 'core'; serverUrl: string; env: Record<string, string> }) {
+/** Runs one scenario's client for the relay (`line`: its request, JSON); resolves with its exit code and what it wrote. */
+async function serveClient(line: string) {
+  const request = JSON.parse(line) as { kind: 'auth' | 'core'; serverUrl: string; env: Record<string, string> };
   const client = (CLIENTS as Record<string, ConformanceClient>)[request.kind];
   if (!client) throw new Error(`no client named ${request.kind}`);
   const home = mkdtempSync(join(tmpdir(), 'mcpi-conformance-client-'));

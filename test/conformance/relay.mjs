@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The client command the conformance suite runs in the tests: `relay.mjs SOCKET KIND <server-url>`
-// hands the scenario to the test's process (harness.ts inProcessClient, listening on the Unix
-// socket SOCKET), which runs clients.mjs's KIND client there, and then writes what that client
+// hands the scenario to the test's process (in-process-client.ts, listening on the Unix socket
+// SOCKET), which runs clients.mjs's KIND client there, and then writes what that client
 // wrote and exits with its exit code, as the client's own process would. It passes the
 // server URL and the scenario's variables (MCP_CONFORMANCE_*, MCPI_CONFORMANCE_*), nothing else.
 // A start of this is a bare Node start (~50 ms of CPU); a client process of its own started
