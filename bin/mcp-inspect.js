@@ -107,11 +107,11 @@ async function run() {
  * CPU on the 2-core machine, and mostly after the work was done: the exit waits for it to
  * end (0.42 → 0.23 s of wall). Liftoff's code is slower, which a command that parses a few
  * responses and lays out a terminal never notices; `load`, which parses thousands a second,
- * keeps both compilers. Wasm flags are read when a module is
- * compiled, so setting them here, before any module is, is safe (V8's GC flags are not: see
- * above). A Node that refuses the flag runs as before. A flag set at run time also makes V8
- * refuse Node's code cache for the built-in modules loaded after it (~15 ms of a `tools --
- * server` run, bench/run.mjs), so it is set only where WebAssembly will be compiled.
+ * keeps both compilers. Wasm flags are read when a module is compiled, so setting them here,
+ * before any module is, is safe (V8's GC flags are not: see above). A Node that refuses the
+ * flag runs as before. A flag set at run time also makes V8 refuse Node's code cache for the
+ * built-in modules loaded after it (~15 ms of a `tools -- server` run, bench/run.mjs), so it
+ * is set only where WebAssembly will be compiled.
  */
 function wasmBaselineOnly() {
   try {

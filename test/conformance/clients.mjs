@@ -23,7 +23,7 @@ const CIMD_URL = 'https://conformance-test.local/client-metadata.json';
  * @property {string} serverUrl  the scenario's MCP server (the command's last argument)
  * @property {Record<string, string | undefined>} env  MCP_CONFORMANCE_SCENARIO, MCP_CONFORMANCE_CONTEXT (JSON) and the tests' MCPI_CONFORMANCE_* variables
  * @property {string} home  an empty temporary folder: the CLI's config home (tokens) and the files the client writes
- * @property {(args: string[]) => Promise<CliRun>} cli  runs `mcp-inspect …args` with XDG_CONFIG_HOME and HOME at `home`, BROWSER empty, NO_COLOR=1
+ * @property {(args: string[]) => Promise<CliRun>} cli  runs `mcp-inspect …args` in the environment clientEnv(home) gives
  * @property {(text: string) => void} out  the client's stdout (the suite keeps it)
  * @property {(text: string) => void} err  the client's stderr (the suite keeps it)
  */
@@ -190,6 +190,15 @@ export async function coreClient(o) {
   return code;
 }
 
+/**
+ * The environment of the client's CLI runs, besides the host's own: the config home (tokens)
+ * is `home`, no browser is opened but the headless --browser command, no colors.
+ * @param {string} home
+ */
+export function clientEnv(home) {
+  return { XDG_CONFIG_HOME: home, HOME: home, BROWSER: '', NO_COLOR: '1' };
+}
+
 /** The clients by the name a host gives them. */
 export const CLIENTS = { auth: authClient, core: coreClient };
 
@@ -205,7 +214,7 @@ export async function runAsProcess(client) {
   const { mkdtempSync, rmSync } = await import('node:fs');
   const { tmpdir } = await import('node:os');
   const home = mkdtempSync(join(tmpdir(), 'mcpi-conformance-client-'));
-  Object.assign(process.env, { XDG_CONFIG_HOME: home, HOME: home, BROWSER: '', NO_COLOR: '1' });
+  Object.assign(process.env, clientEnv(home));
   const { main } = await import(new URL('../../dist/cli/main.js', import.meta.url).href);
   const write = { out: process.stdout.write, err: process.stderr.write };
   /** Runs main(argv) with stdout and stderr captured. */

@@ -263,8 +263,7 @@ export async function runServerScenarios(o: { scenarios: string[]; url: string; 
   const active = await runServerSuite(o.url, ['--spec-version', specVersion], o);
   const results: ScenarioResult[] = [];
   for (const scenario of o.scenarios) {
-    const r = active.get(scenario) ?? (await runServerScenario({ scenario, url: o.url, specVersion, ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}) }));
-    results.push(r);
+    results.push(active.get(scenario) ?? (await runServerScenario({ scenario, url: o.url, specVersion, timeoutMs: o.timeoutMs })));
   }
   return results;
 }

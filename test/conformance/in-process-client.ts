@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { runCli } from '../helpers/cli.js';
 import { removeTree } from '../helpers/files.js';
 // @ts-expect-error untyped JS module (shared with the client scripts run by hand)
-import { CLIENTS } from './clients.mjs';
+import { CLIENTS, clientEnv } from './clients.mjs';
 
 /** The inputs and outputs of clients.mjs's clients (see its ClientInputs). */
 type ConformanceClient = (o: {
@@ -85,7 +85,7 @@ async function serveClient(line: string) {
       env: request.env,
       home,
       cli: async (args) => {
-        const r = await runCli(args, { env: { XDG_CONFIG_HOME: home, HOME: home, BROWSER: '', NO_COLOR: '1' }, timeoutMs: 60_000 });
+        const r = await runCli(args, { env: clientEnv(home) as Record<string, string>, timeoutMs: 60_000 });
         return { code: r.code ?? 1, stdout: r.stdout, stderr: r.stderr + (r.timedOut ? 'relay host: the run timed out\n' : '') };
       },
       out: (t) => (stdout += t),

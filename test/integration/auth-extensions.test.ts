@@ -1,6 +1,7 @@
 // The OAuth extensions through mcp-inspect's own CLI, beyond "the scenario passes": against
 // the official conformance suite's servers (driven by test/conformance/clients.mjs authClient,
-// run in this process by in-process-client.ts, which reports each run, `auth status` and the token files when MCPI_CONFORMANCE_RESULT is set) and
+// run in this process by in-process-client.ts; the client reports each run, `auth status` and
+// the token files when MCPI_CONFORMANCE_RESULT is set) and
 // against the loopback fixtures (test/fixtures/oauth): a refused workload assertion exits 4
 // naming the claim and is never sent; the DPoP key is kept with the token (0600) and `auth
 // status` shows the binding; keys and assertions never appear in --trace or the token file;
