@@ -1,5 +1,6 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { cleanup } from 'ink-testing-library';
+import { Text } from 'ink';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +12,8 @@ import { McpError } from '../../src/protocol/errors.js';
 import { CallHistory, historyFileName } from '../../src/state/call-history.js';
 import { defaultServices, type TuiServices } from '../../src/tui/context/services.js';
 import { readCollection } from '../../src/collection/file.js';
+import { diffTools } from '../../src/diff/diff.js';
+import { useStatusLine } from '../../src/tui/hooks/useStatusLine.js';
 import { Feed, KEY, fakeClient, fakeServices, press, renderWith, tool, toolsEvent, waitFor } from './helpers.js';
 
 afterEach(() => cleanup());
@@ -322,6 +325,45 @@ describe('adding a call to a collection (a)', () => {
     await press(r, 'a');
     await waitFor(r, (f) => f.includes('collection file: smoke.json▏'));
     await press(r, KEY.esc);
+  });
+
+  it('a list change while it asks does not hide the question: the prompt stays on the status line until it is answered', async () => {
+    const { r, feed } = setup({ callTool: async () => ({ kind: 'complete', result: { content: [{ type: 'text', text: 'pong' }] } }) });
+    await callEcho(r, 'ping');
+    await press(r, 'a', KEY.ctrl('u'), 'calls.json');
+    await waitFor(r, (f) => f.includes('Add echo to the collection file: calls.json▏'));
+    const after = [echo, add, tool('extra')];
+    feed.push({ type: 'diff', time: Date.now(), cause: 'notification', diff: diffTools([echo, add], after), tools: after });
+    await waitFor(r, (f) => f.includes('Diffs 1'));
+    // A second change: once its badge shows, the first change's message has been rendered.
+    const later = [...after, tool('extra2')];
+    feed.push({ type: 'diff', time: Date.now(), cause: 'notification', diff: diffTools(after, later), tools: later });
+    expect(await waitFor(r, (f) => f.includes('Diffs 2'))).toContain('Add echo to the collection file: calls.json▏');
+    await press(r, 'x');
+    let f = await waitFor(r, (f) => f.includes('collection file: calls.jsonx▏'));
+    expect(f).not.toContain('Tool list changed');
+    // Answered: the answer's own message replaces the prompt.
+    await press(r, KEY.esc);
+    f = await waitFor(r, (f) => f.includes('Not added to a collection'));
+    expect(f).not.toContain('collection file:');
+  });
+
+  it('useStatusLine: a message flashed while a prompt asks is held behind it and shows once the prompt clears', async () => {
+    let api: ReturnType<typeof useStatusLine> | undefined;
+    function Line() {
+      api = useStatusLine();
+      return <Text>{api.shown(Date.now())?.text ?? '(none)'}</Text>;
+    }
+    const r = renderWith(<Line />, fakeServices(new Feed<ListenSessionEvent>()));
+    await waitFor(r, (f) => f.includes('(none)'));
+    api!.flash('Add echo to the collection file: x▏', 'accent', { key: 'collect', prompt: true });
+    await waitFor(r, (f) => f.includes('collection file: x▏'));
+    api!.flash('Tool list changed +1 −0 ~0');
+    // The prompt as typed on: once it shows, the message flashed before it has been rendered too.
+    api!.flash('Add echo to the collection file: xy▏', 'accent', { key: 'collect', prompt: true });
+    await waitFor(r, (f) => f.includes('collection file: xy▏'));
+    api!.clearFlash('collect');
+    await waitFor(r, (f) => f.includes('Tool list changed +1 −0 ~0'));
   });
 
   it('from the History pane, a secret argument becomes an ${env:NAME} placeholder', async () => {

@@ -97,7 +97,7 @@ export function useCollectPrompt({ flash, clearFlash }: Pick<PaneContext, 'flash
     if (!ask) return;
     const cps = [...ask.text.text];
     const shown = `${cps.slice(0, ask.text.cursor).join('')}▏${cps.slice(ask.text.cursor).join('')}`;
-    flash(`Add ${sanitizeLine(ask.call.tool)} to the collection file: ${shown}`, 'accent', { key: FLASH_KEY, ttlMs: 3_600_000 });
+    flash(`Add ${sanitizeLine(ask.call.tool)} to the collection file: ${shown}`, 'accent', { key: FLASH_KEY, prompt: true });
   }, [ask, flash]);
 
   const save = (file: string, call: CollectedCall) => {

@@ -36,16 +36,27 @@ export function logFlash(e: LogEntry): { text: string; style: StyleKey } | undef
  * The message and its setters: `flash` (stable), `clearFlash(key)` (stable: only if that
  * message is still the one set), `setStatus` (a whole message, stable). `shown(now)` is the
  * message while it lasts at `now` (ms), else undefined.
+ *
+ * A prompt (`flash(…, { prompt: true, key })`: the line asks for an answer, such as the file
+ * a call is added to) stays until `clearFlash(key)` or the next prompt. What is flashed while
+ * it asks (a diff announced, a warning) is held behind it and shown once it clears, for what is
+ * left of its time: replacing the prompt hid the question while its keys still went to it.
  */
 export function useStatusLine() {
   const services = useServices();
+  const [prompt, setPrompt] = useState<StatusMessage | undefined>(undefined);
   const [status, setStatus] = useState<StatusMessage | undefined>(undefined);
   const flash = useCallback(
-    (text: string, style: StyleKey = 'plain', opts: FlashOptions = {}) => setStatus({ text, style, at: services.now(), key: opts.key, ttlMs: opts.ttlMs }),
+    (text: string, style: StyleKey = 'plain', opts: FlashOptions = {}) =>
+      (opts.prompt ? setPrompt : setStatus)({ text, style, at: services.now(), key: opts.key, ttlMs: opts.ttlMs }),
     [services],
   );
-  const clearFlash = useCallback((key: string) => setStatus((s) => (s?.key === key ? undefined : s)), []);
-  const shown = (now: number) => (status && Math.max(now, services.now()) - status.at < (status.ttlMs ?? 10_000) ? status : undefined);
+  const clearFlash = useCallback((key: string) => {
+    const clear = (s: StatusMessage | undefined) => (s?.key === key ? undefined : s);
+    setPrompt(clear);
+    setStatus(clear);
+  }, []);
+  const shown = (now: number) => prompt ?? (status && Math.max(now, services.now()) - status.at < (status.ttlMs ?? 10_000) ? status : undefined);
   return { flash, clearFlash, setStatus, shown };
 }
 

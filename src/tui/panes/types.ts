@@ -53,6 +53,12 @@ export interface FlashOptions {
   key?: string;
   /** Shown this long at most, in ms (default 10 000). */
   ttlMs?: number;
+  /**
+   * The message asks for an answer (typed text): it stays until cleared with its `key` (which it
+   * needs) and is not replaced by messages flashed meanwhile; they show once it clears
+   * (useStatusLine). `ttlMs` does not apply.
+   */
+  prompt?: boolean;
 }
 
 /** A pane's current state, as the App uses it. Rebuilt on every render by the pane's hook. */
