@@ -3,13 +3,13 @@
 // format) beside both instead of before them. One after the other they took ~65 s of a run on two
 // cores before vitest even started, and the suite leaves a core idle for much of its time (its
 // tests wait for servers, terminals and child processes), which is where the checks run now.
-// The checks run at a lower priority (nice 10), so the suite's own processes keep the CPU they
-// ask for; their output is held back and printed after the suite's, one block per check.
+// The checks run at the suite's priority: at nice 10 the suite left them little CPU, and the type
+// check and lint (one thread) were then still running alone for ~10 s after the suite ended,
+// one core idle. Their output is held back and printed after the suite's, one block per check.
 // Every step runs to its end; the exit status is the first failing step's (0 when all passed).
 //
 // Usage: node scripts/test.mjs [vitest arguments…]   (what `npm test` runs)
 import { spawn } from 'node:child_process';
-import { setPriority } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -35,17 +35,10 @@ const env = { ...process.env, PATH: `${join(root, 'node_modules', '.bin')}${deli
 delete env.NODE_EXTRA_CA_CERTS;
 
 /** Runs one step; resolves with its exit status, its held-back output (when `hold`) and its time in ms. */
-function run(name, cmd, args, { hold = false, nice = 0 } = {}) {
+function run(name, cmd, args, { hold = false } = {}) {
   const started = Date.now();
   return new Promise((resolve) => {
     const child = spawn(cmd, args, { cwd: root, env, stdio: hold ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
-    if (nice) {
-      try {
-        setPriority(child.pid, nice);
-      } catch {
-        /* not allowed here: it runs at the normal priority */
-      }
-    }
     let output = '';
     child.stdout?.on('data', (d) => (output += d));
     child.stderr?.on('data', (d) => (output += d));
@@ -57,7 +50,7 @@ function run(name, cmd, args, { hold = false, nice = 0 } = {}) {
 const results = [];
 // The checks start with the build: they read src/ and test/, not dist/, and the build leaves a
 // core mostly idle (~10 CPU-s in 8 s of wall).
-const checks = CHECKS.map(([name, cmd, args]) => run(name, cmd, args, { hold: true, nice: 10 }));
+const checks = CHECKS.map(([name, cmd, args]) => run(name, cmd, args, { hold: true }));
 const build = await run('build', process.execPath, ['scripts/build.mjs']);
 results.push(build);
 // The value-import graph of the build (dist/meta.json) has no cycle: quick, so it runs before the suite.
