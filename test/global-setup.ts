@@ -4,8 +4,10 @@
 // forks never build the same one. A bundle that cannot be built leaves its tests on the
 // original file (see test/helpers/bundles.ts).
 import { buildConformanceBundle } from './conformance/harness.js';
-import { buildFixtureBundles } from './helpers/fixture-bundles.js';
+import { buildFixtureBundles, startFixtureHost } from './helpers/fixture-bundles.js';
 
-export default async function setup(): Promise<void> {
+export default async function setup(): Promise<() => void> {
   await Promise.all([buildFixtureBundles(), buildConformanceBundle()]);
+  // The SDK fixtures' stdio sessions, served warm in one process (test/helpers/fixture-host.mjs).
+  return await startFixtureHost();
 }

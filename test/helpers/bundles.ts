@@ -21,6 +21,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, w
 import { isBuiltin } from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { build, buildSync, version as esbuildVersion, type BuildOptions, type BuildResult, type Plugin } from 'esbuild';
 
 /** One program to bundle. */
@@ -46,6 +47,12 @@ export interface BundleSpec {
    * SDK fixture server, which compiles no WebAssembly).
    */
   liftoffOnly?: boolean;
+  /**
+   * A fixture served by the fixture host when started with `--stdio` (test/helpers/fixture-host.mjs):
+   * `socket` is where the host listens, `name` the fixture's name there, `relay` the absolute path of
+   * test/helpers/fixture-relay.mjs. With no host listening, the runner runs the body itself.
+   */
+  host?: { socket: string; name: string; relay: string };
 }
 
 /**
@@ -60,7 +67,7 @@ const BANNER = "import { createRequire as __mcpiBundleRequire } from 'node:modul
  * Node's major version (the target) and the dependency tree (package-lock.json). 16 hex digits.
  */
 export function bundleKey(...parts: (string | Buffer)[]): string {
-  const h = createHash('sha256').update(`mcpi-bundle/6\0${esbuildVersion}\0${process.versions.node.split('.')[0]}\0`);
+  const h = createHash('sha256').update(`mcpi-bundle/7\0${esbuildVersion}\0${process.versions.node.split('.')[0]}\0`);
   for (const p of parts) h.update(p).update('\0');
   return h.digest('hex').slice(0, 16);
 }
@@ -129,7 +136,7 @@ function scriptFiles(spec: BundleSpec, result: BuildResult<{ write: false }>): R
   const body = `${spec.out}.body.js`;
   return {
     [body]: `(async function (require, ${IMPORT_META_URL}) {"use strict";\n${text}\n})`,
-    [spec.out]: runner(basename(body), spec.liftoffOnly === true),
+    [spec.out]: runner(basename(body), spec.liftoffOnly === true, spec.host),
   };
 }
 
@@ -139,9 +146,10 @@ function scriptFiles(spec: BundleSpec, result: BuildResult<{ write: false }>): R
  * module bundle had). The cache is made once the body's synchronous part has run (the functions
  * compiled by then are in it), written under another name and renamed into place, as other
  * starts may read it or write it at the same time; a cache that cannot be written is left unmade.
- * `liftoffOnly`: the flag is set first (see BundleSpec.liftoffOnly).
+ * `liftoffOnly`: the flag is set first (see BundleSpec.liftoffOnly). `host`: a start with `--stdio`
+ * first asks the fixture host to serve it (see BundleSpec.host).
  */
-function runner(body: string, liftoffOnly: boolean): string {
+function runner(body: string, liftoffOnly: boolean, host?: BundleSpec['host']): string {
   const liftoff = `import { setFlagsFromString } from 'node:v8';
 
 // WebAssembly (the HTTP parser of undici and of fetch) compiled by Liftoff only, as
@@ -154,28 +162,31 @@ import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { Script, constants } from 'node:vm';
-${liftoffOnly ? liftoff : ''}
-const file = fileURLToPath(new URL(${JSON.stringify(`./${body}`)}, import.meta.url));
-const cacheFile = \`\${file}.v8cache\`;
-let cachedData;
-try {
-  cachedData = readFileSync(cacheFile);
-} catch {
-  // The first start: it writes the cache.
+${host ? `import { relay } from ${JSON.stringify(pathToFileURL(host.relay).href)};\n` : ''}${liftoffOnly ? liftoff : ''}
+const hosted = ${host ? `process.argv.includes('--stdio') && (await relay(${JSON.stringify(host.socket)}, ${JSON.stringify(host.name)}))` : 'false'};
+if (!hosted) {
+  const file = fileURLToPath(new URL(${JSON.stringify(`./${body}`)}, import.meta.url));
+  const cacheFile = \`\${file}.v8cache\`;
+  let cachedData;
+  try {
+    cachedData = readFileSync(cacheFile);
+  } catch {
+    // The first start: it writes the cache.
+  }
+  const script = new Script(readFileSync(file, 'utf8'), { filename: file, cachedData, importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER });
+  if (!cachedData || script.cachedDataRejected) {
+    setImmediate(() => {
+      const tmp = \`\${cacheFile}.\${process.pid}.tmp\`;
+      try {
+        writeFileSync(tmp, script.createCachedData());
+        renameSync(tmp, cacheFile);
+      } catch {
+        rmSync(tmp, { force: true });
+      }
+    });
+  }
+  script.runInThisContext()(createRequire(import.meta.url), import.meta.url);
 }
-const script = new Script(readFileSync(file, 'utf8'), { filename: file, cachedData, importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER });
-if (!cachedData || script.cachedDataRejected) {
-  setImmediate(() => {
-    const tmp = \`\${cacheFile}.\${process.pid}.tmp\`;
-    try {
-      writeFileSync(tmp, script.createCachedData());
-      renameSync(tmp, cacheFile);
-    } catch {
-      rmSync(tmp, { force: true });
-    }
-  });
-}
-script.runInThisContext()(createRequire(import.meta.url), import.meta.url);
 `;
 }
 

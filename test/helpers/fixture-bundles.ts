@@ -5,7 +5,8 @@
 // hands out the bundle, so every spawn site runs it with the same argv.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join, relative } from 'node:path';
+import { spawn } from 'node:child_process';
+import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundle, bundleDir, bundleKey, bundledOrNone, readOrEmpty, runUnbundled, type BundleSpec } from './bundles.js';
 
@@ -58,9 +59,25 @@ function wantsBundle(path: string): boolean {
   return w;
 }
 
+/**
+ * The SDK fixture servers whose stdio sessions the fixture host serves (test/helpers/fixture-host.mjs):
+ * those the CLI under test starts most (~200 starts a run, ~0.3 s of CPU each as processes of their own).
+ */
+const HOSTED = ['modern-server.mjs', 'legacy-server.mjs', 'surface/modern-surface.mjs', 'surface/legacy-surface.mjs'];
+const HOST_PROGRAM = fileURLToPath(new URL('./fixture-host.mjs', import.meta.url));
+const RELAY = fileURLToPath(new URL('./fixture-relay.mjs', import.meta.url));
+/** Where the fixture host of this checkout's bundles listens. */
+const hostSocket = () => join(fixtureBundleDir(), 'host.sock');
+
 function fixtureSpec(path: string): BundleSpec {
   const root = fixtureBundleDir();
-  return { entry: path, out: join(root, relative(FIXTURES_DIR, path)), links: { [join(root, 'node_modules')]: NODE_MODULES } };
+  const name = relative(FIXTURES_DIR, path).split(sep).join('/');
+  return {
+    entry: path,
+    out: join(root, name),
+    links: { [join(root, 'node_modules')]: NODE_MODULES },
+    ...(HOSTED.includes(name) ? { host: { socket: hostSocket(), name, relay: RELAY } } : {}),
+  };
 }
 
 /**
@@ -111,4 +128,29 @@ export async function buildFixtureBundles(): Promise<void> {
     ...fixtures.map((path) => bundle(fixtureSpec(path)).catch((e: unknown) => runUnbundled(path, e))),
     bundle(everythingSpec()).catch((e: unknown) => runUnbundled(EVERYTHING_ENTRY, e)),
   ]);
+}
+
+/**
+ * Starts the fixture host (test/helpers/fixture-host.mjs) for this checkout's bundles (the
+ * global setup, once they are built); resolves once it listens, with a function that stops it.
+ * A host that cannot start is said on stderr and leaves the fixtures to run as processes of
+ * their own (their stubs find no one listening). MCPI_TEST_FIXTURE_HOST=0: no host.
+ */
+export async function startFixtureHost(): Promise<() => void> {
+  if (process.env.MCPI_TEST_FIXTURE_HOST === '0') return () => {};
+  const host = spawn(process.execPath, [HOST_PROGRAM, hostSocket(), fixtureBundleDir(), ...HOSTED], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const stop = () => {
+    host.kill('SIGTERM');
+  };
+  const ready = await new Promise<boolean>((resolve) => {
+    let out = '';
+    host.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (out.includes('READY\n')) resolve(true);
+    });
+    host.once('error', () => resolve(false));
+    host.once('exit', () => resolve(false));
+  });
+  if (!ready) process.stderr.write('test fixtures: the fixture host did not start; the SDK fixtures run as processes of their own\n');
+  return stop;
 }

@@ -1,23 +1,24 @@
 // The test helper that bundles the programs the suite starts hundreds of times
 // (test/helpers/bundles.ts): a bundle runs as its program does, from V8's code cache after its
 // first start, and a program the script form cannot hold is bundled as an ES module instead.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { bundle } from '../helpers/bundles.js';
+import { bundle, type BundleSpec } from '../helpers/bundles.js';
 import { removeTree } from '../helpers/files.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mcpi-bundles-test-'));
 afterAll(() => removeTree(dir));
 
 /** Writes program `name` (an ES module) and its bundle; resolves with the bundle's path. */
-async function bundled(name: string, source: string): Promise<string> {
+async function bundled(name: string, source: string, host?: BundleSpec['host']): Promise<string> {
   const entry = join(dir, 'src', name);
   mkdirSync(join(dir, 'src'), { recursive: true });
   writeFileSync(join(dir, 'mark.mjs'), 'export const mark = 42;\n');
-  return bundle({ entry, contents: source, out: join(dir, 'out', name) });
+  return bundle({ entry, contents: source, out: join(dir, 'out', name), ...(host ? { host } : {}) });
 }
 
 function run(path: string, ...args: string[]) {
@@ -71,5 +72,90 @@ process.stdout.write(JSON.stringify({
     const out = await bundled('meta.mjs', `console.log(typeof import.meta.resolve);\n`);
     expect(existsSync(`${out}.body.js`)).toBe(false);
     expect(run(out).stdout).toBe('function\n');
+  });
+});
+
+const HOST = fileURLToPath(new URL('../helpers/fixture-host.mjs', import.meta.url));
+const RELAY = fileURLToPath(new URL('../helpers/fixture-relay.mjs', import.meta.url));
+
+/** A program whose `--stdio` starts the fixture host serves (test/helpers/fixture-host.mjs). */
+const HOSTED = `#!/usr/bin/env node
+import process from 'node:process';
+globalThis.sessions = (globalThis.sessions ?? 0) + 1;
+let local = 0;
+process.stderr.write('started ' + process.argv.slice(2).join(',') + '\\n');
+if (process.argv.includes('--term')) process.on('SIGTERM', () => { process.stdout.write('term\\n'); process.exit(0); });
+let input = '';
+process.stdin.on('data', (d) => (input += d));
+process.stdin.on('end', () => {
+  local += 1;
+  setTimeout(() => {
+    console.log(JSON.stringify({ input, sessions: globalThis.sessions, local, env: process.env.MCPI_HOST_TEST, cwd: process.cwd() }));
+    process.exit(3);
+    process.stdout.write('after exit\\n');
+  }, 1);
+});
+`;
+
+/** Starts `node <path> …args` with stdin piped; resolves with its outcome once it ends. */
+function start(path: string, args: string[], env: NodeJS.ProcessEnv = process.env) {
+  const child = spawn(process.execPath, [path, ...args], { env, cwd: dir });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve) =>
+    child.once('close', (code, signal) => resolve({ code, signal, stdout, stderr })),
+  );
+  // Once it has said so on stderr (or ended without).
+  const started = new Promise<void>((resolve) => {
+    child.stderr.on('data', () => stderr.includes('started') && resolve());
+    child.once('close', () => resolve());
+  });
+  return { child, done, started };
+}
+
+describe('the fixture host', () => {
+  let host: ChildProcess | undefined;
+  afterAll(() => {
+    host?.kill();
+  });
+
+  it('serves a stub started with --stdio: its argv, env, cwd, stdin, stdout, stderr and exit status are the session’s; module state is per session; without a host the stub runs the program', async () => {
+    const socket = join(dir, 'host.sock');
+    const out = await bundled('hosted.mjs', HOSTED, { socket, name: 'hosted.mjs', relay: RELAY });
+    const env = { ...process.env, MCPI_HOST_TEST: 'from the stub' };
+    const session = async (...args: string[]) => {
+      const s = start(out, ['--stdio', ...args], env);
+      s.child.stdin?.end('some input');
+      return s.done;
+    };
+
+    // No host listening: the stub runs the program itself.
+    const alone = await session();
+    expect(alone).toMatchObject({ code: 3, signal: null, stderr: 'started --stdio\n' });
+    expect(JSON.parse(alone.stdout)).toEqual({ input: 'some input', sessions: 1, local: 1, env: 'from the stub', cwd: dir });
+
+    host = spawn(process.execPath, [HOST, socket, join(dir, 'out'), 'hosted.mjs'], { stdio: ['pipe', 'pipe', 'inherit'] });
+    await new Promise<void>((resolve) => host?.stdout?.on('data', (d: Buffer) => d.toString().includes('READY') && resolve()));
+    const first = await session('a b');
+    const second = await session();
+    expect(first).toMatchObject({ code: 3, signal: null, stderr: 'started --stdio,a b\n' });
+    // One process served both (its globalThis), each with module state of its own; nothing runs after exit().
+    expect(JSON.parse(first.stdout)).toEqual({ input: 'some input', sessions: 1, local: 1, env: 'from the stub', cwd: dir });
+    expect(JSON.parse(second.stdout)).toEqual({ input: 'some input', sessions: 2, local: 1, env: 'from the stub', cwd: dir });
+  });
+
+  it('hands a signal to the session’s listener, and ends the stub by the signal when the session has none', async () => {
+    const out = join(dir, 'out', 'hosted.mjs');
+    const heard = start(out, ['--stdio', '--term']);
+    await heard.started;
+    heard.child.kill('SIGTERM');
+    expect(await heard.done).toMatchObject({ code: 0, signal: null, stdout: 'term\n' });
+
+    const deaf = start(out, ['--stdio']);
+    await deaf.started;
+    deaf.child.kill('SIGTERM');
+    expect(await deaf.done).toMatchObject({ code: null, signal: 'SIGTERM', stdout: '' });
   });
 });
