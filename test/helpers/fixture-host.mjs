@@ -32,6 +32,7 @@ import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { Script } from 'node:vm';
+import { frame, readFrames } from './fixture-relay.mjs';
 
 const [socketPath, dir, ...hosted] = process.argv.slice(2);
 if (!socketPath || !dir || hosted.length === 0) {
@@ -61,30 +62,6 @@ function bodyOf(fixture) {
 
 /** Thrown by a session's `process.exit()`, so that nothing after it runs (as in a process). */
 const EXIT = Symbol('fixture-host: session exit');
-
-function frame(type, payload = Buffer.alloc(0)) {
-  const data = typeof payload === 'string' ? Buffer.from(payload) : payload;
-  const head = Buffer.alloc(5);
-  head[0] = type;
-  head.writeUInt32BE(data.length, 1);
-  return Buffer.concat([head, data]);
-}
-
-/** Calls `onFrame(type, payload)` for each whole frame read from `sock`. */
-function readFrames(sock, onFrame) {
-  let buf = Buffer.alloc(0);
-  sock.on('data', (d) => {
-    buf = buf.length ? Buffer.concat([buf, d]) : d;
-    while (buf.length >= 5) {
-      const len = buf.readUInt32BE(1);
-      if (buf.length < 5 + len) break;
-      const type = buf[0];
-      const payload = buf.subarray(5, 5 + len);
-      buf = buf.subarray(5 + len);
-      onFrame(type, payload);
-    }
-  });
-}
 
 function session(sock) {
   let dead = false;

@@ -1,14 +1,32 @@
 // The stub's half of the fixture host (test/helpers/fixture-host.mjs, where the frames are
 // described): the runner of a hosted fixture's bundle calls relay() when started with `--stdio`.
-// It imports only node:net, so that the process costs little more than a bare Node start.
+// It imports only node:net, so that the process costs little more than a bare Node start. The
+// host reads and writes its frames with the same two helpers.
 import { connect } from 'node:net';
 
-function frame(type, payload = Buffer.alloc(0)) {
+/** One frame: a type byte, a 4-byte big-endian length, the payload (bytes, or text as UTF-8). */
+export function frame(type, payload = Buffer.alloc(0)) {
   const data = typeof payload === 'string' ? Buffer.from(payload) : payload;
   const head = Buffer.alloc(5);
   head[0] = type;
   head.writeUInt32BE(data.length, 1);
   return Buffer.concat([head, data]);
+}
+
+/** Calls `onFrame(type, payload)` for each whole frame read from `sock`. */
+export function readFrames(sock, onFrame) {
+  let buf = Buffer.alloc(0);
+  sock.on('data', (d) => {
+    buf = buf.length ? Buffer.concat([buf, d]) : d;
+    while (buf.length >= 5) {
+      const len = buf.readUInt32BE(1);
+      if (buf.length < 5 + len) break;
+      const type = buf[0];
+      const payload = buf.subarray(5, 5 + len);
+      buf = buf.subarray(5 + len);
+      onFrame(type, payload);
+    }
+  });
 }
 
 /** Ends this process as `sig` would (its listener removed first). */
@@ -43,23 +61,14 @@ export function relay(socketPath, fixture) {
           setTimeout(() => die(sig), 5000).unref();
         });
       }
-      let buf = Buffer.alloc(0);
-      sock.on('data', (d) => {
-        buf = buf.length ? Buffer.concat([buf, d]) : d;
-        while (buf.length >= 5) {
-          const len = buf.readUInt32BE(1);
-          if (buf.length < 5 + len) break;
-          const type = buf[0];
-          const payload = buf.subarray(5, 5 + len);
-          buf = buf.subarray(5 + len);
-          if (type === 1) process.stdout.write(payload);
-          else if (type === 2) process.stderr.write(payload);
-          else if (type === 3) {
-            ended = true;
-            const status = payload.toString('utf8');
-            if (/^\d+$/.test(status)) process.exit(Number(status));
-            die(status);
-          }
+      readFrames(sock, (type, payload) => {
+        if (type === 1) process.stdout.write(payload);
+        else if (type === 2) process.stderr.write(payload);
+        else if (type === 3) {
+          ended = true;
+          const status = payload.toString('utf8');
+          if (/^\d+$/.test(status)) process.exit(Number(status));
+          die(status);
         }
       });
       sock.on('close', () => {
