@@ -8,6 +8,6 @@ import { buildFixtureBundles, startFixtureHost } from './helpers/fixture-bundles
 
 export default async function setup(): Promise<() => void> {
   await Promise.all([buildFixtureBundles(), buildConformanceBundle()]);
-  // The SDK fixtures' stdio sessions, served warm in one process (test/helpers/fixture-host.mjs).
+  // The SDK fixtures' stdio and HTTP sessions, served warm in one process (test/helpers/fixture-host.mjs).
   return await startFixtureHost();
 }

@@ -48,7 +48,7 @@ export interface BundleSpec {
    */
   liftoffOnly?: boolean;
   /**
-   * A fixture served by the fixture host when started with `--stdio` (test/helpers/fixture-host.mjs):
+   * A fixture served by the fixture host when started with `--stdio` or `--http` (test/helpers/fixture-host.mjs):
    * `socket` is where the host listens, `name` the fixture's name there, `relay` the absolute path of
    * test/helpers/fixture-relay.mjs. With no host listening, the runner runs the body itself.
    */
@@ -67,7 +67,7 @@ const BANNER = "import { createRequire as __mcpiBundleRequire } from 'node:modul
  * Node's major version (the target) and the dependency tree (package-lock.json). 16 hex digits.
  */
 export function bundleKey(...parts: (string | Buffer)[]): string {
-  const h = createHash('sha256').update(`mcpi-bundle/7\0${esbuildVersion}\0${process.versions.node.split('.')[0]}\0`);
+  const h = createHash('sha256').update(`mcpi-bundle/8\0${esbuildVersion}\0${process.versions.node.split('.')[0]}\0`);
   for (const p of parts) h.update(p).update('\0');
   return h.digest('hex').slice(0, 16);
 }
@@ -147,7 +147,7 @@ function scriptFiles(spec: BundleSpec, result: BuildResult<{ write: false }>): R
  * compiled by then are in it), written under another name and renamed into place, as other
  * starts may read it or write it at the same time; a cache that cannot be written is left unmade.
  * `liftoffOnly`: the flag is set first (see BundleSpec.liftoffOnly). `host`: a start with `--stdio`
- * first asks the fixture host to serve it (see BundleSpec.host).
+ * or `--http` first asks the fixture host to serve it (see BundleSpec.host).
  */
 function runner(body: string, liftoffOnly: boolean, host?: BundleSpec['host']): string {
   const liftoff = `import { setFlagsFromString } from 'node:v8';
@@ -163,7 +163,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { Script, constants } from 'node:vm';
 ${host ? `import { relay } from ${JSON.stringify(pathToFileURL(host.relay).href)};\n` : ''}${liftoffOnly ? liftoff : ''}
-const hosted = ${host ? `process.argv.includes('--stdio') && (await relay(${JSON.stringify(host.socket)}, ${JSON.stringify(host.name)}))` : 'false'};
+const hosted = ${host ? `(process.argv.includes('--stdio') || process.argv.includes('--http')) && (await relay(${JSON.stringify(host.socket)}, ${JSON.stringify(host.name)}))` : 'false'};
 if (!hosted) {
   const file = fileURLToPath(new URL(${JSON.stringify(`./${body}`)}, import.meta.url));
   const cacheFile = \`\${file}.v8cache\`;

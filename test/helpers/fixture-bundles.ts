@@ -60,8 +60,9 @@ function wantsBundle(path: string): boolean {
 }
 
 /**
- * The SDK fixture servers whose stdio sessions the fixture host serves (test/helpers/fixture-host.mjs):
- * those the CLI under test starts most (~200 starts a run, ~0.3 s of CPU each as processes of their own).
+ * The SDK fixture servers whose stdio and HTTP sessions the fixture host serves (test/helpers/fixture-host.mjs):
+ * those the tests start most (~200 stdio starts a run, mostly by the CLI under test, ~0.3 s of CPU
+ * each as processes of their own, and ~90 over HTTP).
  */
 const HOSTED = ['modern-server.mjs', 'legacy-server.mjs', 'surface/modern-surface.mjs', 'surface/legacy-surface.mjs'];
 const HOST_PROGRAM = fileURLToPath(new URL('./fixture-host.mjs', import.meta.url));
@@ -132,21 +133,34 @@ export async function buildFixtureBundles(): Promise<void> {
 
 /**
  * Starts the fixture host (test/helpers/fixture-host.mjs) for this checkout's bundles (the
- * global setup, once they are built); resolves once it listens, with a function that stops it.
+ * global setup, once they are built); resolves once it listens, with a function that stops it
+ * (it ends once its open sessions have: another run of the checkout may share it). When another
+ * run's host already listens there, that one serves this run too.
  * A host that cannot start is said on stderr and leaves the fixtures to run as processes of
  * their own (their stubs find no one listening). MCPI_TEST_FIXTURE_HOST=0: no host.
  */
 export async function startFixtureHost(): Promise<() => void> {
   if (process.env.MCPI_TEST_FIXTURE_HOST === '0') return () => {};
   const host = spawn(process.execPath, [HOST_PROGRAM, hostSocket(), fixtureBundleDir(), ...HOSTED], { stdio: ['pipe', 'pipe', 'inherit'] });
+  let stopping = false;
   const stop = () => {
+    stopping = true;
     host.kill('SIGTERM');
   };
+  // The sessions it served then end as lost, and later stubs run the fixtures themselves: say why.
+  host.once('exit', (code, signal) => {
+    if (!stopping) process.stderr.write(`test fixtures: the fixture host ended early (code ${code}, signal ${signal})\n`);
+  });
   const ready = await new Promise<boolean>((resolve) => {
     let out = '';
     host.stdout.on('data', (d: Buffer) => {
       out += d.toString();
       if (out.includes('READY\n')) resolve(true);
+      // Another run of this checkout has a host listening: it serves this run's stubs too.
+      if (out.includes('SHARED\n')) {
+        stopping = true;
+        resolve(true);
+      }
     });
     host.once('error', () => resolve(false));
     host.once('exit', () => resolve(false));

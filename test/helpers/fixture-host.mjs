@@ -1,13 +1,16 @@
 #!/usr/bin/env node
 // The fixture host: one Node process of the test run in which the SDK fixture servers serve
-// their stdio sessions, warm. A stdio start of modern-server.mjs cost ~0.3 s of CPU, of which a
-// bare Node start is ~0.06: the rest was loading the SDK and zod and running them cold (a flat
-// profile of interpreted code), and the tests start these servers ~200 times a run, mostly
-// through the CLI under test. A fixture's stub (its bundle's runner, test/helpers/bundles.ts)
-// started with `--stdio` connects here instead of running the bundle itself, and relays its
-// stdin, stdout, stderr, exit status and signals (test/helpers/fixture-relay.mjs). The CLI still
-// spawns a real process and talks to it over real pipes; the server is the same SDK code, run
-// here as the body of the fixture's bundle, once per session.
+// their stdio and HTTP sessions, warm. A stdio start of modern-server.mjs cost ~0.3 s of CPU, of
+// which a bare Node start is ~0.06: the rest was loading the SDK and zod and running them cold (a
+// flat profile of interpreted code), and the tests start these servers ~200 times a run over
+// stdio, mostly through the CLI under test, and ~90 times over HTTP. A fixture's stub (its
+// bundle's runner, test/helpers/bundles.ts) started with `--stdio` or `--http` connects here
+// instead of running the bundle itself, and relays its stdin, stdout, stderr, exit status and
+// signals (test/helpers/fixture-relay.mjs). The CLI still spawns a real process and talks to it
+// over real pipes (or to its port); the server is the same SDK code, run here as the body of the
+// fixture's bundle, once per session. The HTTP servers a session creates (its `node:http`) and
+// their connections are closed when the session ends, before the stub exits: the port is free
+// again and a client's streams break, as when a process ends.
 //
 // A session is one call of the bundle's body with a `process` of its own (argv, env, cwd, stdin,
 // stdout, stderr, exit, signal listeners), its own `console`, and timers that end with it: the
@@ -22,11 +25,13 @@
 //   stub → host: 0 header (JSON {fixture, argv, env, cwd}), 1 stdin bytes, 2 stdin's end, 3 signal (its name)
 //   host → stub: 1 stdout bytes, 2 stderr bytes, 3 exit (a code, or a signal's name)
 //
-// Usage: node fixture-host.mjs <socket path> <bundle folder> <fixture>…   (prints `READY` on stdout once listening)
+// Usage: node fixture-host.mjs <socket path> <bundle folder> <fixture>…   (prints `READY` on stdout once
+// listening, or `SHARED` and exits when another host already listens there)
 import { EventEmitter } from 'node:events';
 import { Console } from 'node:console';
-import { readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import http from 'node:http';
+import { readFileSync, rmSync, statSync } from 'node:fs';
+import { connect, createServer } from 'node:net';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
@@ -82,15 +87,40 @@ function session(sock) {
     });
   const stdout = writable(1);
   const stderr = writable(2);
+  // The session's HTTP servers (`--http`) and their connections: a process's end closes them
+  // at once, so the session's end does too (a port is free again, a client's stream breaks).
+  const servers = new Set();
+  const sockets = new Set();
+  const sessionHttp = {
+    ...http,
+    createServer: (...args) => {
+      const server = http.createServer(...args);
+      servers.add(server);
+      server.on('connection', (s) => {
+        sockets.add(s);
+        s.once('close', () => sockets.delete(s));
+      });
+      server.once('close', () => servers.delete(server));
+      return server;
+    },
+  };
 
   /** Ends the session: the stub exits with `status` (a code, or a signal's name). */
   const finish = (status) => {
     if (dead) return;
+    closeHttp(); // before the stub exits, as a process's sockets close before its parent sees it exit
     send(3, String(status));
     dispose();
     sock.end();
   };
+  const closeHttp = () => {
+    for (const s of sockets) s.destroy();
+    for (const server of servers) server.close();
+    sockets.clear();
+    servers.clear();
+  };
   const dispose = () => {
+    closeHttp();
     dead = true;
     for (const t of timers) clearTimeout(t);
     for (const i of immediates) clearImmediate(i);
@@ -170,7 +200,7 @@ function session(sock) {
     const stub = join(dir, fixture);
     own({ argv: [process.execPath, stub, ...argv], argv0: 'node', env, cwd: () => cwd });
     const base = createRequire(stub);
-    const require = (id) => (id === 'node:process' || id === 'process' ? fake : base(id));
+    const require = (id) => (id === 'node:process' || id === 'process' ? fake : id === 'node:http' || id === 'http' ? sessionHttp : base(id));
     const body = bodyOf(fixture);
     const run = body(require, pathToFileURL(stub).href, fake, ...SESSION_NAMES.slice(1).map((n) => names[n]));
     run.catch(crash);
@@ -199,8 +229,11 @@ function session(sock) {
     }
   });
   sock.on('error', () => {});
+  open.add(sock);
   sock.on('close', () => {
     if (!dead) dispose();
+    open.delete(sock);
+    if (stopping && open.size === 0) process.exit(0);
   });
 }
 
@@ -213,13 +246,50 @@ process.on('unhandledRejection', (e) => {
   if (e !== EXIT) process.stderr.write(`fixture-host: unhandled rejection: ${e instanceof Error ? e.stack : String(e)}\n`);
 });
 
+/** How long a stopped host goes on serving its open sessions, in ms. */
+const DRAIN_MS = 30_000;
+/** The stubs' connections (one a session). */
+const open = new Set();
+let stopping = false;
+let ours; // the socket file this host made (its inode), removed at the end only if it still is
+
+// Another test run of this checkout (the same bundle folder) may have a host listening here:
+// it serves this run too (SHARED), rather than this host taking its socket over, which would
+// lose the other's sessions when this run ends.
+const shared = await new Promise((resolve) => {
+  const probe = connect(socketPath);
+  probe.once('connect', () => {
+    probe.destroy();
+    resolve(true);
+  });
+  probe.once('error', () => resolve(false));
+});
+if (shared) {
+  process.stdout.write('SHARED\n');
+  process.exit(0);
+}
 rmSync(socketPath, { force: true });
 const server = createServer(session);
-server.listen(socketPath, () => process.stdout.write('READY\n'));
+server.listen(socketPath, () => {
+  ours = statSync(socketPath).ino;
+  process.stdout.write('READY\n');
+});
+/**
+ * Stops taking sessions and removes the socket; exits once the open sessions have ended (the
+ * run that started it is over, but a run sharing it may still have sessions open), or after
+ * DRAIN_MS at the latest: a stub left running must not keep it (and the output it inherited) open.
+ */
 const stop = () => {
+  if (stopping) return;
+  stopping = true;
   server.close();
-  rmSync(socketPath, { force: true });
-  process.exit(0);
+  try {
+    if (statSync(socketPath).ino === ours) rmSync(socketPath, { force: true });
+  } catch {
+    // Gone already.
+  }
+  if (open.size === 0) process.exit(0);
+  setTimeout(() => process.exit(0), DRAIN_MS);
 };
 process.on('SIGTERM', stop);
 process.on('SIGINT', stop);

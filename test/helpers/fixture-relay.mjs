@@ -1,7 +1,7 @@
 // The stub's half of the fixture host (test/helpers/fixture-host.mjs, where the frames are
-// described): the runner of a hosted fixture's bundle calls relay() when started with `--stdio`.
-// It imports only node:net, so that the process costs little more than a bare Node start. The
-// host reads and writes its frames with the same two helpers.
+// described): the runner of a hosted fixture's bundle calls relay() when started with `--stdio`
+// or `--http`. It imports only node:net, so that the process costs little more than a bare Node
+// start. The host reads and writes its frames with the same two helpers.
 import { connect } from 'node:net';
 
 /** One frame: a type byte, a 4-byte big-endian length, the payload (bytes, or text as UTF-8). */

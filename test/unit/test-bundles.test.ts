@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, statSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { get, type IncomingMessage } from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bundle, type BundleSpec } from '../helpers/bundles.js';
 import { removeTree } from '../helpers/files.js';
@@ -78,23 +79,33 @@ process.stdout.write(JSON.stringify({
 const HOST = fileURLToPath(new URL('../helpers/fixture-host.mjs', import.meta.url));
 const RELAY = fileURLToPath(new URL('../helpers/fixture-relay.mjs', import.meta.url));
 
-/** A program whose `--stdio` starts the fixture host serves (test/helpers/fixture-host.mjs). */
+/**
+ * A program whose `--stdio` and `--http` starts the fixture host serves (test/helpers/fixture-host.mjs).
+ * `--http [--port N]`: an HTTP server on 127.0.0.1 whose every answer stays open (`LISTENING <port>` on stdout).
+ */
 const HOSTED = `#!/usr/bin/env node
 import process from 'node:process';
+import { createServer } from 'node:http';
 globalThis.sessions = (globalThis.sessions ?? 0) + 1;
 let local = 0;
 process.stderr.write('started ' + process.argv.slice(2).join(',') + '\\n');
 if (process.argv.includes('--term')) process.on('SIGTERM', () => { process.stdout.write('term\\n'); process.exit(0); });
-let input = '';
-process.stdin.on('data', (d) => (input += d));
-process.stdin.on('end', () => {
-  local += 1;
-  setTimeout(() => {
-    console.log(JSON.stringify({ input, sessions: globalThis.sessions, local, env: process.env.MCPI_HOST_TEST, cwd: process.cwd() }));
-    process.exit(3);
-    process.stdout.write('after exit\\n');
-  }, 1);
-});
+if (process.argv.includes('--http')) {
+  const server = createServer((req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).write('open\\n'));
+  const port = process.argv.includes('--port') ? Number(process.argv[process.argv.indexOf('--port') + 1]) : 0;
+  server.listen(port, '127.0.0.1', () => process.stdout.write('LISTENING ' + server.address().port + '\\n'));
+} else {
+  let input = '';
+  process.stdin.on('data', (d) => (input += d));
+  process.stdin.on('end', () => {
+    local += 1;
+    setTimeout(() => {
+      console.log(JSON.stringify({ input, sessions: globalThis.sessions, local, env: process.env.MCPI_HOST_TEST, cwd: process.cwd() }));
+      process.exit(3);
+      process.stdout.write('after exit\\n');
+    }, 1);
+  });
+}
 `;
 
 /** Starts `node <path> …args` with stdin piped; resolves with its outcome once it ends. */
@@ -157,5 +168,66 @@ describe('the fixture host', () => {
     await deaf.started;
     deaf.child.kill('SIGTERM');
     expect(await deaf.done).toMatchObject({ code: null, signal: 'SIGTERM', stdout: '' });
+  });
+
+  it('closes a session’s HTTP server and its connections when it ends: the port is free again once the stub has exited', async () => {
+    const out = join(dir, 'out', 'hosted.mjs');
+    /** Starts `--http [--port N]` and resolves once it listens, with its port and an answer whose stream stays open. */
+    const serve = async (port = 0) => {
+      const s = start(out, ['--http', '--port', String(port)]);
+      const listening = await new Promise<number>((resolve, reject) => {
+        let text = '';
+        s.child.stdout.on('data', (d: Buffer) => {
+          const m = /LISTENING (\d+)/.exec((text += d.toString()));
+          if (m) resolve(Number(m[1]));
+        });
+        s.child.once('close', () => reject(new Error('the stub ended before it listened')));
+      });
+      const answer = await new Promise<IncomingMessage>((resolve, reject) => get(`http://127.0.0.1:${listening}/`, resolve).once('error', reject));
+      const broken = new Promise<void>((resolve) => answer.socket.once('close', () => resolve()));
+      return { ...s, port: listening, broken };
+    };
+
+    // The signal's end (no listener): the open answer breaks, and the same port listens again at once.
+    const first = await serve();
+    first.child.kill('SIGTERM');
+    expect(await first.done).toMatchObject({ code: null, signal: 'SIGTERM' });
+    await first.broken;
+    const second = await serve(first.port);
+    expect(second.port).toBe(first.port);
+
+    // A stub killed outright: the host sees its socket close and ends the session the same way.
+    second.child.kill('SIGKILL');
+    expect(await second.done).toMatchObject({ signal: 'SIGKILL' });
+    await second.broken;
+    const third = await serve(first.port);
+    third.child.kill('SIGTERM');
+    await third.done;
+  });
+
+  it('leaves its socket to a host already there (another run of the checkout), and once stopped ends after its open sessions', async () => {
+    const socket = join(dir, 'host.sock');
+    const out = join(dir, 'out', 'hosted.mjs');
+    const second = spawnSync(process.execPath, [HOST, socket, join(dir, 'out'), 'hosted.mjs'], { encoding: 'utf8', timeout: 60_000 });
+    expect(second).toMatchObject({ status: 0, stdout: 'SHARED\n' });
+
+    const open = start(out, ['--stdio', 'open']);
+    await open.started;
+    const hostExit = new Promise<number | null>((resolve) => host?.once('exit', (code) => resolve(code)));
+    host?.kill('SIGTERM');
+    // No longer listening: a new stub runs the program itself (a process of its own: sessions 1).
+    while (existsSync(socket)) await new Promise((r) => setTimeout(r, 20));
+    const later = start(out, ['--stdio']);
+    later.child.stdin?.end('later');
+    expect(JSON.parse((await later.done).stdout)).toMatchObject({ input: 'later', sessions: 1 });
+    // The open session is still served, and the host ends with it.
+    open.child.stdin?.end('still served');
+    const done = await open.done;
+    expect(done).toMatchObject({ code: 3, stderr: 'started --stdio,open\n' });
+    const served = JSON.parse(done.stdout) as { input: string; sessions: number };
+    expect(served.input).toBe('still served');
+    expect(served.sessions).toBeGreaterThan(1); // the host's count: not a process of its own
+    expect(await hostExit).toBe(0);
+    host = undefined;
   });
 });
