@@ -156,6 +156,33 @@ const dependencySource = {
   },
 };
 
+/**
+ * Ink and the two packages it measures text with (widest-line, cli-truncate) get their
+ * string-width from src/tui/lines/stringWidth.ts: the same widths, counted from a table for the
+ * strings the TUI draws (see there). The build fails when those packages would resolve another
+ * copy of string-width (or string-width another strip-ansi) than the one that module uses (an
+ * upgrade of Ink to another major of it, say).
+ */
+const STRING_WIDTH_USERS = /[\\/]node_modules[\\/](ink|widest-line|cli-truncate)[\\/]/;
+const STRING_WIDTH_TABLE = join(root, 'src', 'tui', 'lines', 'stringWidth.ts');
+const stringWidthTable = {
+  name: 'string-width-table',
+  setup(build) {
+    build.onResolve({ filter: /^string-width$/ }, async (args) => {
+      if (args.pluginData === 'string-width-table' || !STRING_WIDTH_USERS.test(args.importer)) return undefined;
+      const resolve = (name, resolveDir) => build.resolve(name, { kind: args.kind, resolveDir, pluginData: 'string-width-table' });
+      const [theirs, ours] = await Promise.all([resolve('string-width', args.resolveDir), resolve('string-width', dirname(STRING_WIDTH_TABLE))]);
+      if (theirs.path !== ours.path)
+        return { errors: [{ text: `${args.importer} imports ${theirs.path}, not the string-width that ${STRING_WIDTH_TABLE} wraps (${ours.path})` }] };
+      // The module strips ANSI codes first with strip-ansi, as string-width does: the same copy.
+      const [strip, ourStrip] = await Promise.all([resolve('strip-ansi', dirname(theirs.path)), resolve('strip-ansi', dirname(STRING_WIDTH_TABLE))]);
+      if (strip.path !== ourStrip.path)
+        return { errors: [{ text: `string-width uses ${strip.path}, ${STRING_WIDTH_TABLE} ${ourStrip.path}: not the same strip-ansi` }] };
+      return { path: STRING_WIDTH_TABLE };
+    });
+  },
+};
+
 /** The esbuild options of the shipped bundle (also used by bench/tui-bench.mjs). */
 export const bundleOptions = {
   absWorkingDir: root,
@@ -189,7 +216,7 @@ export const bundleOptions = {
   // src/util/version.ts: the version is a constant of the build, not a file read at run time.
   define: { __MCPI_VERSION__: JSON.stringify(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version) },
   logLevel: 'warning',
-  plugins: [dependencySource, metaValidators],
+  plugins: [dependencySource, metaValidators, stringWidthTable],
 };
 
 /**
