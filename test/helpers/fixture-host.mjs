@@ -95,6 +95,15 @@ function session(sock) {
     ...http,
     createServer: (...args) => {
       const server = http.createServer(...args);
+      // An 'error' nobody listens for (a port already taken) crashes a process: end the session so.
+      const emit = server.emit;
+      server.emit = function (event, ...rest) {
+        if (event === 'error' && server.listenerCount('error') === 0) {
+          crash(rest[0]);
+          return false;
+        }
+        return emit.call(this, event, ...rest);
+      };
       servers.add(server);
       server.on('connection', (s) => {
         sockets.add(s);

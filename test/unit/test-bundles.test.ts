@@ -170,7 +170,7 @@ describe('the fixture host', () => {
     expect(await deaf.done).toMatchObject({ code: null, signal: 'SIGTERM', stdout: '' });
   });
 
-  it('closes a session’s HTTP server and its connections when it ends: the port is free again once the stub has exited', async () => {
+  it('closes a session’s HTTP server and its connections when it ends: the port is free again once the stub has exited; a port taken ends the session', async () => {
     const out = join(dir, 'out', 'hosted.mjs');
     /** Starts `--http [--port N]` and resolves once it listens, with its port and an answer whose stream stays open. */
     const serve = async (port = 0) => {
@@ -201,6 +201,11 @@ describe('the fixture host', () => {
     expect(await second.done).toMatchObject({ signal: 'SIGKILL' });
     await second.broken;
     const third = await serve(first.port);
+    // Its port taken: the session ends as the process would, with the error (exit 1).
+    const taken = start(out, ['--http', '--port', String(first.port)]);
+    const crashed = await taken.done;
+    expect(crashed).toMatchObject({ code: 1, stdout: '' });
+    expect(crashed.stderr).toContain('EADDRINUSE');
     third.child.kill('SIGTERM');
     await third.done;
   });
