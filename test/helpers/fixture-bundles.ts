@@ -147,10 +147,6 @@ export async function startFixtureHost(): Promise<() => void> {
     stopping = true;
     host.kill('SIGTERM');
   };
-  // The sessions it served then end as lost, and later stubs run the fixtures themselves: say why.
-  host.once('exit', (code, signal) => {
-    if (!stopping) process.stderr.write(`test fixtures: the fixture host ended early (code ${code}, signal ${signal})\n`);
-  });
   const ready = await new Promise<boolean>((resolve) => {
     let out = '';
     host.stdout.on('data', (d: Buffer) => {
@@ -165,6 +161,13 @@ export async function startFixtureHost(): Promise<() => void> {
     host.once('error', () => resolve(false));
     host.once('exit', () => resolve(false));
   });
-  if (!ready) process.stderr.write('test fixtures: the fixture host did not start; the SDK fixtures run as processes of their own\n');
+  if (!ready) {
+    process.stderr.write('test fixtures: the fixture host did not start; the SDK fixtures run as processes of their own\n');
+    return stop;
+  }
+  // An end before the run's: the sessions then open end as lost, and later stubs run the fixtures themselves.
+  host.once('exit', (code, signal) => {
+    if (!stopping) process.stderr.write(`test fixtures: the fixture host ended early (code ${code}, signal ${signal})\n`);
+  });
   return stop;
 }

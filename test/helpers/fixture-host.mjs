@@ -114,22 +114,21 @@ function session(sock) {
     },
   };
 
-  /** Ends the session: the stub exits with `status` (a code, or a signal's name). */
+  /**
+   * Ends the session: the stub exits with `status` (a code, or a signal's name). Its HTTP
+   * servers and connections are closed first, as a process's sockets close before its parent
+   * sees it exit.
+   */
   const finish = (status) => {
     if (dead) return;
-    closeHttp(); // before the stub exits, as a process's sockets close before its parent sees it exit
-    send(3, String(status));
     dispose();
-    sock.end();
+    sock.end(frame(3, String(status)));
   };
-  const closeHttp = () => {
+  const dispose = () => {
     for (const s of sockets) s.destroy();
     for (const server of servers) server.close();
     sockets.clear();
     servers.clear();
-  };
-  const dispose = () => {
-    closeHttp();
     dead = true;
     for (const t of timers) clearTimeout(t);
     for (const i of immediates) clearImmediate(i);
